@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// dbops-mcp command line: serve (default) | simulator | tools | call. Each subcommand lives in its own module
+// and is loaded lazily so that `serve` does not pay for the simulator's code and vice versa.
+
+const usage = `Usage: dbops-mcp [command] [options]
+
+Commands:
+  serve        run the MCP server (default; stdio, or --transport http)
+  simulator    run the embedded platform simulator on loopback
+  tools        list the tools (--json for machine-readable output)
+  call         call one tool through the MCP path: call <tool> [json-args] [--demo] [--yes]
+
+Run "dbops-mcp <command> --help" for the options of a command.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  const isHelp = first === '--help' || first === '-h';
+  const command = first === undefined || (first.startsWith('-') && !isHelp) ? 'serve' : first;
+  const args = command === first ? rest : argv;
+  switch (command) {
+    case 'serve':
+      return (await import('./mcp/cli.js')).runServe(args);
+    case 'simulator':
+      return (await import('./simulator/cli.js')).runSimulatorCli(args);
+    case 'tools':
+      return (await import('./mcp/cli.js')).runTools(args);
+    case 'call':
+      return (await import('./mcp/cli.js')).runCall(args);
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stderr.write(`${usage}\n`);
+      return 0;
+    default:
+      process.stderr.write(`dbops-mcp: unknown command "${command}"\n\n${usage}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // Servers keep running after their command returns; only the exit status is set here.
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`dbops-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

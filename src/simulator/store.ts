@@ -1,0 +1,2 @@
+// Placeholder: the data layer (store, dataset, routes) replaces this.
+export class Store {}

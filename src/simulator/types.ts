@@ -1,0 +1,90 @@
+// Contract between the simulator's HTTP layer (server.ts, digest-server.ts, faults, stats, persistence)
+// and its data layer (store.ts, dataset.ts, routes/*.ts). The HTTP layer knows nothing of resources;
+// the routes know nothing of sockets, digest or paging links.
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RoleAssignment {
+  orgId?: string;
+  groupId?: string;
+  roleName: string;
+}
+
+/** An API key as the auth layer needs it. */
+export interface KeyRecord {
+  id: string;
+  publicKey: string;
+  privateKey: string;
+  desc: string;
+  roles: RoleAssignment[];
+  /** The user who owns the key, when there is one (access lists belong to users). */
+  userId?: string;
+}
+
+/** Who is calling, resolved by the HTTP layer after digest auth succeeded. */
+export interface Caller {
+  key: KeyRecord;
+  remoteAddress: string;
+}
+
+export interface SimOptions {
+  /** Email validation of usernames: false (any string), loose, strict. */
+  usernameValidation: 'false' | 'loose' | 'strict';
+  /** Bypass-invite setting for existing users (role updates applied directly when true). */
+  bypassInvite: boolean;
+}
+
+export interface SimRequest {
+  method: HttpMethod;
+  /** Path after the /api/public/v1.0 prefix, decoded per segment into params. */
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** Parsed JSON body (undefined when none was sent). */
+  body: unknown;
+  /** null only for routes with auth: 'none'. */
+  caller: Caller | null;
+  remoteAddress: string;
+  /** Absolute URL of the API prefix, e.g. http://127.0.0.1:8080/api/public/v1.0 (for links). */
+  baseUrl: string;
+  now: Date;
+}
+
+/**
+ * What a route returns. `body` is sent as is (after envelope/pretty). `list` asks the HTTP layer to page
+ * the items with pageNum/itemsPerPage and build {links, results, totalCount} with self/next/previous.
+ */
+export type SimResponse = { status: number; body?: unknown } | { status: number; list: unknown[] };
+
+export interface SimContext {
+  store: import('./store.js').Store;
+  options: SimOptions;
+  now(): Date;
+}
+
+export interface SimRoute {
+  method: HttpMethod;
+  /** Pattern relative to the prefix, with :name segments, e.g. '/groups/:projectId/alertConfigs/:alertConfigId'. */
+  path: string;
+  /** 'none' = answers without a digest challenge (only POST /unauth/users). Default 'digest'. */
+  auth?: 'digest' | 'none';
+  /** Marks a change: the HTTP layer persists the snapshot after a 2xx answer. */
+  mutates?: boolean;
+  /** Whether pageNum/itemsPerPage apply (they are rejected when invalid either way). */
+  paged?: boolean;
+  /** Marked "beyond the spec" in docs. */
+  beyondSpec?: boolean;
+  handle(req: SimRequest, ctx: SimContext): SimResponse;
+}
+
+/** Thrown by routes and the HTTP layer; becomes {error, errorCode, reason, detail} with this status. */
+export class SimError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorCode: string | undefined,
+    readonly detail: string,
+    readonly parameters?: unknown[],
+  ) {
+    super(detail);
+  }
+}
