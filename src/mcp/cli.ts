@@ -1,6 +1,200 @@
-export async function runServe(_args: string[]): Promise<number> {
-  process.stderr.write('dbops-mcp serve: being built\n');
-  return 1;
+// serve | tools | call. Output for people goes to stdout only where stdout is not the protocol (tools, call,
+// the HTTP transport's banner); under stdio every log line goes to stderr.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { maxKindOf } from '../../tools/define.js';
+import { catalog } from '../../tools/index.js';
+import { type Config, ConfigError, loadConfig, settingNames } from '../config.js';
+import { createLogger } from '../log.js';
+import { startHttp } from './http.js';
+import { createRuntime } from './runtime.js';
+import { createMcpServer, enabledTools, type ServerDeps } from './server.js';
+
+const serveHelp = `Usage: dbops-mcp serve [--transport stdio|http] [--host 127.0.0.1] [--port 3000] [--demo] [--config FILE] [settings]
+
+Every setting is also a flag: ${Object.values(settingNames)
+  .map((n) => n.flag)
+  .join(' ')}
+Environment variables (DBOPS_*) are read too; flags win. See the README for each setting.`;
+
+function parse(args: string[]): Config {
+  return loadConfig(args);
 }
-export const runTools = runServe;
-export const runCall = runServe;
+
+function fail(e: unknown): number {
+  if (e instanceof ConfigError) {
+    process.stderr.write(`dbops-mcp: ${e.message}\n`);
+    return 2;
+  }
+  throw e;
+}
+
+export async function runServe(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stderr.write(`${serveHelp}\n`);
+    return 0;
+  }
+  let config: Config;
+  try {
+    config = parse(args);
+  } catch (e) {
+    return fail(e);
+  }
+  const logger = createLogger(config.logLevel);
+  let runtime: Awaited<ReturnType<typeof createRuntime>>;
+  try {
+    runtime = await createRuntime(config, logger);
+  } catch (e) {
+    return fail(e);
+  }
+  const deps = runtime.deps;
+  const extensions = await loadExtensions();
+  const newServer = () => createMcpServer({ ...deps, extensions });
+  let closeTransport: () => Promise<void>;
+
+  if (config.transport === 'http') {
+    let http: Awaited<ReturnType<typeof startHttp>>;
+    try {
+      http = await startHttp({
+        host: config.host,
+        port: config.port,
+        token: config.httpToken,
+        allowedOrigins: config.allowedOrigins,
+        sessionIdleMs: config.sessionIdleMs,
+        logger,
+        newServer,
+      });
+    } catch (e) {
+      await runtime.close();
+      return fail(e);
+    }
+    closeTransport = () => http.close();
+    printBanner(http.url, config);
+  } else {
+    const server = newServer();
+    const transport = new StdioServerTransport();
+    await server.connect(transport);
+    closeTransport = () => server.close();
+    transport.onclose = () => void shutdown();
+    logger.info('dbops-mcp serving MCP over stdio');
+  }
+
+  let stopping = false;
+  async function shutdown() {
+    if (stopping) return;
+    stopping = true;
+    await closeTransport().catch(() => {});
+    await runtime.close().catch(() => {});
+    process.exit(0);
+  }
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+  return 0;
+}
+
+/** Registrations beyond tools (resources, prompts) live in their own modules, loaded when present. */
+async function loadExtensions(): Promise<NonNullable<ServerDeps['extensions']>> {
+  return [];
+}
+
+function printBanner(url: string, config: Config) {
+  const headers = config.httpToken ? { Authorization: 'Bearer <DBOPS_HTTP_TOKEN>' } : undefined;
+  const snippet = { mcpServers: { dbops: { type: 'http', url, ...(headers ? { headers } : {}) } } };
+  process.stdout.write(
+    `dbops-mcp is serving MCP over Streamable HTTP at ${url}\n` +
+      `Health check: ${url.replace(/\/mcp$/, '/healthz')}\n\n` +
+      `Client configuration (e.g. .mcp.json or .vscode/mcp.json "servers"):\n${JSON.stringify(snippet, null, 2)}\n\n` +
+      `Claude Code: claude mcp add --transport http dbops ${url}\n` +
+      `Stop with Ctrl-C.\n`,
+  );
+}
+
+export async function runTools(args: string[]): Promise<number> {
+  const json = args.includes('--json');
+  let config: Config;
+  try {
+    config = parse(args.filter((a) => a !== '--json'));
+  } catch (e) {
+    return fail(e);
+  }
+  const tools = enabledTools(config, catalog).map((t) => ({
+    name: t.name,
+    kind: maxKindOf(t),
+    title: t.title,
+    description: t.description,
+  }));
+  if (json) process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+  else {
+    const width = Math.max(...tools.map((t) => t.name.length));
+    for (const t of tools)
+      process.stdout.write(
+        `${t.name.padEnd(width)}  ${t.kind.padEnd(11)}  ${t.description.split('. ')[0]}\n`,
+      );
+  }
+  return 0;
+}
+
+const callHelp = `Usage: dbops-mcp call <tool> [json-args] [--yes] [--demo] [settings]
+
+Runs one tool through the real MCP path and prints its text answer; exit 1 when the tool reports an error.
+Guarded changes: without --yes the first call prints a preview and a confirmationToken (pass it back in the
+JSON arguments to apply); --yes is your consent from this shell and applies the change after showing it.`;
+
+export async function runCall(args: string[]): Promise<number> {
+  const [name, maybeJson, ...rest] = args;
+  if (!name || name === '--help' || name === '-h') {
+    process.stderr.write(`${callHelp}\n`);
+    return name ? 0 : 2;
+  }
+  const hasJson = maybeJson !== undefined && !maybeJson.startsWith('--');
+  const flags = hasJson ? rest : [maybeJson, ...rest].filter((a): a is string => a !== undefined);
+  const yes = flags.includes('--yes');
+  let toolArgs: Record<string, unknown> = {};
+  let config: Config;
+  try {
+    if (hasJson) {
+      const parsed: unknown = JSON.parse(maybeJson);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new ConfigError('the tool arguments must be a JSON object, e.g. \'{"projectId":"..."}\'');
+      toolArgs = parsed as Record<string, unknown>;
+    }
+    config = parse(flags.filter((a) => a !== '--yes'));
+  } catch (e) {
+    if (e instanceof SyntaxError)
+      return fail(new ConfigError(`the tool arguments are not valid JSON: ${e.message}`));
+    return fail(e);
+  }
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  let runtime: Awaited<ReturnType<typeof createRuntime>>;
+  try {
+    runtime = await createRuntime(config, logger);
+  } catch (e) {
+    return fail(e);
+  }
+  const server = createMcpServer({ ...runtime.deps, extensions: await loadExtensions() });
+  const client = new Client(
+    { name: 'dbops-mcp-call', version: '1' },
+    { capabilities: yes ? { elicitation: { form: {} } } : {} },
+  );
+  if (yes)
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      process.stderr.write(`${req.params.message}\n(approved with --yes)\n`);
+      return { action: 'accept', content: { confirm: true } };
+    });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  try {
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    const result = await client.callTool({ name, arguments: toolArgs });
+    const content = result.content as Array<{ type: string; text?: string }>;
+    const text = content.map((c) => c.text ?? '').join('\n');
+    (result.isError ? process.stderr : process.stdout).write(`${text}\n`);
+    return result.isError ? 1 : 0;
+  } finally {
+    await client.close().catch(() => {});
+    await server.close().catch(() => {});
+    await runtime.close();
+  }
+}

@@ -1,0 +1,138 @@
+// Every setting in one zod schema. Precedence: flags > environment (DBOPS_*) > config file > defaults.
+// A bad value fails start-up with a message naming the setting, never a stack trace.
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const list = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean));
+
+export const channels = ['elicitation', 'approval-page', 'token'] as const;
+export type Channel = (typeof channels)[number];
+
+function stateDir(): string {
+  return process.env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state');
+}
+function configDir(): string {
+  return process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config');
+}
+
+export const configSchema = z.object({
+  baseUrl: z.url().optional(),
+  publicKey: z.string().min(1).optional(),
+  privateKey: z.string().min(1).optional(),
+  projectId: z.string().min(1).optional(),
+  orgId: z.string().min(1).optional(),
+  readOnly: bool.default(false),
+  tools: list.default([]),
+  disabledTools: list.default([]),
+  confirm: z.enum(['destructive', 'write', 'never']).default('destructive'),
+  confirmVia: list.pipe(z.array(z.enum(channels)).min(1)).default([...channels]),
+  approvalPort: int(0, 65535).default(0),
+  approvalTtlMs: int(10_000, 86_400_000).default(600_000),
+  approvalOpen: bool.default(false),
+  approvalWaitMs: int(0, 3_600_000).default(120_000),
+  tokenSecret: z.string().min(16).optional(),
+  auditLog: z
+    .string()
+    .min(1)
+    .default(() => join(stateDir(), 'dbops-mcp', 'audit.log')),
+  secretsDir: z
+    .string()
+    .min(1)
+    .default(() => join(configDir(), 'dbops-mcp', 'secrets')),
+  revealSecrets: bool.default(false),
+  caFile: z.string().min(1).optional(),
+  tlsInsecure: bool.default(false),
+  timeoutMs: int(100, 600_000).default(30_000),
+  maxRetries: int(0, 10).default(3),
+  maxOutputChars: int(1_000, 1_000_000).default(12_000),
+  feedPollMs: int(100, 3_600_000).default(30_000),
+  httpToken: z.string().min(16).optional(),
+  logLevel: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
+  // Transport (flags; env DBOPS_TRANSPORT / DBOPS_HOST / DBOPS_PORT also work).
+  transport: z.enum(['stdio', 'http']).default('stdio'),
+  host: z.string().min(1).default('127.0.0.1'),
+  port: int(0, 65535).default(3000),
+  allowedOrigins: list.default([]),
+  sessionIdleMs: int(1_000, 86_400_000).default(30 * 60_000),
+  demo: bool.default(false),
+});
+
+export type Config = z.output<typeof configSchema>;
+type Key = keyof Config;
+
+const envName = (key: string) => `DBOPS_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+const flagName = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** Environment variable names of every setting, e.g. baseUrl → DBOPS_BASE_URL. */
+export const settingNames = Object.fromEntries(
+  Object.keys(configSchema.shape).map((k) => [k, { env: envName(k), flag: `--${flagName(k)}` }]),
+) as Record<Key, { env: string; flag: string }>;
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads flags (`--base-url X`, `--read-only`, `--no-read-only`), the environment and the optional JSON config
+ * file (`--config FILE` or DBOPS_CONFIG). Unknown flags are errors: a typo must not silently fall back.
+ */
+export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = process.env): Config {
+  const fromFlags: Record<string, unknown> = {};
+  const byFlag = new Map(Object.keys(configSchema.shape).map((k) => [flagName(k), k]));
+  let configFile = env.DBOPS_CONFIG;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
+    const [rawName, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    if (rawName === 'config') {
+      configFile = inline ?? argv[++i];
+      continue;
+    }
+    const negated = rawName.startsWith('no-') && byFlag.has(rawName.slice(3));
+    const key = byFlag.get(negated ? rawName.slice(3) : rawName);
+    if (!key) throw new ConfigError(`unknown option --${rawName} (see --help)`);
+    const isBool = boolKeys.has(key as Key);
+    if (negated) fromFlags[key] = false;
+    else if (inline !== undefined) fromFlags[key] = inline;
+    else if (isBool && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--'))) fromFlags[key] = true;
+    else {
+      const value = argv[++i];
+      if (value === undefined) throw new ConfigError(`option --${rawName} needs a value`);
+      fromFlags[key] = value;
+    }
+  }
+  let fromFile: Record<string, unknown> = {};
+  if (configFile) {
+    try {
+      fromFile = JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>;
+    } catch (e) {
+      throw new ConfigError(`cannot read config file ${configFile}: ${(e as Error).message}`);
+    }
+    const unknown = Object.keys(fromFile).filter((k) => !(k in configSchema.shape));
+    if (unknown.length) throw new ConfigError(`unknown setting(s) in ${configFile}: ${unknown.join(', ')}`);
+  }
+  const fromEnv: Record<string, unknown> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = env[envName(key)];
+    if (value !== undefined && value !== '') fromEnv[key] = value;
+  }
+  const merged = { ...fromFile, ...fromEnv, ...fromFlags };
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = String(issue?.path[0] ?? '');
+    const names = settingNames[key as Key];
+    const where = names ? `${names.env} / ${names.flag}` : key;
+    throw new ConfigError(`invalid setting ${where}: ${issue?.message ?? 'invalid value'}`);
+  }
+  return parsed.data;
+}
+
+// Boolean settings may be given as a bare flag (--read-only).
+const boolKeys = new Set<Key>(['readOnly', 'approvalOpen', 'revealSecrets', 'tlsInsecure', 'demo']);

@@ -1,0 +1,61 @@
+// Secrets in API results (integration keys, tokens, private keys, passwords) are masked before anything
+// reaches the model, a log or the audit trail. Masking keeps the last 4 characters so a person can still
+// tell two keys apart, as the platform itself does.
+
+const SECRET_KEYS = new Set(
+  [
+    'privateKey',
+    'password',
+    'apiKey',
+    'apiToken',
+    'serviceKey',
+    'notificationToken',
+    'secret',
+    'webhookSecret',
+    'routingKey',
+    'monitoringSaasApiKey',
+    'incidentPagingBApiKey',
+    'incidentPagingCApiKey',
+    'incidentPagingCRoutingKey',
+    'tlsPemPassword',
+    'teamChatCWebhookUrl',
+    'webhookUrl',
+    'url',
+    'confirmationToken',
+  ].map((k) => k.toLowerCase()),
+);
+
+// These keep no visible tail: a partial webhook secret or password is still too much.
+const FULL_MASK = new Set(['password', 'secret', 'webhooksecret', 'tlspempassword', 'confirmationtoken']);
+
+export function mask(value: string, full = false): string {
+  if (full || value.length <= 8) return '********';
+  return `******${value.slice(-4)}`;
+}
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.has(key.toLowerCase());
+}
+
+/** A deep copy with every secret-named string field masked. URL fields keep their origin only. */
+export function redact<T>(value: T, depth = 0): T {
+  if (depth > 12 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const lower = k.toLowerCase();
+    if (typeof v === 'string' && v !== '' && SECRET_KEYS.has(lower)) {
+      out[k] = lower.endsWith('url') ? maskUrl(v) : mask(v, FULL_MASK.has(lower));
+    } else out[k] = redact(v, depth + 1);
+  }
+  return out as T;
+}
+
+function maskUrl(value: string): string {
+  try {
+    const u = new URL(value);
+    return `${u.origin}/******`;
+  } catch {
+    return mask(value);
+  }
+}

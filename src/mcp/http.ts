@@ -1,0 +1,175 @@
+// Streamable HTTP transport at /mcp with the spec's security rules: Origin checked on every request (403
+// when present and not allowed), Host checked while bound to loopback (DNS rebinding), a bearer token
+// (constant-time compare) required before binding beyond loopback, bounded bodies, idle sessions closed.
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ConfigError } from '../config.js';
+import type { Logger } from '../log.js';
+
+const MAX_BODY = 1 << 20;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export interface HttpOptions {
+  host: string;
+  port: number;
+  token?: string;
+  allowedOrigins: string[];
+  sessionIdleMs: number;
+  logger: Logger;
+  newServer: () => McpServer;
+  /** Other pages served on the same port (the approval page); return true when handled. */
+  routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
+}
+
+export interface RunningHttp {
+  url: string;
+  origin: string;
+  server: Server;
+  sessions: () => number;
+  close(): Promise<void>;
+}
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || host.startsWith('127.');
+}
+
+export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
+  if (!isLoopback(opts.host) && !opts.token)
+    throw new ConfigError(
+      `refusing to listen on ${opts.host} without DBOPS_HTTP_TOKEN: set a bearer token (16+ characters) or bind 127.0.0.1`,
+    );
+  const sessions = new Map<
+    string,
+    { transport: StreamableHTTPServerTransport; server: McpServer; lastSeen: number }
+  >();
+  let port = opts.port;
+
+  const allowedOrigin = (origin: string) =>
+    opts.allowedOrigins.includes(origin) ||
+    [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`].includes(origin);
+  const allowedHost = (host: string | undefined) => {
+    if (!isLoopback(opts.host)) return true; // beyond loopback the bearer token is the guard
+    if (!host) return false;
+    const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
+    return name !== undefined && LOOPBACK.has(name);
+  };
+  const tokenOk = (header: string | undefined) => {
+    if (!opts.token) return true;
+    const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
+    const want = Buffer.from(opts.token);
+    return given.length === want.length && timingSafeEqual(given, want);
+  };
+
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+      const origin = req.headers.origin;
+      if ((origin !== undefined && !allowedOrigin(origin)) || !allowedHost(req.headers.host))
+        return sendJson(res, 403, { error: 'forbidden', detail: 'Origin or Host not allowed' });
+      if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok', sessions: sessions.size });
+      if (opts.routes && (await opts.routes(req, res, url))) return;
+      if (url.pathname !== '/mcp') return sendJson(res, 404, { error: 'not found' });
+      if (!tokenOk(req.headers.authorization)) {
+        res.setHeader('WWW-Authenticate', 'Bearer');
+        return sendJson(res, 401, { error: 'unauthorized', detail: 'a valid bearer token is required' });
+      }
+      await handleMcp(req, res);
+    } catch (e) {
+      opts.logger.error('http request failed', { error: (e as Error).message });
+      if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
+      else res.end();
+    }
+  });
+
+  async function handleMcp(req: IncomingMessage, res: ServerResponse) {
+    const sessionId = req.headers['mcp-session-id'];
+    let body: unknown;
+    if (req.method === 'POST') {
+      const raw = await readBody(req);
+      if (raw === undefined)
+        return sendJson(res, 413, rpcError(-32600, `request body over ${MAX_BODY} bytes`));
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not valid JSON'));
+      }
+    }
+    if (typeof sessionId === 'string') {
+      const s = sessions.get(sessionId);
+      if (!s) return sendJson(res, 404, rpcError(-32001, 'Session not found: initialize a new session'));
+      s.lastSeen = Date.now();
+      return s.transport.handleRequest(req, res, body);
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(body))
+      return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
+    const mcp = opts.newServer();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server: mcp, lastSeen: Date.now() });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  const sweep = setInterval(
+    () => {
+      const cutoff = Date.now() - opts.sessionIdleMs;
+      for (const [id, s] of sessions)
+        if (s.lastSeen < cutoff) {
+          sessions.delete(id);
+          void s.server.close().catch(() => {});
+        }
+    },
+    Math.min(opts.sessionIdleMs, 60_000),
+  );
+  sweep.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const hostForUrl = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
+  const origin = `http://${hostForUrl}:${port}`;
+  return {
+    url: `${origin}/mcp`,
+    origin,
+    server,
+    sessions: () => sessions.size,
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => {})));
+      sessions.clear();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+function rpcError(code: number, message: string) {
+  return { jsonrpc: '2.0', error: { code, message }, id: null };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

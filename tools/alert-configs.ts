@@ -1,0 +1,184 @@
+// Alert configurations: what raises alerts in a project, and the switch to enable or disable one.
+import { z } from 'zod';
+import type { AlertConfig } from '../src/api/client.js';
+import { fields } from '../src/format/markdown.js';
+import { alertColumns, alertRow } from './alerts.js';
+import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
+import { defineTool, projectOf } from './define.js';
+import { ids, page } from './ids.js';
+
+/** "ASSERT_REGULAR > 10 RAW (AVERAGE)" — the condition a person reads. */
+export function condition(c: AlertConfig): string {
+  const t = c.metricThreshold ?? c.threshold;
+  if (!t) return '—';
+  const op = { GREATER_THAN: '>', LESS_THAN: '<' }[String(t.operator)] ?? t.operator ?? '';
+  const metric = c.metricThreshold?.metricName ?? '';
+  const mode = c.metricThreshold?.mode ? ` (${c.metricThreshold.mode})` : '';
+  return `${metric} ${op} ${t.threshold ?? ''} ${t.units ?? ''}${mode}`.replace(/\s+/g, ' ').trim();
+}
+
+const notifySummary = (c: AlertConfig) =>
+  (c.notifications ?? [])
+    .map((n) => `${n.typeName ?? '?'}${n.delayMin ? ` +${n.delayMin}m` : ''}`)
+    .join(', ');
+
+const matcherSummary = (c: AlertConfig) =>
+  (c.matchers ?? [])
+    .map((m) => `${m.fieldName ?? m.field ?? '?'} ${m.operator ?? ''} ${m.value ?? ''}`)
+    .join('; ');
+
+export const listAlertConfigs = defineTool({
+  name: 'list_alert_configs',
+  title: 'List alert configurations',
+  description:
+    'Lists the alert configurations of a project: event type, enabled, condition and notification targets. Use it to find alertConfigId values; for the alerts themselves use list_open_alerts.',
+  kind: 'read',
+  input: { projectId: ids.project.optional(), ...page },
+  output: listOutput,
+  run: (ctx, args) =>
+    ctx.api.alertConfigs.list(projectOf(args, ctx), pageQuery(args), { signal: ctx.signal }),
+  format: (result, args, f) =>
+    listAnswer(
+      result,
+      pageQuery(args),
+      {
+        title: `Alert configurations of project ${args.projectId ?? '(default)'}`,
+        columns: ['alertConfigId', 'event type', 'enabled', 'condition', 'notifies'],
+        row: (c: AlertConfig) => [
+          c.id,
+          c.eventTypeName,
+          c.enabled ? 'yes' : 'no',
+          condition(c),
+          notifySummary(c),
+        ],
+        next: 'get_alert_config for details, list_open_alerts_for_config for its open alerts',
+        empty: 'This project has no alert configurations.',
+      },
+      f,
+    ),
+});
+
+export const getAlertConfig = defineTool({
+  name: 'get_alert_config',
+  title: 'Get an alert configuration',
+  description:
+    'Shows one alert configuration in full: condition, matchers, notification targets (key-like values masked). Use after list_alert_configs.',
+  kind: 'read',
+  input: {
+    projectId: ids.project.optional(),
+    alertConfigId: ids.alertConfig,
+    responseFormat: page.responseFormat,
+  },
+  output: recordOutput,
+  run: (ctx, args) =>
+    ctx.api.alertConfigs.get(projectOf(args, ctx), args.alertConfigId, { signal: ctx.signal }),
+  format: (c, args, f) =>
+    recordAnswer(
+      `Alert configuration ${args.alertConfigId}`,
+      c,
+      (s) => [
+        ['Event type', s.eventTypeName],
+        ['Enabled', s.enabled === undefined ? undefined : s.enabled ? 'yes' : 'no'],
+        ['Condition', condition(s)],
+        ['Matchers', matcherSummary(s)],
+        ['Notifications', notifySummary(s)],
+        ['Updated', s.updated],
+      ],
+      f,
+      `list_open_alerts_for_config with alertConfigId=${args.alertConfigId}; set_alert_config_enabled to switch it`,
+    ),
+});
+
+export const setAlertConfigEnabled = defineTool({
+  name: 'set_alert_config_enabled',
+  title: 'Enable or disable an alert configuration',
+  description:
+    'Enables or disables one alert configuration; nothing else changes. Disabling silences its alerts for good (destructive, needs consent); to silence for a time use a maintenance window instead.',
+  kind: (args) => (args.enabled ? 'write' : 'destructive'),
+  maxKind: 'destructive',
+  idempotent: true,
+  input: {
+    projectId: ids.project.optional(),
+    alertConfigId: ids.alertConfig,
+    enabled: z.boolean().describe('true enables the configuration, false disables it'),
+  },
+  output: recordOutput,
+  preview: async (ctx, args) => {
+    const current = await ctx.api.alertConfigs.get(projectOf(args, ctx), args.alertConfigId, {
+      signal: ctx.signal,
+    });
+    return {
+      action: `${args.enabled ? 'Enable' : 'Disable'} alert configuration ${args.alertConfigId}`,
+      target: { project: projectOf(args, ctx), alertConfigId: args.alertConfigId },
+      current: { eventType: current.eventTypeName, enabled: current.enabled, condition: condition(current) },
+      changes: [{ field: 'enabled', from: current.enabled, to: args.enabled }],
+      notes: args.enabled
+        ? []
+        : ['While disabled, this configuration raises no alerts and sends no notifications.'],
+    };
+  },
+  run: (ctx, args) =>
+    ctx.api.alertConfigs.setEnabled(projectOf(args, ctx), args.alertConfigId, args.enabled, {
+      signal: ctx.signal,
+    }),
+  format: (c, args, f) =>
+    recordAnswer(
+      `Alert configuration ${args.alertConfigId} is now ${c.enabled ? 'enabled' : 'disabled'}`,
+      c,
+      (s) => [
+        ['Event type', s.eventTypeName],
+        ['Condition', condition(s)],
+      ],
+      f,
+    ),
+});
+
+export const listOpenAlertsForConfig = defineTool({
+  name: 'list_open_alerts_for_config',
+  title: 'List open alerts of an alert configuration',
+  description:
+    'Lists the open alerts raised by one alert configuration, with status, age, host, value vs threshold and acknowledgement. For all open alerts of a project in one call use list_open_alerts.',
+  kind: 'read',
+  input: { projectId: ids.project.optional(), alertConfigId: ids.alertConfig, ...page },
+  output: listOutput,
+  run: (ctx, args) =>
+    ctx.api.alertConfigs.listOpenAlerts(projectOf(args, ctx), args.alertConfigId, pageQuery(args), {
+      signal: ctx.signal,
+    }),
+  format: (result, args, f) =>
+    listAnswer(
+      result,
+      pageQuery(args),
+      {
+        title: `Open alerts of alert configuration ${args.alertConfigId}`,
+        columns: alertColumns,
+        row: (a) => alertRow(a, f.now),
+        next: 'acknowledge_alert with an alertId to silence one while you work on it',
+        empty: 'No open alerts for this configuration.',
+      },
+      f,
+    ),
+});
+
+export const listMatcherFieldNames = defineTool({
+  name: 'list_matcher_field_names',
+  title: 'List matcher field names',
+  description:
+    'Lists the field names alert-configuration matchers accept (e.g. HOSTNAME, REPLICA_SET_NAME). Rarely needed.',
+  kind: 'read',
+  input: {},
+  output: { fieldNames: z.array(z.string()) },
+  run: (ctx) => ctx.api.alertConfigs.matcherFieldNames({ signal: ctx.signal }),
+  format: (names, _args, f) => ({
+    text: `# Matcher field names — ${names.length}\n${f.fence.wrap(fields([['Field names', names]]))}`,
+    structured: { fieldNames: names },
+  }),
+});
+
+export const alertConfigTools = [
+  listAlertConfigs,
+  getAlertConfig,
+  setAlertConfigEnabled,
+  listOpenAlertsForConfig,
+  listMatcherFieldNames,
+];

@@ -1,0 +1,202 @@
+// Alerts: the rows a person triages (status, age, host, value vs threshold, ack state) and acknowledgement.
+import { z } from 'zod';
+import type { Alert } from '../src/api/client.js';
+import { ApiError } from '../src/api/errors.js';
+import { age, when } from '../src/format/markdown.js';
+import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
+import { defineTool, type Preview, projectOf, ToolInputError } from './define.js';
+import { ids, isoTime, page } from './ids.js';
+
+export const alertColumns = ['alertId', 'status', 'what', 'since', 'where', 'value', 'acknowledged'];
+
+export function alertWhat(a: Alert): string {
+  return a.metricName ? `${a.eventTypeName ?? ''} ${a.metricName}`.trim() : (a.eventTypeName ?? '—');
+}
+
+export function alertWhere(a: Alert): string {
+  return a.hostnameAndPort ?? a.replicaSetName ?? a.clusterName ?? a.hostId ?? '—';
+}
+
+export function ackState(a: Alert, now: Date): string {
+  if (!a.acknowledgedUntil || Date.parse(a.acknowledgedUntil) <= now.getTime()) return 'no';
+  const until = age(a.acknowledgedUntil, now);
+  return `until ${until === 'indefinitely' ? 'further notice' : until} by ${a.acknowledgingUsername ?? '?'}`;
+}
+
+export function alertRow(a: Alert, now: Date): unknown[] {
+  const value = a.currentValue ? `${a.currentValue.number} ${a.currentValue.units ?? ''}`.trim() : '—';
+  return [a.id, a.status, alertWhat(a), age(a.created, now), alertWhere(a), value, ackState(a, now)];
+}
+
+const comment = z
+  .string()
+  .max(200)
+  .optional()
+  .describe('Why it is acknowledged (shown next to the acknowledgement; at most 200 characters)');
+
+/** Reads the alert for the preview where the server offers it; older servers do not (404), which is fine. */
+async function currentAlert(read: () => Promise<Alert>): Promise<Alert | undefined> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404 && e.errorCode === 'RESOURCE_NOT_FOUND') return undefined;
+    throw e;
+  }
+}
+
+function untilFrom(args: { acknowledgedUntil?: string; forHours?: number }, now: Date): string | undefined {
+  if (args.acknowledgedUntil && args.forHours !== undefined)
+    throw new ToolInputError('Give either acknowledgedUntil or forHours, not both.');
+  if (args.forHours !== undefined) return new Date(now.getTime() + args.forHours * 3_600_000).toISOString();
+  return args.acknowledgedUntil;
+}
+
+function ackPreview(
+  a: Alert | undefined,
+  alertId: string,
+  until: string | undefined,
+  note: string[],
+): Omit<Preview, 'target'> {
+  return {
+    action: until
+      ? `Acknowledge alert ${alertId} until ${until}`
+      : `Remove the acknowledgement of alert ${alertId}`,
+    current: a
+      ? {
+          status: a.status,
+          what: alertWhat(a),
+          where: alertWhere(a),
+          acknowledgedUntil: a.acknowledgedUntil ?? 'not acknowledged',
+        }
+      : undefined,
+    changes: [{ field: 'acknowledgedUntil', from: a?.acknowledgedUntil, to: until ?? '(none)' }],
+    notes: note,
+  };
+}
+
+export const acknowledgeAlert = defineTool({
+  name: 'acknowledge_alert',
+  title: 'Acknowledge or unacknowledge an alert',
+  description:
+    'Acknowledges one open project alert until a time (stops its repeat notifications), or removes the acknowledgement when neither acknowledgedUntil nor forHours is given. Use while someone works on the cause; for planned work prefer a maintenance window.',
+  kind: 'write',
+  idempotent: true,
+  input: {
+    projectId: ids.project.optional(),
+    alertId: ids.alert,
+    acknowledgedUntil: isoTime('acknowledgedUntil')
+      .optional()
+      .describe('Acknowledge until this time (ISO 8601). Omit both this and forHours to unacknowledge'),
+    forHours: z
+      .number()
+      .positive()
+      .max(876_600)
+      .optional()
+      .describe('Acknowledge for this many hours from now (876600 ≈ 100 years = indefinitely)'),
+    acknowledgementComment: comment,
+  },
+  output: recordOutput,
+  preview: async (ctx, args) => {
+    const projectId = projectOf(args, ctx);
+    const a = await currentAlert(() => ctx.api.alerts.get(projectId, args.alertId, { signal: ctx.signal }));
+    const until = untilFrom(args, ctx.now());
+    return {
+      ...ackPreview(a, args.alertId, until, []),
+      target: { project: projectId, alertId: args.alertId },
+    };
+  },
+  run: (ctx, args) => {
+    const until = untilFrom(args, ctx.now());
+    const body = until
+      ? { acknowledgedUntil: until, acknowledgementComment: args.acknowledgementComment }
+      : {};
+    return ctx.api.alerts.acknowledge(projectOf(args, ctx), args.alertId, body, { signal: ctx.signal });
+  },
+  format: (a, args, f) =>
+    recordAnswer(
+      a.acknowledgedUntil
+        ? `Alert ${args.alertId} acknowledged`
+        : `Alert ${args.alertId} is not acknowledged`,
+      a,
+      (s) => [
+        ['Status', s.status],
+        ['What', alertWhat(s)],
+        ['Where', alertWhere(s)],
+        ['Acknowledged until', when(s.acknowledgedUntil, f.now)],
+        ['By', s.acknowledgingUsername],
+        ['Comment', s.acknowledgementComment],
+      ],
+      f,
+    ),
+});
+
+export const acknowledgeGlobalAlert = defineTool({
+  name: 'acknowledge_global_alert',
+  title: 'Acknowledge a global alert',
+  description:
+    'Acknowledges one global alert until a time; a time in the past removes the acknowledgement. The acknowledgement reverts by itself when the time passes.',
+  kind: 'write',
+  idempotent: true,
+  input: {
+    alertId: ids.globalAlert,
+    acknowledgedUntil: isoTime('acknowledgedUntil').describe(
+      'Until when (ISO 8601); a past time unacknowledges, a distant future time keeps it acknowledged',
+    ),
+    acknowledgementComment: comment,
+  },
+  output: recordOutput,
+  preview: async (ctx, args) => {
+    const a = await currentAlert(() => ctx.api.globalAlerts.get(args.alertId, { signal: ctx.signal }));
+    const past = Date.parse(args.acknowledgedUntil) <= ctx.now().getTime();
+    return {
+      ...ackPreview(a, args.alertId, past ? undefined : args.acknowledgedUntil, []),
+      target: { globalAlertId: args.alertId },
+    };
+  },
+  run: (ctx, args) =>
+    ctx.api.globalAlerts.acknowledge(
+      args.alertId,
+      { acknowledgedUntil: args.acknowledgedUntil, acknowledgementComment: args.acknowledgementComment },
+      { signal: ctx.signal },
+    ),
+  format: (a, args, f) =>
+    recordAnswer(
+      `Global alert ${args.alertId}`,
+      a,
+      (s) => [
+        ['Status', s.status],
+        ['What', alertWhat(s)],
+        ['Where', alertWhere(s)],
+        ['Acknowledged', ackState(s, f.now)],
+        ['Comment', s.acknowledgementComment],
+      ],
+      f,
+    ),
+});
+
+export const listOpenGlobalAlertsForConfig = defineTool({
+  name: 'list_open_global_alerts_for_config',
+  title: 'List open alerts of a global alert configuration',
+  description:
+    'Lists the open alerts of one global alert configuration (needs a global owner or global monitoring admin key). Use list_global_alert_configs for the ids.',
+  kind: 'read',
+  input: { globalAlertConfigId: ids.globalAlertConfig, ...page },
+  output: listOutput,
+  run: (ctx, args) =>
+    ctx.api.globalAlerts.listForConfig(args.globalAlertConfigId, pageQuery(args), { signal: ctx.signal }),
+  format: (result, args, f) =>
+    listAnswer(
+      result,
+      pageQuery(args),
+      {
+        title: `Open alerts of global alert configuration ${args.globalAlertConfigId}`,
+        columns: alertColumns,
+        row: (a) => alertRow(a, f.now),
+        next: 'acknowledge_global_alert with an alertId',
+        empty: 'No open alerts for this global configuration.',
+      },
+      f,
+    ),
+});
+
+export const alertTools = [acknowledgeAlert, acknowledgeGlobalAlert, listOpenGlobalAlertsForConfig];

@@ -1,0 +1,98 @@
+// A tool is a plain object: schema, kind, optional preview, run, and a formatter. defineTool only types
+// run/format from the input shape; the MCP adapter (src/mcp/) and the policy layer (src/policy/) do the rest.
+import type { z } from 'zod';
+import type { ApiClient } from '../src/api/client.js';
+import type { Fence } from '../src/format/untrusted.js';
+import type { Logger } from '../src/log.js';
+
+export type ToolKind = 'read' | 'write' | 'destructive';
+
+export interface ToolContext {
+  api: ApiClient;
+  defaults: { projectId?: string; orgId?: string };
+  signal: AbortSignal;
+  now: () => Date;
+  logger: Logger;
+  /** Reports progress when the client sent a progress token; a no-op otherwise. */
+  progress: (done: number, total?: number, message?: string) => Promise<void>;
+  /** Keeps a minted secret out of the model's sight (policy/secrets.ts). */
+  secrets: { keep(label: string, value: string): Promise<{ shown: string; path?: string }> };
+}
+
+export interface FormatContext {
+  fence: Fence;
+  now: Date;
+  detailed: boolean;
+}
+
+export interface ToolAnswer {
+  text: string;
+  structured: Record<string, unknown>;
+}
+
+/** What a guarded tool will change, shown to the person before consent. */
+export interface Preview {
+  /** One line: "Delete maintenance window 65f… in project Prod (ends in 3 d)". */
+  action: string;
+  /** Target ids and names, e.g. {project: '…', window: '…'}. */
+  target: Record<string, string>;
+  /** Current state read from the API where an endpoint allows it (redacted before display). */
+  current?: Record<string, unknown>;
+  /** The change: field → {from, to}. */
+  changes?: Array<{ field: string; from?: unknown; to?: unknown }>;
+  /** Anything the person should know (e.g. "notifications muted by this window resume"). */
+  notes?: string[];
+}
+
+type Shape = z.ZodRawShape;
+export type Args<S extends Shape> = z.output<z.ZodObject<S>>;
+
+export interface ToolDef<S extends Shape = Shape, R = unknown> {
+  name: string;
+  title: string;
+  /** One-line purpose; when to use; when not to. Parameter details live in the schema's descriptions. */
+  description: string;
+  /** A function when the kind depends on the arguments (disabling an alert config is destructive). */
+  kind: ToolKind | ((args: Args<S>) => ToolKind);
+  /** The most severe kind the tool can have: drives annotations and read-only filtering. */
+  maxKind?: ToolKind;
+  /** Repeating the call with the same arguments has no further effect (PUT, DELETE, acknowledge). */
+  idempotent?: boolean;
+  input: S;
+  output: Shape;
+  preview?: (ctx: ToolContext, args: Args<S>) => Promise<Preview>;
+  run: (ctx: ToolContext, args: Args<S>) => Promise<R>;
+  format: (result: R, args: Args<S>, f: FormatContext) => ToolAnswer;
+}
+
+export function defineTool<S extends Shape, R>(def: ToolDef<S, R>): ToolDef<S, R> {
+  return def;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the catalog holds tools of every input and result type.
+export type AnyTool = ToolDef<any, any>;
+
+export function maxKindOf(tool: AnyTool): ToolKind {
+  return tool.maxKind ?? (typeof tool.kind === 'string' ? tool.kind : 'destructive');
+}
+
+/** An input error the model can fix; the adapter shows it as an isError result. */
+export class ToolInputError extends Error {}
+
+export function projectOf(args: { projectId?: string | undefined }, ctx: ToolContext): string {
+  const id = args.projectId ?? ctx.defaults.projectId;
+  if (!id)
+    throw new ToolInputError(
+      'projectId is required (no DBOPS_PROJECT_ID default is set). list_projects gives the ids.',
+    );
+  return id;
+}
+
+export function orgOf(args: { orgId?: string | undefined }, ctx: ToolContext): string {
+  const id = args.orgId ?? ctx.defaults.orgId;
+  if (!id)
+    throw new ToolInputError(
+      "orgId is required (no DBOPS_ORG_ID default is set). list_projects shows each project's orgId.",
+    );
+  return id;
+}
