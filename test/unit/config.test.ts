@@ -1,0 +1,40 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, settingNames } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('has sensible defaults', () => {
+    const c = loadConfig([], {});
+    expect(c.confirm).toBe('destructive');
+    expect(c.confirmVia).toEqual(['elicitation', 'approval-page', 'token']);
+    expect(c.readOnly).toBe(false);
+    expect(c.maxOutputChars).toBe(12_000);
+    expect(c.baseUrl).toBeUndefined();
+  });
+  it('takes flags over environment over file', () => {
+    const file = join(tmpdir(), `dbops-config-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify({ maxRetries: 1, timeoutMs: 1000, logLevel: 'debug' }));
+    const c = loadConfig(['--max-retries', '5', '--read-only'], {
+      DBOPS_CONFIG: file,
+      DBOPS_MAX_RETRIES: '4',
+      DBOPS_TIMEOUT_MS: '2000',
+    });
+    expect(c.maxRetries).toBe(5);
+    expect(c.timeoutMs).toBe(2000);
+    expect(c.logLevel).toBe('debug');
+    expect(c.readOnly).toBe(true);
+    expect(loadConfig(['--no-read-only'], { DBOPS_READ_ONLY: 'true' }).readOnly).toBe(false);
+  });
+  it('names the bad setting', () => {
+    expect(() => loadConfig([], { DBOPS_CONFIRM: 'always' })).toThrow(/DBOPS_CONFIRM \/ --confirm/);
+    expect(() => loadConfig(['--bogus'], {})).toThrow(ConfigError);
+    expect(() => loadConfig([], { DBOPS_CONFIRM_VIA: 'email' })).toThrow(/DBOPS_CONFIRM_VIA/);
+    expect(() => loadConfig(['--port'], {})).toThrow(/needs a value/);
+  });
+  it('maps names to DBOPS_* and --kebab-case', () => {
+    expect(settingNames.baseUrl).toEqual({ env: 'DBOPS_BASE_URL', flag: '--base-url' });
+    expect(settingNames.approvalTtlMs.env).toBe('DBOPS_APPROVAL_TTL_MS');
+  });
+});

@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { argsHash, canonicalArgs } from '../../src/policy/canonical.js';
+import { needsConsent } from '../../src/policy/guard.js';
+import { createTokenSigner, TOKEN_TTL_MS } from '../../src/policy/tokens.js';
+
+describe('canonical arguments', () => {
+  it('ignores key order, undefined values and the consent fields', () => {
+    expect(canonicalArgs({ b: 1, a: { d: 2, c: undefined }, confirmationToken: 'x', approvalId: 'y' })).toBe(
+      '{"a":{"d":2},"b":1}',
+    );
+    expect(argsHash('t', { a: 1, b: 2 })).toBe(argsHash('t', { b: 2, a: 1 }));
+    expect(argsHash('t', { a: 1 })).not.toBe(argsHash('u', { a: 1 }));
+  });
+  it('distinguishes any change of value (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string(), fc.jsonValue()),
+        fc.string(),
+        fc.jsonValue(),
+        (args, key, value) => {
+          fc.pre(key !== 'confirmationToken' && key !== 'approvalId' && key !== '__proto__');
+          fc.pre(JSON.stringify(args[key]) !== JSON.stringify(value) && value !== undefined);
+          expect(argsHash('t', { ...args, [key]: value })).not.toBe(argsHash('t', args));
+        },
+      ),
+    );
+  });
+});
+
+describe('confirmation tokens', () => {
+  it('redeem once for the exact tool and arguments', () => {
+    const signer = createTokenSigner('s'.repeat(32));
+    const { token } = signer.issue('delete_maintenance_window', 'h1');
+    expect(signer.redeem(token, 'delete_maintenance_window', 'h2')).toBe('mismatch');
+    expect(signer.redeem(token, 'update_user_roles', 'h1')).toBe('mismatch');
+    expect(signer.redeem(token, 'delete_maintenance_window', 'h1')).toBe('ok');
+    expect(signer.redeem(token, 'delete_maintenance_window', 'h1')).toBe('used');
+  });
+  it('expire after five minutes', () => {
+    let now = 1_000_000;
+    const signer = createTokenSigner('k'.repeat(32), () => now);
+    const { token, expiresAt } = signer.issue('t', 'h');
+    expect(expiresAt.getTime()).toBe(now + TOKEN_TTL_MS);
+    now += TOKEN_TTL_MS;
+    expect(signer.redeem(token, 't', 'h')).toBe('expired');
+  });
+  it('reject forged, tampered and foreign tokens', () => {
+    const a = createTokenSigner('a'.repeat(32));
+    const b = createTokenSigner('b'.repeat(32));
+    const { token } = a.issue('t', 'h');
+    expect(b.redeem(token, 't', 'h')).toBe('invalid');
+    const [body, sig] = token.split('.');
+    const forged = Buffer.from(Buffer.from(body!, 'base64url').toString().replace('t.', 'u.')).toString(
+      'base64url',
+    );
+    expect(a.redeem(`${forged}.${sig}`, 'u', 'h')).toBe('invalid');
+    expect(a.redeem('garbage', 't', 'h')).toBe('invalid');
+    expect(a.redeem('', 't', 'h')).toBe('invalid');
+  });
+  it('verify across replicas that share the secret', () => {
+    const { token } = createTokenSigner('shared-secret-0123456789').issue('t', 'h');
+    expect(createTokenSigner('shared-secret-0123456789').redeem(token, 't', 'h')).toBe('ok');
+  });
+});
+
+describe('consent policy', () => {
+  it('follows DBOPS_CONFIRM', () => {
+    expect(needsConsent('read', 'write')).toBe(false);
+    expect(needsConsent('write', 'destructive')).toBe(false);
+    expect(needsConsent('destructive', 'destructive')).toBe(true);
+    expect(needsConsent('write', 'write')).toBe(true);
+    expect(needsConsent('destructive', 'never')).toBe(false);
+  });
+});
