@@ -1,0 +1,107 @@
+// Projects, API keys and users.
+
+import type { Page, PageQuery } from '../paging.js';
+import { apiPath } from '../path.js';
+import {
+  type AccessListEntry,
+  AccessListEntrySchema,
+  type ApiKey,
+  ApiKeySchema,
+  type FirstUser,
+  FirstUserSchema,
+  type Project,
+  ProjectSchema,
+  type RoleAssignment,
+  type User,
+  UserSchema,
+} from '../schemas.js';
+import type { AreaContext, CallOptions } from './context.js';
+
+export function projectsArea(ctx: AreaContext) {
+  return {
+    list(page?: PageQuery, o?: CallOptions): Promise<Page<Project>> {
+      return ctx.list(ProjectSchema, 'Project', '/groups', page, o);
+    },
+    get(projectId: string, o?: CallOptions): Promise<Project> {
+      return ctx.call(ProjectSchema, 'Project', { method: 'GET', path: apiPath`/groups/${projectId}` }, o);
+    },
+  };
+}
+
+export function apiKeysArea(ctx: AreaContext) {
+  return {
+    /** The answer holds the unredacted private key: handle it as a secret. */
+    createForOrg(orgId: string, body: { desc: string; roles: string[] }, o?: CallOptions): Promise<ApiKey> {
+      return ctx.call(
+        ApiKeySchema,
+        'ApiKey',
+        { method: 'POST', path: apiPath`/orgs/${orgId}/apiKeys`, body },
+        o,
+      );
+    },
+    createForProject(
+      projectId: string,
+      body: { desc?: string; roles?: string[] },
+      o?: CallOptions,
+    ): Promise<ApiKey> {
+      const path = apiPath`/groups/${projectId}/apiKeys`;
+      return ctx.call(ApiKeySchema, 'ApiKey', { method: 'POST', path, body }, o);
+    },
+  };
+}
+
+export interface NewFirstUser {
+  username: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  emailAddress?: string;
+}
+
+export interface NewUser {
+  username: string;
+  password: string;
+  emailAddress: string;
+  mobileNumber: string;
+  firstName: string;
+  lastName: string;
+  roles: RoleAssignment[];
+}
+
+export function usersArea(ctx: AreaContext) {
+  return {
+    /** Needs no API key; the first call also mints a GLOBAL_OWNER key (a secret) in the answer. */
+    createFirst(body: NewFirstUser, q: { accessList?: string[] } = {}, o?: CallOptions): Promise<FirstUser> {
+      const req = {
+        method: 'POST' as const,
+        path: '/unauth/users',
+        query: { accessList: q.accessList },
+        body,
+      };
+      return ctx.call(FirstUserSchema, 'FirstUser', { ...req, auth: false }, o);
+    },
+    create(body: NewUser, o?: CallOptions): Promise<User> {
+      return ctx.call(UserSchema, 'User', { method: 'POST', path: '/users', body }, o);
+    },
+    get(userId: string, o?: CallOptions): Promise<User> {
+      return ctx.call(UserSchema, 'User', { method: 'GET', path: apiPath`/users/${userId}` }, o);
+    },
+    updateRoles(userId: string, roles: RoleAssignment[], o?: CallOptions): Promise<User> {
+      return ctx.call(
+        UserSchema,
+        'User',
+        { method: 'PATCH', path: apiPath`/users/${userId}`, body: { roles } },
+        o,
+      );
+    },
+    accessList(userId: string, page?: PageQuery, o?: CallOptions): Promise<Page<AccessListEntry>> {
+      return ctx.list(
+        AccessListEntrySchema,
+        'AccessListEntry',
+        apiPath`/users/${userId}/accessList`,
+        page,
+        o,
+      );
+    },
+  };
+}

@@ -1,0 +1,108 @@
+// Alert configurations, project alerts and global alerts.
+
+import type { Page, PageQuery } from '../paging.js';
+import { apiPath } from '../path.js';
+import {
+  type Alert,
+  type AlertConfig,
+  AlertConfigSchema,
+  AlertSchema,
+  type GlobalAlertConfig,
+  GlobalAlertConfigSchema,
+  StringListSchema,
+} from '../schemas.js';
+import type { AreaContext, CallOptions } from './context.js';
+
+export function alertConfigsArea(ctx: AreaContext) {
+  return {
+    list(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<AlertConfig>> {
+      return ctx.list(AlertConfigSchema, 'AlertConfig', apiPath`/groups/${projectId}/alertConfigs`, page, o);
+    },
+    get(projectId: string, alertConfigId: string, o?: CallOptions): Promise<AlertConfig> {
+      const path = apiPath`/groups/${projectId}/alertConfigs/${alertConfigId}`;
+      return ctx.call(AlertConfigSchema, 'AlertConfig', { method: 'GET', path }, o);
+    },
+    /** Only the enabled state changes. */
+    setEnabled(
+      projectId: string,
+      alertConfigId: string,
+      enabled: boolean,
+      o?: CallOptions,
+    ): Promise<AlertConfig> {
+      const path = apiPath`/groups/${projectId}/alertConfigs/${alertConfigId}`;
+      return ctx.call(AlertConfigSchema, 'AlertConfig', { method: 'PATCH', path, body: { enabled } }, o);
+    },
+    listOpenAlerts(
+      projectId: string,
+      alertConfigId: string,
+      page?: PageQuery,
+      o?: CallOptions,
+    ): Promise<Page<Alert>> {
+      const path = apiPath`/groups/${projectId}/alertConfigs/${alertConfigId}/alerts`;
+      return ctx.list(AlertSchema, 'Alert', path, page, o);
+    },
+    matcherFieldNames(o?: CallOptions): Promise<string[]> {
+      return ctx.call(
+        StringListSchema,
+        'MatcherFieldNames',
+        { method: 'GET', path: '/alertConfigs/matchers/fieldNames' },
+        o,
+      );
+    },
+  };
+}
+
+export function alertsArea(ctx: AreaContext) {
+  return {
+    /** Alerts of a project, optionally by status (TRACKING, OPEN, CLOSED, CANCELLED). */
+    list(projectId: string, q: PageQuery & { status?: string } = {}, o?: CallOptions): Promise<Page<Alert>> {
+      return ctx.list(AlertSchema, 'Alert', apiPath`/groups/${projectId}/alerts`, q, o);
+    },
+    get(projectId: string, alertId: string, o?: CallOptions): Promise<Alert> {
+      return ctx.call(
+        AlertSchema,
+        'Alert',
+        { method: 'GET', path: apiPath`/groups/${projectId}/alerts/${alertId}` },
+        o,
+      );
+    },
+    /** Without acknowledgedUntil the alert is unacknowledged. */
+    acknowledge(
+      projectId: string,
+      alertId: string,
+      body: { acknowledgedUntil?: string; acknowledgementComment?: string },
+      o?: CallOptions,
+    ): Promise<Alert> {
+      const path = apiPath`/groups/${projectId}/alerts/${alertId}`;
+      return ctx.call(AlertSchema, 'Alert', { method: 'PATCH', path, body }, o);
+    },
+  };
+}
+
+export function globalAlertsArea(ctx: AreaContext) {
+  return {
+    get(alertId: string, o?: CallOptions): Promise<Alert> {
+      return ctx.call(AlertSchema, 'Alert', { method: 'GET', path: apiPath`/globalAlerts/${alertId}` }, o);
+    },
+    /** A past acknowledgedUntil un-acknowledges. */
+    acknowledge(
+      alertId: string,
+      body: { acknowledgedUntil: string; acknowledgementComment?: string },
+      o?: CallOptions,
+    ): Promise<Alert> {
+      return ctx.call(
+        AlertSchema,
+        'Alert',
+        { method: 'PATCH', path: apiPath`/globalAlerts/${alertId}`, body },
+        o,
+      );
+    },
+    listForConfig(globalAlertConfigId: string, page?: PageQuery, o?: CallOptions): Promise<Page<Alert>> {
+      const path = apiPath`/globalAlertConfigs/${globalAlertConfigId}/alerts`;
+      return ctx.list(AlertSchema, 'Alert', path, page, o);
+    },
+    listConfigs(page?: PageQuery, o?: CallOptions): Promise<Page<GlobalAlertConfig>> {
+      return ctx.list(GlobalAlertConfigSchema, 'GlobalAlertConfig', '/globalAlertConfigs', page, o);
+    },
+  };
+}

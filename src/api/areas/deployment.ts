@@ -1,0 +1,128 @@
+// Integrations, agents, automation status, hosts and maintenance windows.
+
+import { type Link, normalisePage, type Page, type PageQuery } from '../paging.js';
+import { apiPath } from '../path.js';
+import {
+  type Agent,
+  AgentLinksSchema,
+  AgentSchema,
+  type AutomationStatus,
+  AutomationStatusSchema,
+  type DiskPartition,
+  DiskPartitionSchema,
+  type Host,
+  HostSchema,
+  type Integration,
+  IntegrationSchema,
+  type MaintenanceWindow,
+  MaintenanceWindowSchema,
+  pageOf,
+} from '../schemas.js';
+import type { AreaContext, CallOptions } from './context.js';
+
+export function integrationsArea(ctx: AreaContext) {
+  return {
+    list(projectId: string, o?: CallOptions): Promise<Page<Integration>> {
+      return ctx.list(IntegrationSchema, 'Integration', apiPath`/groups/${projectId}/integrations`, {}, o);
+    },
+    /** Create or update; the answer lists all of the project's integrations, secrets masked. */
+    put(
+      projectId: string,
+      integrationType: string,
+      body: Record<string, unknown>,
+      o?: CallOptions,
+    ): Promise<Page<Integration>> {
+      const path = apiPath`/groups/${projectId}/integrations/${integrationType}`;
+      // The body's type must equal the path's; take it from the path so the two cannot disagree.
+      const req = { method: 'PUT' as const, path, body: { ...body, type: integrationType } };
+      return ctx
+        .call(pageOf(IntegrationSchema), 'Page<Integration>', req, o)
+        .then((p) => normalisePage<Integration>(p));
+    },
+  };
+}
+
+export function agentsArea(ctx: AreaContext) {
+  return {
+    list(projectId: string, agentType: string, page?: PageQuery, o?: CallOptions): Promise<Page<Agent>> {
+      return ctx.list(AgentSchema, 'Agent', apiPath`/groups/${projectId}/agents/${agentType}`, page, o);
+    },
+    /** Relation names carry a server-specific prefix: match on the suffix (…/monitoringAgents). */
+    links(projectId: string, o?: CallOptions): Promise<{ links: Link[] }> {
+      const path = apiPath`/groups/${projectId}/agents`;
+      return ctx.call(AgentLinksSchema, 'AgentLinks', { method: 'GET', path }, o);
+    },
+  };
+}
+
+export function automationArea(ctx: AreaContext) {
+  return {
+    status(groupId: string, o?: CallOptions): Promise<AutomationStatus> {
+      const path = apiPath`/groups/${groupId}/automationStatus/full`;
+      return ctx.call(AutomationStatusSchema, 'AutomationStatus', { method: 'GET', path }, o);
+    },
+  };
+}
+
+export interface MaintenanceWindowChange {
+  alertTypeNames?: string[];
+  startDate?: string;
+  endDate?: string;
+  description?: string;
+}
+
+export function maintenanceWindowsArea(ctx: AreaContext) {
+  const one = (projectId: string, id: string) => apiPath`/groups/${projectId}/maintenanceWindows/${id}`;
+  return {
+    list(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<MaintenanceWindow>> {
+      const path = apiPath`/groups/${projectId}/maintenanceWindows`;
+      return ctx.list(MaintenanceWindowSchema, 'MaintenanceWindow', path, page, o);
+    },
+    create(
+      projectId: string,
+      body: { startDate: string; endDate: string; alertTypeNames: string[]; description?: string },
+      o?: CallOptions,
+    ): Promise<MaintenanceWindow> {
+      const path = apiPath`/groups/${projectId}/maintenanceWindows`;
+      return ctx.call(MaintenanceWindowSchema, 'MaintenanceWindow', { method: 'POST', path, body }, o);
+    },
+    get(projectId: string, id: string, o?: CallOptions): Promise<MaintenanceWindow> {
+      return ctx.call(
+        MaintenanceWindowSchema,
+        'MaintenanceWindow',
+        { method: 'GET', path: one(projectId, id) },
+        o,
+      );
+    },
+    update(
+      projectId: string,
+      id: string,
+      body: MaintenanceWindowChange,
+      o?: CallOptions,
+    ): Promise<MaintenanceWindow> {
+      const req = { method: 'PATCH' as const, path: one(projectId, id), body };
+      return ctx.call(MaintenanceWindowSchema, 'MaintenanceWindow', req, o);
+    },
+    /** Muted notifications resume. */
+    async delete(projectId: string, id: string, o?: CallOptions): Promise<void> {
+      await ctx.call(undefined, 'none', { method: 'DELETE', path: one(projectId, id) }, o);
+    },
+  };
+}
+
+export function hostsArea(ctx: AreaContext) {
+  return {
+    list(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<Host>> {
+      return ctx.list(HostSchema, 'Host', apiPath`/groups/${projectId}/hosts`, page, o);
+    },
+    diskPartition(
+      projectId: string,
+      hostId: string,
+      partitionName: string,
+      o?: CallOptions,
+    ): Promise<DiskPartition> {
+      const path = apiPath`/groups/${projectId}/hosts/${hostId}/disks/${partitionName}`;
+      return ctx.call(DiskPartitionSchema, 'DiskPartition', { method: 'GET', path }, o);
+    },
+  };
+}

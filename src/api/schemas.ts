@@ -1,0 +1,270 @@
+// Response shapes, parsed at the client boundary. Lenient on purpose: unknown fields are kept, optional
+// fields may be missing, and the variants real servers send (api-facts) are accepted. A response that
+// still does not match is logged once per schema and returned as is: a surprise is never fatal.
+
+import { z } from 'zod';
+import type { Logger } from '../log.js';
+
+const str = z.string().optional();
+const num = z.number().optional();
+const bool = z.boolean().optional();
+const strs = z.array(z.string()).optional();
+
+export const LinkSchema = z.looseObject({ href: z.string(), rel: z.string() });
+const links = z.array(LinkSchema).optional();
+
+export const RoleAssignmentSchema = z.looseObject({ orgId: str, groupId: str, roleName: z.string() });
+export type RoleAssignment = z.infer<typeof RoleAssignmentSchema>;
+
+export const ProjectSchema = z.looseObject({ id: z.string(), name: str, orgId: str, created: str, links });
+export type Project = z.infer<typeof ProjectSchema>;
+
+// Matchers are seen as {fieldName, …} and as {field, …}.
+const MatcherSchema = z.looseObject({ fieldName: str, field: str, operator: str, value: str });
+const ThresholdSchema = z.looseObject({ operator: str, threshold: num, units: str });
+const NotificationSchema = z.looseObject({ typeName: str, delayMin: num, intervalMin: num });
+
+export const AlertConfigSchema = z.looseObject({
+  id: z.string(),
+  groupId: str,
+  created: str,
+  updated: str,
+  enabled: bool,
+  eventTypeName: str,
+  matchers: z.array(MatcherSchema).optional(),
+  metricThreshold: z
+    .looseObject({ metricName: str, mode: str, operator: str, threshold: num, units: str })
+    .optional(),
+  threshold: ThresholdSchema.optional(),
+  notifications: z.array(NotificationSchema).optional(),
+  typeName: str,
+  links,
+});
+export type AlertConfig = z.infer<typeof AlertConfigSchema>;
+
+const CurrentValueSchema = z.looseObject({ number: num, units: str });
+
+export const AlertSchema = z.looseObject({
+  id: z.string(),
+  alertConfigId: str,
+  groupId: str,
+  created: str,
+  updated: str,
+  resolved: str,
+  status: str,
+  eventTypeName: str,
+  acknowledgedUntil: str,
+  acknowledgingUsername: str,
+  acknowledgementComment: str,
+  clusterId: str,
+  clusterName: str,
+  hostId: str,
+  hostnameAndPort: str,
+  replicaSetName: str,
+  currentValue: CurrentValueSchema.optional(),
+  metricName: str,
+  lastNotified: str,
+  sourceTypeName: str,
+  tags: strs,
+  typeName: str,
+  links,
+});
+export type Alert = z.infer<typeof AlertSchema>;
+
+export const GlobalAlertConfigSchema = z.looseObject({
+  id: z.string(),
+  enabled: bool,
+  eventTypeName: str,
+  links,
+});
+export type GlobalAlertConfig = z.infer<typeof GlobalAlertConfigSchema>;
+
+export const ApiKeySchema = z.looseObject({
+  id: str,
+  desc: str,
+  publicKey: str,
+  privateKey: str,
+  roles: z.array(RoleAssignmentSchema).optional(),
+  links,
+});
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+
+export const UserSchema = z.looseObject({
+  id: z.string(),
+  username: str,
+  emailAddress: str,
+  mobileNumber: str,
+  firstName: str,
+  lastName: str,
+  roles: z.array(RoleAssignmentSchema).optional(),
+  teamIds: strs,
+  links,
+});
+export type User = z.infer<typeof UserSchema>;
+
+// Older servers answered with `apiKey` (a string) where current ones send `programmaticApiKey`.
+export const FirstUserSchema = z.looseObject({
+  programmaticApiKey: ApiKeySchema.optional(),
+  apiKey: z.union([z.string(), ApiKeySchema]).optional(),
+  user: UserSchema,
+});
+export type FirstUser = z.infer<typeof FirstUserSchema>;
+
+export const AccessListEntrySchema = z.looseObject({
+  cidrBlock: str,
+  ipAddress: str,
+  created: str,
+  lastUsed: str,
+  lastUsedAddress: str,
+  count: num,
+  links,
+});
+export type AccessListEntry = z.infer<typeof AccessListEntrySchema>;
+
+export const IntegrationSchema = z.looseObject({ type: z.string() });
+export type Integration = z.infer<typeof IntegrationSchema>;
+
+export const AgentSchema = z.looseObject({
+  typeName: str,
+  hostname: str,
+  confCount: num,
+  lastConf: str,
+  stateName: str,
+  pingCount: num,
+  lastPing: str,
+  isManaged: bool,
+  tag: str,
+});
+export type Agent = z.infer<typeof AgentSchema>;
+
+export const AgentLinksSchema = z.looseObject({ links: z.array(LinkSchema) });
+
+export const ProcessSchema = z.looseObject({
+  name: str,
+  hostname: str,
+  lastGoalVersionAchieved: num,
+  plan: strs,
+  errorCode: num,
+  errorCodeDescription: str,
+  errorCodeHumanReadable: str,
+  errorString: str,
+});
+export type Process = z.infer<typeof ProcessSchema>;
+
+export const AutomationStatusSchema = z.looseObject({
+  goalVersion: z.number(),
+  processes: z.array(ProcessSchema),
+});
+export type AutomationStatus = z.infer<typeof AutomationStatusSchema>;
+
+export const MaintenanceWindowSchema = z.looseObject({
+  id: z.string(),
+  groupId: str,
+  created: str,
+  updated: str,
+  startDate: str,
+  endDate: str,
+  alertTypeNames: strs,
+  description: str,
+  links,
+});
+export type MaintenanceWindow = z.infer<typeof MaintenanceWindowSchema>;
+
+export const HostSchema = z.looseObject({
+  id: z.string(),
+  groupId: str,
+  hostname: str,
+  port: num,
+  typeName: str,
+  replicaSetName: str,
+  links,
+});
+export type Host = z.infer<typeof HostSchema>;
+
+export const DiskPartitionSchema = z.looseObject({ partitionName: z.string(), links });
+export type DiskPartition = z.infer<typeof DiskPartitionSchema>;
+
+const DiffSchema = z.looseObject({
+  id: z.string().nullish(),
+  name: z.string().nullish(),
+  params: z
+    .array(
+      z.looseObject({
+        display: z.string().nullish(),
+        new: z.string().nullish(),
+        old: z.string().nullish(),
+        param: str,
+      }),
+    )
+    .nullish(),
+  status: str,
+  type: str,
+  roles: z.array(z.looseObject({ db: str, role: str })).nullish(),
+  priviileges: z.array(z.unknown()).nullish(),
+});
+
+// Events carry `port` or `Port`.
+export const ApiEventSchema = z.looseObject({
+  id: z.string(),
+  created: str,
+  eventTypeName: str,
+  groupId: str,
+  orgId: str,
+  alertId: str,
+  alertConfigId: str,
+  apiKeyId: str,
+  publicKey: str,
+  userId: str,
+  username: str,
+  isGlobalAdmin: bool,
+  remoteAddress: str,
+  hostId: str,
+  hostname: str,
+  port: z.union([z.number(), z.string()]).optional(),
+  Port: z.union([z.number(), z.string()]).optional(),
+  currentValue: CurrentValueSchema.optional(),
+  metricName: str,
+  diffs: z.array(DiffSchema).nullish(),
+  raw: z.unknown().optional(),
+  links,
+});
+export type ApiEvent = z.infer<typeof ApiEventSchema>;
+
+export const StringListSchema = z.array(z.string());
+
+/** The paged list shape around any item schema. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    results: z.array(item),
+    totalCount: z.number(),
+    links: z.array(LinkSchema).optional(),
+  });
+}
+
+/**
+ * `envelope=true` wraps single results as {status, content}. The client never asks for it, but a
+ * proxy or server default might: unwrap exactly that shape (a list's added `status` is left alone).
+ */
+export function unwrapEnvelope(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const keys = Object.keys(body);
+  const o = body as Record<string, unknown>;
+  if (keys.length === 2 && typeof o.status === 'number' && 'content' in o) return o.content;
+  return body;
+}
+
+/** Validates without failing: on a mismatch, warn once per schema name and return the data as sent. */
+export function createShapeChecker(logger: Logger) {
+  const warned = new Set<string>();
+  return function check<T>(schema: z.ZodType<T>, name: string, data: unknown): T {
+    const r = schema.safeParse(data);
+    if (r.success) return r.data;
+    if (!warned.has(name)) {
+      warned.add(name);
+      // Paths and expectations only: values may hold secrets.
+      const issues = r.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.code}`);
+      logger.warn('API response has an unexpected shape; using it as sent', { schema: name, issues });
+    }
+    return data as T;
+  };
+}

@@ -1,0 +1,374 @@
+// HTTP for the API client: undici keep-alive pools, digest auth, one deadline per call, retries that
+// never repeat a write the server may have received, and error answers turned into ApiError.
+
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { Logger } from '../log.js';
+import { abortError, sleep } from './abort.js';
+import { createDigestAuth, parseDigestChallenge, type Signed } from './digest.js';
+import { ApiError, bodyExcerpt, errorFromResponse, sanitizeText } from './errors.js';
+import { unwrapEnvelope } from './schemas.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type Query = Record<string, string | number | boolean | string[] | undefined>;
+
+export interface TransportRequest {
+  method: Method;
+  /** Path below the API prefix, already encoded (see apiPath). */
+  path: string;
+  query?: Query;
+  body?: unknown;
+  /** false for the one endpoint that needs no API key (POST /unauth/users). */
+  auth?: boolean;
+}
+
+export interface TransportConfig {
+  baseUrl: string;
+  publicKey: string;
+  privateKey: string;
+  timeoutMs?: number;
+  maxRetries?: number;
+  caFile?: string;
+  tlsInsecure?: boolean;
+  logger: Logger;
+  preemptive?: boolean;
+}
+
+export interface TransportStats {
+  /** HTTP requests actually sent (challenges and retries included). */
+  requests: number;
+  retries: number;
+  /** Digest challenges (401 with WWW-Authenticate) received. */
+  challenges: number;
+}
+
+export const API_PREFIX = '/api/public/v1.0';
+
+/** Accepts the host root or the full API prefix, with or without a trailing slash. */
+export function normaliseBaseUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    throw new Error('DBOPS_BASE_URL is not a valid URL (expected e.g. https://ops.example.com:8080)');
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') {
+    throw new Error(`DBOPS_BASE_URL must use http or https, not ${u.protocol.replace(':', '')}`);
+  }
+  if (u.username || u.password) {
+    throw new Error(
+      'DBOPS_BASE_URL must not contain credentials; set DBOPS_PUBLIC_KEY and DBOPS_PRIVATE_KEY',
+    );
+  }
+  if (u.search || u.hash) throw new Error('DBOPS_BASE_URL must not contain a query or fragment');
+  let path = u.pathname.replace(/\/+$/, '');
+  for (const partial of [API_PREFIX, '/api/public', '/api']) {
+    if (path.endsWith(partial)) {
+      path = path.slice(0, -partial.length);
+      break;
+    }
+  }
+  return `${u.origin}${path}${API_PREFIX}`;
+}
+
+/** Retry-After as milliseconds from now: delay-seconds or an HTTP date; undefined when absent or invalid. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!v) return undefined;
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? undefined : Math.max(0, t - now);
+}
+
+export const BACKOFF_BASE_MS = 100;
+export const BACKOFF_CAP_MS = 5000;
+
+/** Capped exponential backoff with full jitter: uniform in [0, min(cap, base·2^attempt)). */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  return Math.floor(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
+}
+
+const RETRY_STATUS = new Set([429, 502, 503, 504]);
+const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE']);
+// Failures that happen before a byte of the request was written: safe to retry even for POST/PATCH.
+// (UND_ERR_SOCKET / ECONNRESET on a reused keep-alive socket are not: the server may have the request.)
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const TLS_CODE = /^(CERT_|UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|ERR_TLS_|ERR_SSL_|HOSTNAME_MISMATCH)/;
+
+export function errorCodeOf(err: unknown): string | undefined {
+  for (
+    let e: unknown = err, i = 0;
+    e && typeof e === 'object' && i < 4;
+    e = (e as { cause?: unknown }).cause, i++
+  ) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/** Whether a failed exchange (no HTTP answer) may be sent again. */
+export function canRetryAfterError(method: Method, code: string | undefined): boolean {
+  // Connection failures carry a code; anything else is a bug or a bad argument, not worth repeating.
+  if (!code || TLS_CODE.test(code) || code === 'UND_ERR_INVALID_ARG') return false;
+  if (IDEMPOTENT.has(method)) return true;
+  return NOT_SENT.has(code);
+}
+
+function networkError(err: unknown, method: Method, path: string, origin: string): ApiError {
+  const code = errorCodeOf(err) ?? 'NETWORK_ERROR';
+  const why = sanitizeText(err instanceof Error ? err.message : String(err), 160);
+  let message: string;
+  if (TLS_CODE.test(code)) {
+    message = `TLS verification of ${origin} failed (${code}: ${why}). If the server uses a private CA, set DBOPS_CA_FILE to its certificate bundle.`;
+  } else if (code === 'ECONNREFUSED') {
+    message = `Could not connect to ${origin} for ${method} ${path} (ECONNREFUSED). Check that the server is running and DBOPS_BASE_URL is right.`;
+  } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    message = `Could not resolve the host of ${origin} (${code}). Check DBOPS_BASE_URL and DNS.`;
+  } else {
+    message = `The connection to ${origin} failed during ${method} ${path} (${code}: ${why}). Check the network and proxy settings (HTTPS_PROXY, NO_PROXY), then try again.`;
+  }
+  return new ApiError({ status: 0, errorCode: code, method, path, message, cause: err });
+}
+
+function queryString(q: Query | undefined): string {
+  if (!q) return '';
+  const parts: string[] = [];
+  const enc = encodeURIComponent;
+  for (const [k, v] of Object.entries(q)) {
+    if (v === undefined) continue;
+    for (const item of Array.isArray(v) ? v : [v]) parts.push(`${enc(k)}=${enc(String(item))}`);
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+const PROXY_ENV = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+
+/** One keep-alive pool per origin (undici Agent), through the environment's proxy when one is set. */
+export function createDispatcher(cfg: {
+  caFile?: string;
+  tlsInsecure?: boolean;
+  logger: Logger;
+}): Dispatcher {
+  const tls: { ca?: string[]; rejectUnauthorized?: boolean } = {};
+  if (cfg.caFile) {
+    let pem: string;
+    try {
+      pem = readFileSync(cfg.caFile, 'utf8');
+    } catch (e) {
+      throw new Error(
+        `Cannot read the CA file ${cfg.caFile} (DBOPS_CA_FILE): ${errorCodeOf(e) ?? String(e)}`,
+      );
+    }
+    // Added to the public roots rather than replacing them, so a proxy with a public cert still works.
+    tls.ca = [...rootCertificates, pem];
+  }
+  if (cfg.tlsInsecure) {
+    tls.rejectUnauthorized = false;
+    cfg.logger.warn(
+      'TLS CERTIFICATE VERIFICATION IS DISABLED (DBOPS_TLS_INSECURE). Anyone on the network path can read and alter API traffic, including credentials. Use DBOPS_CA_FILE instead.',
+    );
+  }
+  const opts = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connect: tls };
+  if (PROXY_ENV.some((k) => process.env[k])) {
+    cfg.logger.debug('using the proxy settings of the environment');
+    return new EnvHttpProxyAgent({ ...opts, requestTls: tls, proxyTls: tls.ca ? { ca: tls.ca } : {} });
+  }
+  return new Agent(opts);
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function hasErrorCode(body: string): boolean {
+  try {
+    const o = JSON.parse(body) as unknown;
+    return !!o && typeof o === 'object' && typeof (o as { errorCode?: unknown }).errorCode === 'string';
+  } catch {
+    return false;
+  }
+}
+
+export interface Transport {
+  readonly baseUrl: string;
+  readonly stats: TransportStats;
+  request<T = unknown>(req: TransportRequest, opts?: { signal?: AbortSignal }): Promise<T>;
+  close(): Promise<void>;
+}
+
+export function createTransport(cfg: TransportConfig): Transport {
+  const baseUrl = normaliseBaseUrl(cfg.baseUrl);
+  const { origin, pathname: basePath } = new URL(baseUrl);
+  const timeoutMs = cfg.timeoutMs ?? 30_000;
+  const maxRetries = Math.max(0, cfg.maxRetries ?? 3);
+  const preemptive = cfg.preemptive ?? true;
+  const logger = cfg.logger;
+  const dispatcher = createDispatcher(cfg);
+  const digest = createDigestAuth({ username: cfg.publicKey, password: cfg.privateKey });
+  const stats: TransportStats = { requests: 0, retries: 0, challenges: 0 };
+
+  async function send(
+    method: Method,
+    target: string,
+    body: string | undefined,
+    authorization: string | undefined,
+    signal: AbortSignal,
+  ): Promise<RawResponse> {
+    stats.requests++;
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'dbops-mcp' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (authorization) headers.authorization = authorization;
+    const res = await dispatcher.request({ origin, path: target, method, headers, body, signal });
+    return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+  }
+
+  /** One attempt: the request plus the digest round trips it needs (at most one re-sign). */
+  async function exchange(
+    method: Method,
+    target: string,
+    body: string | undefined,
+    auth: boolean,
+    signal: AbortSignal,
+  ): Promise<RawResponse> {
+    if (!auth) return send(method, target, body, undefined, signal);
+    let signed: Signed | undefined;
+    let release: (() => void) | undefined;
+    if (preemptive) {
+      const p = await digest.prepare(origin, method, target, signal);
+      if ('release' in p) release = p.release;
+      else signed = p;
+    }
+    try {
+      let res = await send(method, target, body, signed?.header, signal);
+      let resigned = false;
+      while (res.status === 401) {
+        // A 401 with an errorCode (USER_UNAUTHORIZED, NOT_IN_GROUP…) is about roles, not credentials.
+        if (hasErrorCode(res.body)) break;
+        const challenge = parseDigestChallenge(res.headers['www-authenticate']);
+        if (!challenge) break;
+        stats.challenges++;
+        // Signed and answered with the same nonce, not stale: the credentials are wrong.
+        if (signed && (resigned || (!challenge.stale && challenge.nonce === signed.nonce))) break;
+        if (signed) resigned = true;
+        digest.learn(origin, challenge);
+        release?.();
+        release = undefined;
+        signed = digest.sign(origin, method, target)!;
+        res = await send(method, target, body, signed.header, signal);
+      }
+      return res;
+    } finally {
+      release?.();
+    }
+  }
+
+  async function request<T>(req: TransportRequest, opts: { signal?: AbortSignal } = {}): Promise<T> {
+    const { method, path } = req;
+    const target = basePath + path + queryString(req.query);
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const callerSignal = opts.signal;
+    if (callerSignal?.aborted) throw abortError(callerSignal);
+    const deadline = Date.now() + timeoutMs;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
+    const timedOut = () =>
+      new ApiError({
+        status: 0,
+        errorCode: 'TIMEOUT',
+        method,
+        path,
+        message: `No answer from ${origin} to ${method} ${path} within ${timeoutMs} ms. The server may be overloaded or unreachable; try again, or raise DBOPS_TIMEOUT_MS.`,
+      });
+    const stopped = () => {
+      if (callerSignal?.aborted) return abortError(callerSignal);
+      if (timeout.signal.aborted) return timedOut();
+      return undefined;
+    };
+    try {
+      for (let attempt = 0; ; attempt++) {
+        let res: RawResponse | undefined;
+        let failure: unknown;
+        try {
+          res = await exchange(method, target, body, req.auth !== false, signal);
+        } catch (err) {
+          failure = err;
+        }
+        let last: ApiError;
+        let waitMs: number;
+        let reason: string;
+        if (res) {
+          if (res.status < 400) return decode<T>(res, method, path);
+          const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+          last = errorFromResponse({
+            status: res.status,
+            body: res.body,
+            method,
+            path,
+            retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+          });
+          if (!IDEMPOTENT.has(method) || !RETRY_STATUS.has(res.status)) throw last;
+          waitMs = retryAfterMs ?? backoffDelay(attempt);
+          reason = `HTTP ${res.status}`;
+        } else {
+          const stop = stopped();
+          if (stop) throw stop;
+          const code = errorCodeOf(failure);
+          last = networkError(failure, method, path, origin);
+          if (!canRetryAfterError(method, code)) throw last;
+          waitMs = backoffDelay(attempt);
+          reason = code ?? 'network error';
+        }
+        if (attempt >= maxRetries) throw last;
+        if (Date.now() + waitMs >= deadline) {
+          logger.debug('not retrying: the wait would pass the deadline', { method, path, reason, waitMs });
+          throw last;
+        }
+        stats.retries++;
+        logger.debug('retrying API request', { method, path, attempt: attempt + 1, reason, waitMs });
+        try {
+          await sleep(waitMs, signal);
+        } catch {
+          throw stopped() ?? last;
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    baseUrl,
+    stats,
+    request,
+    async close() {
+      await dispatcher.close();
+    },
+  };
+}
+
+function decode<T>(res: RawResponse, method: Method, path: string): T {
+  if (res.status === 204 || res.body.trim() === '') return undefined as T;
+  try {
+    return unwrapEnvelope(JSON.parse(res.body)) as T;
+  } catch {
+    throw new ApiError({
+      status: res.status,
+      method,
+      path,
+      errorCode: 'INVALID_RESPONSE',
+      message: `The answer to ${method} ${path} (${res.status}) was not JSON; a proxy or web server may have answered instead of the API: "${bodyExcerpt(res.body)}". Check DBOPS_BASE_URL.`,
+    });
+  }
+}
