@@ -8,8 +8,10 @@ import {
   existsSync,
   fsyncSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -17,6 +19,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 
 /** Reads the snapshot, or undefined when the file does not exist. A file that does not parse is an error. */
 export function loadSnapshot(file: string): unknown {
+  removeStaleTemps(file);
   if (!existsSync(file)) return undefined;
   const text = readFileSync(file, 'utf8');
   try {
@@ -29,10 +32,12 @@ export function loadSnapshot(file: string): unknown {
   }
 }
 
+const tempPrefix = (target: string) => `.${basename(target)}.`;
+
 export function saveSnapshot(file: string, data: unknown): void {
   const target = resolve(file);
   const dir = dirname(target);
-  const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dir, `${tempPrefix(target)}${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const text = `${JSON.stringify(data)}\n`;
   const fd = openSync(temp, 'w', 0o600);
   try {
@@ -51,6 +56,17 @@ export function saveSnapshot(file: string, data: unknown): void {
     throw error;
   }
   syncDir(dir);
+}
+
+/** A process killed between writing and renaming leaves its temp file behind; the next start removes it. */
+function removeStaleTemps(file: string): void {
+  const target = resolve(file);
+  const dir = dirname(target);
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith(tempPrefix(target)) && name.endsWith('.tmp'))
+      rmSync(join(dir, name), { force: true });
+  }
 }
 
 /** Makes the rename itself durable. Some platforms cannot open or fsync a directory; there it is skipped. */
