@@ -77,7 +77,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   const v = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!v) return undefined;
   if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const t = Date.parse(v);
+  // An HTTP date names its month; Date.parse alone would read "-1" as a year.
+  const t = /[a-z]{3}/i.test(v) ? Date.parse(v) : Number.NaN;
   return Number.isNaN(t) ? undefined : Math.max(0, t - now);
 }
 
