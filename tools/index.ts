@@ -1,6 +1,28 @@
 // The catalog: every tool the server can offer, in the order tools/list shows them.
+import { agentTools } from './agents.js';
 import { alertConfigTools } from './alert-configs.js';
 import { alertTools } from './alerts.js';
+import { apiKeyTools } from './api-keys.js';
+import { automationTools } from './automation.js';
 import type { AnyTool } from './define.js';
+import { eventTools } from './events.js';
+import { hostTools } from './hosts.js';
+import { integrationTools } from './integrations.js';
+import { maintenanceWindowTools } from './maintenance-windows.js';
+import { globalAlertConfigTools, projectTools } from './projects.js';
+import { userTools } from './users.js';
 
-export const catalog: AnyTool[] = [...alertConfigTools, ...alertTools];
+export const catalog: AnyTool[] = [
+  ...projectTools,
+  ...alertConfigTools,
+  ...globalAlertConfigTools,
+  ...alertTools,
+  ...maintenanceWindowTools,
+  ...eventTools,
+  ...automationTools,
+  ...agentTools,
+  ...hostTools,
+  ...integrationTools,
+  ...userTools,
+  ...apiKeyTools,
+];

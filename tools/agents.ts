@@ -1,0 +1,85 @@
+// Agents: the monitoring, backup and automation agents of a project, and whether they are alive.
+import { z } from 'zod';
+import type { Agent } from '../src/api/client.js';
+import { age, fields } from '../src/format/markdown.js';
+import { listAnswer, listOutput, pageQuery } from './common.js';
+import { defineTool, projectOf } from './define.js';
+import { ids, page } from './ids.js';
+
+const AGENT_TYPES = ['MONITORING', 'BACKUP', 'AUTOMATION'] as const;
+
+export const listAgents = defineTool({
+  name: 'list_agents',
+  title: 'List agents of one type',
+  description:
+    'Lists the monitoring, backup or automation agents of a project: host, state, last configuration call and last ping. Use when hosts stop reporting or an AGENT alert fires.',
+  kind: 'read',
+  input: {
+    projectId: ids.project.optional(),
+    agentType: z.enum(AGENT_TYPES).describe('Which agents: MONITORING, BACKUP or AUTOMATION'),
+    ...page,
+  },
+  output: listOutput,
+  run: (ctx, args) =>
+    ctx.api.agents.list(projectOf(args, ctx), args.agentType, pageQuery(args), { signal: ctx.signal }),
+  format: (result, args, f) =>
+    listAnswer(
+      result,
+      pageQuery(args),
+      {
+        title: `${args.agentType} agents of project ${args.projectId ?? '(default)'}`,
+        columns: ['hostname', 'state', 'last conf', 'last ping', 'managed', 'tag'],
+        row: (a: Agent) => [
+          a.hostname,
+          a.stateName,
+          age(a.lastConf, f.now),
+          age(a.lastPing, f.now),
+          a.isManaged === undefined ? undefined : a.isManaged ? 'yes' : 'no',
+          a.tag,
+        ],
+        next: 'list_hosts for the hosts they watch; get_automation_status for automation progress',
+        empty: `No ${args.agentType} agents in this project.`,
+      },
+      f,
+    ),
+});
+
+// Real servers prefix rels with a vendor URL; only the suffix is meaningful.
+const REL_SUFFIX: Record<string, (typeof AGENT_TYPES)[number]> = {
+  '/monitoringAgents': 'MONITORING',
+  '/backupAgents': 'BACKUP',
+  '/automationAgents': 'AUTOMATION',
+};
+
+export const getAgentLinks = defineTool({
+  name: 'get_agent_links',
+  title: 'Get links to agent resources',
+  description:
+    'Shows which agent lists a project offers, as the list_agents calls to make. Rarely needed: call list_agents with MONITORING, BACKUP or AUTOMATION directly.',
+  kind: 'read',
+  input: { projectId: ids.project.optional() },
+  output: {
+    agentTypes: z.array(z.string()),
+    links: z.array(z.looseObject({ rel: z.string(), href: z.string() })),
+  },
+  run: (ctx, args) => ctx.api.agents.links(projectOf(args, ctx), { signal: ctx.signal }),
+  format: (r, args, f) => {
+    const links = (r.links ?? []).map((l) => ({ rel: String(l.rel), href: String(l.href) }));
+    const agentTypes = links.flatMap((l) => {
+      const suffix = Object.keys(REL_SUFFIX).find((s) => l.rel.endsWith(s));
+      return suffix ? [REL_SUFFIX[suffix] as string] : [];
+    });
+    const calls = agentTypes.map((t) => `list_agents with agentType=${t}`);
+    return {
+      text: [
+        `# Agent resources of project ${args.projectId ?? '(default)'} — ${agentTypes.length} agent lists`,
+        f.fence.notice,
+        f.fence.wrap(fields([['Relations', links.map((l) => l.rel)]])),
+        calls.length ? `Next: ${calls.join('; ')}.` : 'The project offers no agent lists.',
+      ].join('\n'),
+      structured: { agentTypes, links },
+    };
+  },
+});
+
+export const agentTools = [listAgents, getAgentLinks];

@@ -1,0 +1,184 @@
+// Minting API keys. A new key's private half is returned once by the platform; it goes to a 0600 file through
+// ctx.secrets and the model sees it masked with the file's path (in full only if the operator chose so).
+import { z } from 'zod';
+import type { ApiKey } from '../src/api/client.js';
+import { fields } from '../src/format/markdown.js';
+import { redact } from '../src/format/redact.js';
+import { recordOutput } from './common.js';
+import {
+  defineTool,
+  type FormatContext,
+  orgOf,
+  projectOf,
+  type ToolAnswer,
+  type ToolContext,
+  ToolInputError,
+} from './define.js';
+import { ids } from './ids.js';
+
+export const ORG_ROLES = ['ORG_OWNER', 'ORG_MEMBER', 'ORG_GROUP_CREATOR', 'ORG_READ_ONLY'] as const;
+export const PROJECT_ROLES = [
+  'GROUP_AUTOMATION_ADMIN',
+  'GROUP_BACKUP_ADMIN',
+  'GROUP_DATA_ACCESS_ADMIN',
+  'GROUP_DATA_ACCESS_READ_ONLY',
+  'GROUP_DATA_ACCESS_READ_WRITE',
+  'GROUP_MONITORING_ADMIN',
+  'GROUP_OWNER',
+  'GROUP_READ_ONLY',
+  'GROUP_USER_ADMIN',
+] as const;
+export const GLOBAL_ROLES = [
+  'GLOBAL_AUTOMATION_ADMIN',
+  'GLOBAL_BACKUP_ADMIN',
+  'GLOBAL_MONITORING_ADMIN',
+  'GLOBAL_OWNER',
+  'GLOBAL_READ_ONLY',
+  'GLOBAL_USER_ADMIN',
+] as const;
+
+export type KeptKey = ApiKey & { privateKeyFile?: string };
+
+/** Hands the private key to the keeper; the returned copy holds only what may be shown. */
+export async function keepKey(ctx: ToolContext, key: ApiKey): Promise<KeptKey> {
+  if (!key.privateKey) return key;
+  const kept = await ctx.secrets.keep(key.publicKey ?? key.id ?? 'api-key', key.privateKey);
+  return { ...key, privateKey: kept.shown, ...(kept.path ? { privateKeyFile: kept.path } : {}) };
+}
+
+/** The kept key as shown: everything else redacted; privateKey is already what the keeper allows. */
+export function shownKey(k: KeptKey): KeptKey {
+  return {
+    ...redact(k),
+    privateKey: k.privateKey,
+    ...(k.privateKeyFile ? { privateKeyFile: k.privateKeyFile } : {}),
+  };
+}
+
+/** Lines about where the private key went, outside the data fence: this is the server's own text. */
+export function keyNote(k: KeptKey): string {
+  if (!k.privateKey) return 'The platform returned no private key.';
+  if (k.privateKeyFile)
+    return `The private key is stored in ${k.privateKeyFile} (readable by the server's user only) and shown masked here; the platform never shows it again.`;
+  return 'The private key is shown in full (DBOPS_REVEAL_SECRETS=true): store it now, the platform never shows it again.';
+}
+
+export const roleLabel = (r: { roleName?: string; orgId?: string; groupId?: string }) =>
+  r.groupId
+    ? `${r.roleName} @ project ${r.groupId}`
+    : r.orgId
+      ? `${r.roleName} @ org ${r.orgId}`
+      : `${r.roleName} (global)`;
+
+function keyAnswer(title: string, key: KeptKey, f: FormatContext): ToolAnswer {
+  const k = shownKey(key);
+  const body = fields([
+    ['Description', k.desc],
+    ['API key id', k.id],
+    ['Public key', k.publicKey],
+    ['Roles', (k.roles ?? []).map(roleLabel)],
+  ]);
+  return {
+    text: [
+      `# ${title}`,
+      f.fence.notice,
+      f.fence.wrap(body),
+      keyNote(k),
+      `**Private key**: ${k.privateKey ?? '—'}`,
+    ].join('\n'),
+    structured: { record: k },
+  };
+}
+
+const desc = z
+  .string()
+  .min(1)
+  .max(250)
+  .describe('What the key is for and who holds it, 1..250 characters (e.g. "CI deploys, team infra")');
+
+const mintNote =
+  'Its private key is written to a 0600 file on the server and shown masked, never in this chat.';
+
+export const createOrgApiKey = defineTool({
+  name: 'create_org_api_key',
+  title: 'Create an organization API key',
+  description:
+    'Mints a new API key for an organization with the given organization roles. Use only when a person asks for a new key; the private key goes to a file, not the chat. For a key scoped to one project use create_project_api_key.',
+  kind: 'destructive',
+  input: {
+    orgId: ids.org.optional(),
+    desc,
+    roles: z.array(z.enum(ORG_ROLES)).min(1).max(4).describe('Organization roles of the key, at least one'),
+  },
+  output: recordOutput,
+  preview: async (ctx, args) => {
+    const orgId = orgOf(args, ctx);
+    return {
+      action: `Create an API key in organization ${orgId} with roles ${args.roles.join(', ')}`,
+      target: { org: orgId },
+      changes: [
+        { field: 'desc', to: args.desc },
+        { field: 'roles', to: args.roles.join(', ') },
+      ],
+      notes: [mintNote, 'Anyone holding the key acts with these roles until it is deleted.'],
+    };
+  },
+  run: async (ctx, args) =>
+    keepKey(
+      ctx,
+      await ctx.api.apiKeys.createForOrg(
+        orgOf(args, ctx),
+        { desc: args.desc, roles: args.roles },
+        { signal: ctx.signal },
+      ),
+    ),
+  format: (key, args, f) => keyAnswer(`API key created in organization ${args.orgId ?? '(default)'}`, key, f),
+});
+
+export const createProjectApiKey = defineTool({
+  name: 'create_project_api_key',
+  title: 'Create a project API key',
+  description:
+    'Mints a new organization API key assigned to one project with the given project roles. Use only when a person asks for a key for a project; the private key goes to a file, not the chat.',
+  kind: 'destructive',
+  input: {
+    projectId: ids.project.optional(),
+    desc: desc.optional(),
+    roles: z
+      .array(z.enum(PROJECT_ROLES))
+      .min(1)
+      .max(9)
+      .optional()
+      .describe('Project roles of the key; give desc, roles or both'),
+  },
+  output: recordOutput,
+  preview: async (ctx, args) => {
+    const projectId = projectOf(args, ctx);
+    checkProjectKey(args);
+    return {
+      action: `Create an API key for project ${projectId}${args.roles ? ` with roles ${args.roles.join(', ')}` : ''}`,
+      target: { project: projectId },
+      changes: [
+        ...(args.desc ? [{ field: 'desc', to: args.desc }] : []),
+        ...(args.roles ? [{ field: 'roles', to: args.roles.join(', ') }] : []),
+      ],
+      notes: [mintNote, "The key also becomes a member of the project's organization."],
+    };
+  },
+  run: async (ctx, args) => {
+    checkProjectKey(args);
+    const body = { desc: args.desc, roles: args.roles };
+    return keepKey(
+      ctx,
+      await ctx.api.apiKeys.createForProject(projectOf(args, ctx), body, { signal: ctx.signal }),
+    );
+  },
+  format: (key, args, f) => keyAnswer(`API key created for project ${args.projectId ?? '(default)'}`, key, f),
+});
+
+function checkProjectKey(args: { desc?: string; roles?: string[] }): void {
+  if (args.desc === undefined && args.roles === undefined)
+    throw new ToolInputError('Give desc, roles or both for the new project API key.');
+}
+
+export const apiKeyTools = [createOrgApiKey, createProjectApiKey];

@@ -1,0 +1,200 @@
+// Events: the audit and alert history of a project or of the whole installation — who changed what, when.
+import { z } from 'zod';
+import type { ApiEvent, Page } from '../src/api/client.js';
+import { age, when } from '../src/format/markdown.js';
+import { redact } from '../src/format/redact.js';
+import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
+import { defineTool, type FormatContext, projectOf, ToolInputError } from './define.js';
+import { ids, isoTime, page } from './ids.js';
+
+const filters = {
+  eventType: z
+    .array(
+      z
+        .string()
+        .regex(/^[A-Z][A-Z0-9_]*$/, 'event type names are upper case')
+        .max(100),
+    )
+    .min(1)
+    .max(20)
+    .optional()
+    .describe(
+      'Only these event types, e.g. ["AUTOMATION_CONFIG_PUBLISHED_AUDIT", "OUTSIDE_METRIC_THRESHOLD"]',
+    ),
+  minDate: isoTime('minDate').optional().describe('Only events at or after this time (ISO 8601)'),
+  maxDate: isoTime('maxDate').optional().describe('Only events at or before this time (ISO 8601)'),
+};
+
+function checkRange(args: { minDate?: string; maxDate?: string }): void {
+  if (args.minDate && args.maxDate && Date.parse(args.minDate) > Date.parse(args.maxDate))
+    throw new ToolInputError('minDate must not be after maxDate.');
+}
+
+/** Who caused it: a person's username, or an API key's public key. */
+export function eventWho(e: ApiEvent): string | undefined {
+  return e.username ?? (e.publicKey ? `key ${e.publicKey}` : undefined);
+}
+
+/** What it is about: a host, a user or key it targeted, a replica set or cluster. */
+export function eventTarget(e: ApiEvent): string | undefined {
+  const port = e.port ?? e.Port;
+  const r = e as Record<string, unknown>;
+  if (e.hostname) return port !== undefined ? `${e.hostname}:${port}` : e.hostname;
+  return (
+    (r.targetUsername as string | undefined) ??
+    (r.targetPublicKey ? `key ${r.targetPublicKey}` : undefined) ??
+    (r.replicaSetName as string | undefined) ??
+    (r.clusterName as string | undefined) ??
+    e.hostId
+  );
+}
+
+const newestFirst = (p: Page<ApiEvent>): Page<ApiEvent> => ({
+  ...p,
+  results: [...p.results].sort(
+    (a, b) => (Date.parse(b.created ?? '') || 0) - (Date.parse(a.created ?? '') || 0),
+  ),
+});
+
+function eventList(
+  result: Page<ApiEvent>,
+  args: { pageNum?: number; itemsPerPage?: number },
+  title: string,
+  next: string,
+  f: FormatContext,
+) {
+  return listAnswer(
+    newestFirst(result),
+    pageQuery(args),
+    {
+      title,
+      columns: ['eventId', 'time', 'type', 'who', 'target', 'alertId'],
+      row: (e: ApiEvent) => [
+        e.id,
+        age(e.created, f.now),
+        e.eventTypeName,
+        eventWho(e),
+        eventTarget(e),
+        e.alertId,
+      ],
+      next,
+      empty: 'No events match. Widen minDate/maxDate or drop the eventType filter.',
+    },
+    f,
+  );
+}
+
+export const listProjectEvents = defineTool({
+  name: 'list_project_events',
+  title: 'List project events',
+  description:
+    'Lists the events of a project, newest first: time, type, who (user or API key), target host or user, alert. Use to answer "what changed or happened, and who did it"; for open alerts use list_open_alerts.',
+  kind: 'read',
+  input: {
+    projectId: ids.project.optional(),
+    ...filters,
+    includeRaw: z
+      .boolean()
+      .optional()
+      .describe("Also return each event's raw document (large; its fields may change, do not rely on them)"),
+    ...page,
+  },
+  output: listOutput,
+  run: (ctx, args) => {
+    checkRange(args);
+    return ctx.api.events.listForProject(
+      projectOf(args, ctx),
+      {
+        eventType: args.eventType,
+        minDate: args.minDate,
+        maxDate: args.maxDate,
+        includeRaw: args.includeRaw,
+        ...pageQuery(args),
+      },
+      { signal: ctx.signal },
+    );
+  },
+  format: (result, args, f) =>
+    eventList(
+      result,
+      args,
+      `Events of project ${args.projectId ?? '(default)'}`,
+      'get_project_event with an eventId for who, from where and what changed',
+      f,
+    ),
+});
+
+export const getProjectEvent = defineTool({
+  name: 'get_project_event',
+  title: 'Get a project event',
+  description:
+    'Shows one project event in full: who, from where, what it targeted and the changes (diffs) it recorded. Use after list_project_events; includeRaw adds the raw document.',
+  kind: 'read',
+  input: {
+    projectId: ids.project.optional(),
+    eventId: ids.event,
+    includeRaw: z.boolean().optional().describe("Also show the event's raw document (fenced as data)"),
+    responseFormat: page.responseFormat,
+  },
+  output: recordOutput,
+  run: (ctx, args) =>
+    ctx.api.events.getForProject(
+      projectOf(args, ctx),
+      args.eventId,
+      { includeRaw: args.includeRaw ?? false },
+      { signal: ctx.signal },
+    ),
+  format: (e, args, f) => {
+    const answer = recordAnswer(
+      `Event ${args.eventId}`,
+      e,
+      (s) => [
+        ['Time', when(s.created, f.now)],
+        ['Type', s.eventTypeName],
+        ['Who', eventWho(s)],
+        ['From address', s.remoteAddress],
+        ['Target', eventTarget(s)],
+        ['Alert', s.alertId],
+        ['Alert configuration', s.alertConfigId],
+        [
+          'Metric',
+          s.metricName && `${s.metricName} = ${s.currentValue?.number ?? '?'} ${s.currentValue?.units ?? ''}`,
+        ],
+        ['Changes', (s.diffs ?? []).map(diffLine)],
+      ],
+      f,
+      e.alertId ? `get_alert_config with alertConfigId=${e.alertConfigId ?? '?'}` : undefined,
+    );
+    if (!f.detailed && args.includeRaw && e.raw !== undefined)
+      answer.text += `\n### Raw document\n${f.fence.wrap(JSON.stringify(redact(e.raw), null, 1))}`;
+    return answer;
+  },
+});
+
+function diffLine(d: NonNullable<ApiEvent['diffs']>[number]): string {
+  const params = (d.params ?? []).map(
+    (p) => `${p.param ?? p.display ?? '?'}: ${p.old ?? '∅'} → ${p.new ?? '∅'}`,
+  );
+  return `${d.status ?? ''} ${d.type ?? ''} ${d.name ?? d.id ?? ''}${params.length ? ` (${params.join('; ')})` : ''}`.trim();
+}
+
+export const listGlobalEvents = defineTool({
+  name: 'list_global_events',
+  title: 'List global events',
+  description:
+    'Lists installation-wide events (organizations, users, global settings), newest first. Needs a global read-only key. Use for changes outside any one project; for a project use list_project_events.',
+  kind: 'read',
+  input: { ...filters, ...page },
+  output: listOutput,
+  run: (ctx, args) => {
+    checkRange(args);
+    return ctx.api.events.listGlobal(
+      { eventType: args.eventType, minDate: args.minDate, maxDate: args.maxDate, ...pageQuery(args) },
+      { signal: ctx.signal },
+    );
+  },
+  format: (result, args, f) =>
+    eventList(result, args, 'Global events', 'list_project_events for the events of one project', f),
+});
+
+export const eventTools = [listProjectEvents, getProjectEvent, listGlobalEvents];

@@ -1,0 +1,200 @@
+// Third-party integrations of a project (paging, chat, webhook, metrics): what is set up, and replacing one.
+// Every value shown goes through redact(): keys keep their last 4 characters, passwords and secrets none.
+import { z } from 'zod';
+import type { Integration, Page } from '../src/api/client.js';
+import { ApiError } from '../src/api/errors.js';
+import { isSecretKey, redact } from '../src/format/redact.js';
+import { listAnswer, listOutput } from './common.js';
+import { defineTool, type FormatContext, type Preview, projectOf, ToolInputError } from './define.js';
+import { ids } from './ids.js';
+
+interface TypeFields {
+  required: string[];
+  optional: string[];
+}
+
+/** Fields per type, from the endpoint's table; APM_SAAS's fields are not documented, so it is not checked. */
+const TYPES: Record<string, TypeFields | null> = {
+  INCIDENT_PAGING_A: { required: ['serviceKey'], optional: [] },
+  TEAM_CHAT_A: { required: ['notificationToken', 'roomName'], optional: [] },
+  TEAM_CHAT_B: { required: ['apiToken', 'teamName'], optional: ['channelName'] },
+  TEAM_CHAT_C: { required: ['teamChatCWebhookUrl'], optional: [] },
+  MONITORING_SAAS: { required: ['apiKey'], optional: [] },
+  INCIDENT_PAGING_B: { required: ['apiKey'], optional: ['region'] },
+  INCIDENT_PAGING_C: { required: ['apiKey'], optional: ['routingKey'] },
+  WEBHOOK: { required: ['url'], optional: ['secret'] },
+  APM_SAAS: null,
+  METRICS_SCRAPER: {
+    required: ['username', 'password', 'listenAddress', 'serviceDiscovery', 'scheme', 'enabled'],
+    optional: ['tlsPemPassword', 'tlsPemPath'],
+  },
+};
+const TYPE_NAMES = Object.keys(TYPES) as [string, ...string[]];
+
+const ENUMS: Record<string, string[]> = {
+  region: ['US', 'EU'],
+  scheme: ['http', 'https'],
+  serviceDiscovery: ['file', 'http'],
+};
+
+type Settings = Record<string, string | boolean>;
+
+/** Checks the settings against the type's fields before anything is sent; the message names what to fix. */
+export function checkSettings(type: string, s: Settings): void {
+  const spec = TYPES[type];
+  if ('type' in s) throw new ToolInputError('Leave "type" out of settings; integrationType sets it.');
+  if (!spec) return;
+  const known = [...spec.required, ...spec.optional];
+  const unknown = Object.keys(s).filter((k) => !known.includes(k));
+  if (unknown.length)
+    throw new ToolInputError(
+      `${type} has no field ${unknown.join(', ')}; its fields are ${known.join(', ')}.`,
+    );
+  const missing = spec.required.filter((k) => s[k] === undefined || s[k] === '');
+  if (missing.length) throw new ToolInputError(`${type} needs ${missing.join(', ')} in settings.`);
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'enabled' ? typeof v !== 'boolean' : typeof v !== 'string')
+      throw new ToolInputError(`settings.${k} must be ${k === 'enabled' ? 'true or false' : 'a string'}.`);
+    const allowed = ENUMS[k];
+    if (allowed && !allowed.includes(String(v)))
+      throw new ToolInputError(`settings.${k} must be one of ${allowed.join(', ')}.`);
+  }
+  if (s.scheme === 'https' && !s.tlsPemPath)
+    throw new ToolInputError('scheme https needs tlsPemPath (absolute path of the PEM file) in settings.');
+  if (typeof s.tlsPemPath === 'string' && !/^(\/|[A-Za-z]:[\\/])/.test(s.tlsPemPath))
+    throw new ToolInputError('settings.tlsPemPath must be an absolute path.');
+  for (const k of ['url', 'teamChatCWebhookUrl'])
+    if (typeof s[k] === 'string' && !URL.canParse(s[k] as string))
+      throw new ToolInputError(`settings.${k} must be a full URL such as https://hooks.example.com/…`);
+}
+
+/** One field as it may be shown: secret-named fields masked. */
+const shown = (k: string, v: unknown): unknown => (redact({ [k]: v }) as Record<string, unknown>)[k];
+
+function integrationAnswer(page: Page<Integration>, title: string, f: FormatContext, next: string) {
+  const all = Math.max(page.totalCount, page.results.length, 1);
+  return listAnswer(
+    page,
+    { pageNum: 1, itemsPerPage: all },
+    {
+      title,
+      columns: ['type', 'settings (secrets masked)'],
+      row: (i: Integration) => [
+        i.type,
+        Object.entries(i)
+          .filter(([k]) => k !== 'type' && k !== 'links')
+          .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+          .join(', '),
+      ],
+      next,
+      empty: 'This project has no third-party integrations.',
+    },
+    f,
+  );
+}
+
+export const listIntegrations = defineTool({
+  name: 'list_integrations',
+  title: 'List integrations',
+  description:
+    'Lists the third-party integrations of a project (paging, chat, webhook, metrics) with their settings, keys masked. Use before put_integration or to check where notifications go. (beyond the spec: some servers lack it)',
+  kind: 'read',
+  input: { projectId: ids.project.optional() },
+  output: listOutput,
+  run: (ctx, args) => ctx.api.integrations.list(projectOf(args, ctx), { signal: ctx.signal }),
+  format: (result, args, f) =>
+    integrationAnswer(
+      result,
+      `Integrations of project ${args.projectId ?? '(default)'}`,
+      f,
+      'put_integration to add or replace one',
+    ),
+});
+
+async function currentIntegration(
+  read: () => Promise<Page<Integration>>,
+  type: string,
+): Promise<Integration | undefined> {
+  try {
+    return (await read()).results.find((i) => i.type === type);
+  } catch (e) {
+    // Servers without the list endpoint answer 404: the preview then goes without the current state.
+    if (e instanceof ApiError && e.status === 404 && e.errorCode === 'RESOURCE_NOT_FOUND') return undefined;
+    throw e;
+  }
+}
+
+export const putIntegration = defineTool({
+  name: 'put_integration',
+  title: 'Create or replace an integration',
+  description:
+    "Adds a project's third-party integration of one type, or replaces its settings (a live key: notifications switch to it at once). Use to rotate or set up a paging, chat, webhook or metrics integration; list_integrations shows the current ones.",
+  kind: 'destructive',
+  idempotent: true,
+  input: {
+    projectId: ids.project.optional(),
+    integrationType: z.enum(TYPE_NAMES).describe('The integration to set; one per type and project'),
+    settings: z
+      .record(z.string().max(100), z.union([z.string().max(4000), z.boolean()]))
+      .describe(
+        'Fields of the type (required first, then optional in brackets): INCIDENT_PAGING_A serviceKey; TEAM_CHAT_A notificationToken, roomName; TEAM_CHAT_B apiToken, teamName [channelName]; TEAM_CHAT_C teamChatCWebhookUrl; MONITORING_SAAS apiKey; INCIDENT_PAGING_B apiKey [region US|EU]; INCIDENT_PAGING_C apiKey [routingKey]; WEBHOOK url [secret]; METRICS_SCRAPER username, password, listenAddress (ip:port), serviceDiscovery file|http, scheme http|https, enabled (boolean) [tlsPemPath (absolute; needed for https), tlsPemPassword]; APM_SAAS as the server expects',
+      ),
+  },
+  output: listOutput,
+  preview: async (ctx, args) => {
+    const projectId = projectOf(args, ctx);
+    checkSettings(args.integrationType, args.settings);
+    const current = await currentIntegration(
+      () => ctx.api.integrations.list(projectId, { signal: ctx.signal }),
+      args.integrationType,
+    );
+    const changes: NonNullable<Preview['changes']> = [];
+    for (const [k, v] of Object.entries(args.settings)) {
+      // The server sends secrets masked, so a secret cannot be compared: it is always listed.
+      const from = shown(k, current?.[k]);
+      const to = shown(k, v);
+      if (isSecretKey(k) || from !== to) changes.push({ field: k, from, to });
+    }
+    const notes: string[] = [];
+    if (args.integrationType === 'INCIDENT_PAGING_A')
+      notes.push(
+        'Existing alert notifications keep the old key: each must be removed and re-added to use the new one.',
+      );
+    if (args.integrationType === 'TEAM_CHAT_B' && !current)
+      notes.push(
+        'TEAM_CHAT_B is first set up in the web console; this call only reconfigures an existing one.',
+      );
+    if (args.settings.region === 'EU')
+      notes.push('The EU region needs the region API URL setting on the server.');
+    notes.push(
+      current
+        ? 'Secrets show only their last 4 characters; unchanged secrets look the same on both sides.'
+        : 'No integration of this type exists yet: it will be added.',
+    );
+    return {
+      action: `${current ? 'Replace' : 'Add'} the ${args.integrationType} integration of project ${projectId}`,
+      target: { project: projectId, integrationType: args.integrationType },
+      current: current ? redact(current) : undefined,
+      changes,
+      notes,
+    };
+  },
+  run: (ctx, args) => {
+    checkSettings(args.integrationType, args.settings);
+    return ctx.api.integrations.put(
+      projectOf(args, ctx),
+      args.integrationType,
+      { type: args.integrationType, ...args.settings },
+      { signal: ctx.signal },
+    );
+  },
+  format: (result, args, f) =>
+    integrationAnswer(
+      result,
+      `${args.integrationType} integration saved — integrations of project ${args.projectId ?? '(default)'}`,
+      f,
+      'notifications of this type now use the new settings',
+    ),
+});
+
+export const integrationTools = [listIntegrations, putIntegration];

@@ -1,0 +1,297 @@
+// Maintenance windows: planned silence for alert types between two times. Only windows whose end is still in
+// the future exist for the API (it cannot read, change or delete a past one).
+import { z } from 'zod';
+import type { MaintenanceWindow } from '../src/api/client.js';
+import { when } from '../src/format/markdown.js';
+import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
+import { defineTool, type Preview, projectOf, ToolInputError } from './define.js';
+import { ids, isoTime, page } from './ids.js';
+
+const alertTypeNames = z
+  .array(
+    z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]*$/, 'alert type names are upper case, e.g. HOST or REPLICA_SET')
+      .max(100),
+  )
+  .min(1)
+  .max(50)
+  .describe('Alert types to mute, e.g. ["HOST", "REPLICA_SET", "CLUSTER", "AGENT", "BACKUP"]');
+
+const description = z
+  .string()
+  .max(1000)
+  .describe('Why the window exists, e.g. "kernel upgrade on db-2" (shown to everyone in the project)');
+
+export function windowState(w: MaintenanceWindow, now: Date): string {
+  const t = now.getTime();
+  if (w.endDate && Date.parse(w.endDate) <= t) return 'ended';
+  if (w.startDate && Date.parse(w.startDate) > t) return 'upcoming';
+  return 'active';
+}
+
+function windowPairs(w: MaintenanceWindow, now: Date): Array<[string, unknown]> {
+  return [
+    ['State', windowState(w, now)],
+    ['Starts', when(w.startDate, now)],
+    ['Ends', when(w.endDate, now)],
+    ['Mutes', w.alertTypeNames],
+    ['Description', w.description],
+  ];
+}
+
+function checkDates(start: string | undefined, end: string | undefined, now: Date): void {
+  if (start && end && Date.parse(start) >= Date.parse(end))
+    throw new ToolInputError('startDate must be before endDate.');
+  if (end && Date.parse(end) <= now.getTime())
+    throw new ToolInputError(
+      'endDate is in the past: a maintenance window must end in the future. Pick a later endDate.',
+    );
+}
+
+export const listMaintenanceWindows = defineTool({
+  name: 'list_maintenance_windows',
+  title: 'List maintenance windows',
+  description:
+    'Lists the active and upcoming maintenance windows of a project: when they run, what they mute, and why. Use it before planned work or to explain silenced alerts; ended windows are not kept. (beyond the spec: some servers lack it)',
+  kind: 'read',
+  input: { projectId: ids.project.optional(), ...page },
+  output: listOutput,
+  run: (ctx, args) =>
+    ctx.api.maintenanceWindows.list(projectOf(args, ctx), pageQuery(args), { signal: ctx.signal }),
+  format: (result, args, f) =>
+    listAnswer(
+      result,
+      pageQuery(args),
+      {
+        title: `Maintenance windows of project ${args.projectId ?? '(default)'}`,
+        columns: ['windowId', 'state', 'start', 'end', 'alert types', 'description'],
+        row: (w: MaintenanceWindow) => [
+          w.id,
+          windowState(w, f.now),
+          when(w.startDate, f.now),
+          when(w.endDate, f.now),
+          (w.alertTypeNames ?? []).join(', '),
+          w.description,
+        ],
+        next: 'update_maintenance_window or delete_maintenance_window with a windowId',
+        empty: 'No active or upcoming maintenance windows. create_maintenance_window adds one.',
+      },
+      f,
+    ),
+});
+
+export const getMaintenanceWindow = defineTool({
+  name: 'get_maintenance_window',
+  title: 'Get a maintenance window',
+  description:
+    'Shows one maintenance window: state, start, end, muted alert types and description. Use after list_maintenance_windows; a window that has ended can no longer be read.',
+  kind: 'read',
+  input: {
+    projectId: ids.project.optional(),
+    maintenanceWindowId: ids.window,
+    responseFormat: page.responseFormat,
+  },
+  output: recordOutput,
+  run: (ctx, args) =>
+    ctx.api.maintenanceWindows.get(projectOf(args, ctx), args.maintenanceWindowId, { signal: ctx.signal }),
+  format: (w, args, f) =>
+    recordAnswer(
+      `Maintenance window ${args.maintenanceWindowId}`,
+      w,
+      (s) => windowPairs(s, f.now),
+      f,
+      'update_maintenance_window to move or extend it, delete_maintenance_window to end it',
+    ),
+});
+
+export const createMaintenanceWindow = defineTool({
+  name: 'create_maintenance_window',
+  title: 'Create a maintenance window',
+  description:
+    'Mutes notifications for the given alert types in a project between startDate and endDate. Use for planned work; to silence one alert someone is handling use acknowledge_alert. (beyond the spec: some servers lack it)',
+  kind: 'write',
+  input: {
+    projectId: ids.project.optional(),
+    startDate: isoTime('startDate').describe('When muting begins (ISO 8601, e.g. 2026-11-21T22:00:00Z)'),
+    endDate: isoTime('endDate').describe(
+      'When muting ends (ISO 8601); must be after startDate and in the future',
+    ),
+    alertTypeNames,
+    description: description.optional(),
+  },
+  output: recordOutput,
+  preview: async (ctx, args) => {
+    const projectId = projectOf(args, ctx);
+    const now = ctx.now();
+    checkDates(args.startDate, args.endDate, now);
+    return {
+      action: `Create a maintenance window in project ${projectId}`,
+      target: { project: projectId },
+      changes: [
+        { field: 'startDate', to: when(args.startDate, now) },
+        { field: 'endDate', to: when(args.endDate, now) },
+        { field: 'alertTypeNames', to: args.alertTypeNames.join(', ') },
+        ...(args.description ? [{ field: 'description', to: args.description }] : []),
+      ],
+      notes: [
+        `Notifications for ${args.alertTypeNames.join(', ')} alerts in this project are muted from ${when(args.startDate, now)} to ${when(args.endDate, now)}; alerts still open but nobody is told.`,
+      ],
+    };
+  },
+  run: (ctx, args) => {
+    checkDates(args.startDate, args.endDate, ctx.now());
+    return ctx.api.maintenanceWindows.create(
+      projectOf(args, ctx),
+      {
+        startDate: args.startDate,
+        endDate: args.endDate,
+        alertTypeNames: args.alertTypeNames,
+        description: args.description,
+      },
+      { signal: ctx.signal },
+    );
+  },
+  format: (w, _args, f) =>
+    recordAnswer(
+      `Maintenance window ${w.id} created`,
+      w,
+      (s) => windowPairs(s, f.now),
+      f,
+      `delete_maintenance_window with maintenanceWindowId=${w.id} ends it early`,
+    ),
+});
+
+export const updateMaintenanceWindow = defineTool({
+  name: 'update_maintenance_window',
+  title: 'Update a maintenance window',
+  description:
+    'Moves, extends or shortens a maintenance window, or changes the alert types it mutes. Use to adjust planned work; to end a window now use delete_maintenance_window.',
+  kind: 'write',
+  idempotent: true,
+  input: {
+    projectId: ids.project.optional(),
+    maintenanceWindowId: ids.window,
+    startDate: isoTime('startDate').optional().describe('New start (ISO 8601)'),
+    endDate: isoTime('endDate').optional().describe('New end (ISO 8601); must stay in the future'),
+    alertTypeNames: alertTypeNames.optional(),
+    description: description.optional(),
+  },
+  output: recordOutput,
+  preview: async (ctx, args) => {
+    const projectId = projectOf(args, ctx);
+    const body = updateBody(args, ctx.now());
+    const w = await ctx.api.maintenanceWindows.get(projectId, args.maintenanceWindowId, {
+      signal: ctx.signal,
+    });
+    const start = body.startDate ?? w.startDate;
+    const end = body.endDate ?? w.endDate;
+    if (start && end && Date.parse(start) >= Date.parse(end))
+      throw new ToolInputError(
+        `The window would start after it ends (start ${start}, end ${end}); change both dates together.`,
+      );
+    const now = ctx.now();
+    const changes: NonNullable<Preview['changes']> = [];
+    if (body.startDate)
+      changes.push({ field: 'startDate', from: when(w.startDate, now), to: when(body.startDate, now) });
+    if (body.endDate)
+      changes.push({ field: 'endDate', from: when(w.endDate, now), to: when(body.endDate, now) });
+    if (body.alertTypeNames)
+      changes.push({
+        field: 'alertTypeNames',
+        from: (w.alertTypeNames ?? []).join(', '),
+        to: body.alertTypeNames.join(', '),
+      });
+    if (body.description !== undefined)
+      changes.push({ field: 'description', from: w.description, to: body.description });
+    return {
+      action: `Update maintenance window ${args.maintenanceWindowId} in project ${projectId}`,
+      target: { project: projectId, maintenanceWindowId: args.maintenanceWindowId },
+      current: {
+        state: windowState(w, now),
+        startDate: w.startDate,
+        endDate: w.endDate,
+        alertTypeNames: (w.alertTypeNames ?? []).join(', '),
+        description: w.description,
+      },
+      changes,
+    };
+  },
+  run: (ctx, args) =>
+    ctx.api.maintenanceWindows.update(
+      projectOf(args, ctx),
+      args.maintenanceWindowId,
+      updateBody(args, ctx.now()),
+      { signal: ctx.signal },
+    ),
+  format: (w, args, f) =>
+    recordAnswer(
+      `Maintenance window ${args.maintenanceWindowId} updated`,
+      w,
+      (s) => windowPairs(s, f.now),
+      f,
+    ),
+});
+
+function updateBody(
+  args: { startDate?: string; endDate?: string; alertTypeNames?: string[]; description?: string },
+  now: Date,
+) {
+  if (!args.startDate && !args.endDate && !args.alertTypeNames)
+    throw new ToolInputError(
+      'Give at least one of startDate, endDate or alertTypeNames (description alone cannot be changed).',
+    );
+  checkDates(args.startDate, args.endDate, now);
+  const { startDate, endDate, alertTypeNames, description } = args;
+  return { startDate, endDate, alertTypeNames, description };
+}
+
+export const deleteMaintenanceWindow = defineTool({
+  name: 'delete_maintenance_window',
+  title: 'Delete a maintenance window',
+  description:
+    'Deletes an active or upcoming maintenance window; the notifications it muted resume at once. Use to end planned work early or cancel it; to shorten it instead use update_maintenance_window.',
+  kind: 'destructive',
+  idempotent: true,
+  input: { projectId: ids.project.optional(), maintenanceWindowId: ids.window },
+  output: { deleted: z.boolean(), maintenanceWindowId: z.string() },
+  preview: async (ctx, args) => {
+    const projectId = projectOf(args, ctx);
+    const w = await ctx.api.maintenanceWindows.get(projectId, args.maintenanceWindowId, {
+      signal: ctx.signal,
+    });
+    const now = ctx.now();
+    return {
+      action: `Delete maintenance window ${args.maintenanceWindowId} in project ${projectId} (ends ${when(w.endDate, now) ?? '?'})`,
+      target: { project: projectId, maintenanceWindowId: args.maintenanceWindowId },
+      current: {
+        state: windowState(w, now),
+        startDate: w.startDate,
+        endDate: w.endDate,
+        alertTypeNames: (w.alertTypeNames ?? []).join(', '),
+        description: w.description,
+      },
+      notes: [
+        `Notifications for ${(w.alertTypeNames ?? []).join(', ') || 'its alert types'} resume as soon as the window is deleted.`,
+      ],
+    };
+  },
+  run: async (ctx, args) => {
+    await ctx.api.maintenanceWindows.delete(projectOf(args, ctx), args.maintenanceWindowId, {
+      signal: ctx.signal,
+    });
+    return { deleted: true, maintenanceWindowId: args.maintenanceWindowId };
+  },
+  format: (r) => ({
+    text: `# Maintenance window ${r.maintenanceWindowId} deleted\nThe notifications it muted are on again.\nNext: list_maintenance_windows to see what is still muted.`,
+    structured: r,
+  }),
+});
+
+export const maintenanceWindowTools = [
+  listMaintenanceWindows,
+  getMaintenanceWindow,
+  createMaintenanceWindow,
+  updateMaintenanceWindow,
+  deleteMaintenanceWindow,
+];

@@ -1,0 +1,58 @@
+// Where the ids start: the projects this key can see, and the installation-wide alert configurations.
+import type { GlobalAlertConfig, Project } from '../src/api/client.js';
+
+import { age } from '../src/format/markdown.js';
+import { listAnswer, listOutput, pageQuery } from './common.js';
+import { defineTool } from './define.js';
+import { page } from './ids.js';
+
+const BEYOND = '(beyond the spec: some servers lack it)';
+
+export const listProjects = defineTool({
+  name: 'list_projects',
+  title: 'List projects',
+  description: `Lists the projects (groups) this API key can see, with their organization. Use it first to find projectId and orgId values; not needed when DBOPS_PROJECT_ID is set. ${BEYOND}`,
+  kind: 'read',
+  input: { ...page },
+  output: listOutput,
+  run: (ctx, args) => ctx.api.projects.list(pageQuery(args), { signal: ctx.signal }),
+  format: (result, args, f) =>
+    listAnswer(
+      result,
+      pageQuery(args),
+      {
+        title: 'Projects',
+        columns: ['projectId', 'name', 'orgId', 'created'],
+        row: (p: Project) => [p.id, p.name, p.orgId, age(p.created, f.now)],
+        next: 'triage_project or list_alert_configs with a projectId',
+        empty: 'This API key sees no projects.',
+      },
+      f,
+    ),
+});
+
+export const listGlobalAlertConfigs = defineTool({
+  name: 'list_global_alert_configs',
+  title: 'List global alert configurations',
+  description: `Lists the installation-wide (global) alert configurations: event type and enabled state. Use it to find globalAlertConfigId values for list_open_global_alerts_for_config; for one project's configurations use list_alert_configs. ${BEYOND}`,
+  kind: 'read',
+  input: { ...page },
+  output: listOutput,
+  run: (ctx, args) => ctx.api.globalAlerts.listConfigs(pageQuery(args), { signal: ctx.signal }),
+  format: (result, args, f) =>
+    listAnswer(
+      result,
+      pageQuery(args),
+      {
+        title: 'Global alert configurations',
+        columns: ['globalAlertConfigId', 'event type', 'enabled'],
+        row: (c: GlobalAlertConfig) => [c.id, c.eventTypeName, c.enabled ? 'yes' : 'no'],
+        next: 'list_open_global_alerts_for_config with a globalAlertConfigId',
+        empty: 'No global alert configurations.',
+      },
+      f,
+    ),
+});
+
+export const projectTools = [listProjects];
+export const globalAlertConfigTools = [listGlobalAlertConfigs];

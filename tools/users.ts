@@ -1,0 +1,252 @@
+// Users: creating the first and further users, changing a user's roles (shown as a diff first), and reading
+// a user's IP access list. Passwords are inputs only: never echoed, logged (the audit log masks them) or shown.
+import { z } from 'zod';
+import type { AccessListEntry, RoleAssignment, User } from '../src/api/client.js';
+import { ApiError } from '../src/api/errors.js';
+import { age, fields } from '../src/format/markdown.js';
+import { redact } from '../src/format/redact.js';
+import {
+  GLOBAL_ROLES,
+  type KeptKey,
+  keepKey,
+  keyNote,
+  ORG_ROLES,
+  PROJECT_ROLES,
+  roleLabel,
+  shownKey,
+} from './api-keys.js';
+import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
+import { defineTool, type FormatContext, ToolInputError } from './define.js';
+import { ids, page, safeSegment } from './ids.js';
+
+const name = (what: string) => z.string().min(1).max(100).describe(what);
+const password = z
+  .string()
+  .min(8)
+  .max(256)
+  .describe(
+    "The user's password, at least 8 characters; sent to the platform only, never shown again nor logged",
+  );
+
+const role = z.strictObject({
+  roleName: z
+    .enum([...ORG_ROLES, ...PROJECT_ROLES, ...GLOBAL_ROLES])
+    .describe('ORG_* needs orgId, GROUP_* needs groupId, GLOBAL_* neither'),
+  orgId: safeSegment('Organization id', 'for ORG_* roles; from list_projects (orgId)').optional(),
+  groupId: safeSegment('Project id', 'for GROUP_* roles; from list_projects').optional(),
+});
+
+/** The scope rules the platform enforces (ROLE_NEEDS_GROUP_ID …), checked first so the message names the role. */
+function checkRoles(roles: RoleAssignment[]): void {
+  for (const r of roles) {
+    const scope = r.roleName.split('_')[0];
+    if (scope === 'GLOBAL' && (r.orgId || r.groupId))
+      throw new ToolInputError(`${r.roleName} is global: give it without orgId or groupId.`);
+    if (scope === 'GROUP' && (!r.groupId || r.orgId))
+      throw new ToolInputError(`${r.roleName} is a project role: give it with groupId (and no orgId).`);
+    if (scope === 'ORG' && (!r.orgId || r.groupId))
+      throw new ToolInputError(`${r.roleName} is an organization role: give it with orgId (and no groupId).`);
+  }
+}
+
+const invitationNote =
+  'New organization and project roles are sent to the user as an invitation first; they apply once accepted (unless the platform bypasses invitations for existing users). Global roles apply at once.';
+
+const userPairs = (u: User): Array<[string, unknown]> => [
+  ['Username', u.username],
+  ['Name', [u.firstName, u.lastName].filter(Boolean).join(' ')],
+  ['Email', u.emailAddress],
+  ['Mobile', u.mobileNumber],
+  ['Roles', (u.roles ?? []).map(roleLabel)],
+  ['Teams', u.teamIds],
+];
+
+export const createFirstUser = defineTool({
+  name: 'create_first_user',
+  title: 'Create the first user',
+  description:
+    'Creates the first user of a fresh installation (no API key needed) and its GLOBAL_OWNER API key, kept in a file. Use once when setting up; for later users use create_user.',
+  kind: 'write',
+  input: {
+    username: name('Login name (an email address when the server validates usernames as emails)'),
+    password,
+    firstName: name('First name'),
+    lastName: name('Last name'),
+    emailAddress: z.string().max(320).optional().describe('Email address; not needed when username is one'),
+    accessList: z
+      .array(z.union([z.ipv4(), z.ipv6()]))
+      .max(50)
+      .optional()
+      .describe('IP addresses allowed to use the new user\'s API key, e.g. ["203.0.113.7"]'),
+  },
+  output: { user: z.looseObject({}), programmaticApiKey: z.looseObject({}).optional() },
+  preview: async (_ctx, args) => ({
+    action: `Create user ${args.username} through the unauthenticated first-user endpoint`,
+    target: { username: args.username },
+    changes: [
+      { field: 'name', to: `${args.firstName} ${args.lastName}` },
+      ...(args.emailAddress ? [{ field: 'emailAddress', to: args.emailAddress }] : []),
+      ...(args.accessList ? [{ field: 'accessList', to: args.accessList.join(', ') }] : []),
+    ],
+    notes: [
+      "On a fresh installation this user and a new API key get GLOBAL_OWNER; the key's private half goes to a 0600 file, not the chat.",
+      'Later users created this way get no key and no global role.',
+    ],
+  }),
+  run: async (ctx, args) => {
+    const { accessList, ...body } = args;
+    const r = await ctx.api.users.createFirst(body, { accessList }, { signal: ctx.signal });
+    // Older servers send the key as `apiKey` (a bare string) instead of `programmaticApiKey`.
+    const legacy = r.apiKey;
+    const key = r.programmaticApiKey ?? (typeof legacy === 'object' ? legacy : undefined);
+    if (key) return { user: r.user, key: await keepKey(ctx, key) };
+    if (typeof legacy === 'string' && legacy) {
+      const kept = await ctx.secrets.keep(`user-${r.user.id}-apiKey`, legacy);
+      return { user: r.user, key: { privateKey: kept.shown, privateKeyFile: kept.path } as KeptKey };
+    }
+    return { user: r.user, key: undefined };
+  },
+  format: (r, _args, f) => {
+    const user = redact(r.user);
+    const key = r.key && shownKey(r.key);
+    const lines = [`# User ${user.id} created`, f.fence.notice, f.fence.wrap(fields(userPairs(user)))];
+    if (key) {
+      lines.push(
+        `### API key ${key.publicKey ?? ''}`.trim(),
+        f.fence.wrap(fields([['Roles', (key.roles ?? []).map(roleLabel)]])),
+        keyNote(key),
+        `**Private key**: ${key.privateKey ?? '—'}`,
+      );
+    } else lines.push('No API key was created (only the very first user gets one).');
+    return { text: lines.join('\n'), structured: { user, ...(key ? { programmaticApiKey: key } : {}) } };
+  },
+});
+
+export const createUser = defineTool({
+  name: 'create_user',
+  title: 'Create a user',
+  description:
+    'Creates a user with roles in organizations or projects (those roles are sent as invitations first). Use when a person asks to add someone; on a fresh installation use create_first_user.',
+  kind: 'write',
+  input: {
+    username: name('Login name (an email address when the server validates usernames as emails)'),
+    password,
+    emailAddress: z.string().min(3).max(320).describe('Email address'),
+    mobileNumber: z.string().min(1).max(40).describe('Mobile number, e.g. "+1 555 0100"'),
+    firstName: name('First name'),
+    lastName: name('Last name'),
+    roles: z
+      .array(role)
+      .max(100)
+      .describe('Roles to give, e.g. [{"groupId": "…", "roleName": "GROUP_READ_ONLY"}]'),
+  },
+  output: recordOutput,
+  preview: async (_ctx, args) => {
+    checkRoles(args.roles);
+    return {
+      action: `Create user ${args.username}`,
+      target: { username: args.username },
+      changes: [
+        { field: 'name', to: `${args.firstName} ${args.lastName}` },
+        { field: 'emailAddress', to: args.emailAddress },
+        { field: 'roles', to: args.roles.map(roleLabel).join('; ') || '(none)' },
+      ],
+      notes: [invitationNote],
+    };
+  },
+  run: (ctx, args) => {
+    checkRoles(args.roles);
+    return ctx.api.users.create(args, { signal: ctx.signal });
+  },
+  format: (u, _args, f) =>
+    recordAnswer(`User ${u.id} created`, u, userPairs, f, 'update_user_roles to change the roles later'),
+});
+
+/** Reads the user for the diff where the server offers it; servers without GET /users/{id} answer 404. */
+async function currentUser(read: () => Promise<User>): Promise<User | undefined> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404 && e.errorCode === 'RESOURCE_NOT_FOUND') return undefined;
+    throw e;
+  }
+}
+
+export const updateUserRoles = defineTool({
+  name: 'update_user_roles',
+  title: "Change a user's roles",
+  description:
+    "Replaces a user's roles with the given set: roles not listed are removed. Use to grant or revoke access; call it with the complete new list. The preview shows the roles added and removed.",
+  kind: 'destructive',
+  idempotent: true,
+  input: {
+    userId: ids.user,
+    roles: z
+      .array(role)
+      .max(100)
+      .describe('The complete new set of roles; roles the user has and not listed here are removed'),
+  },
+  output: recordOutput,
+  preview: async (ctx, args) => {
+    checkRoles(args.roles);
+    const u = await currentUser(() => ctx.api.users.get(args.userId, { signal: ctx.signal }));
+    const next = args.roles.map(roleLabel);
+    const before = u ? (u.roles ?? []).map(roleLabel) : undefined;
+    const added = before ? next.filter((r) => !before.includes(r)) : next;
+    const removed = before ? before.filter((r) => !next.includes(r)) : [];
+    const notes: string[] = [];
+    if (!u)
+      notes.push(
+        'The current roles could not be read on this server: every role not listed will be removed.',
+      );
+    if (added.some((r) => !r.endsWith('(global)'))) notes.push(invitationNote);
+    if (before && added.length === 0 && removed.length === 0)
+      notes.push('The roles are already exactly these: nothing changes.');
+    return {
+      action: `Change the roles of user ${args.userId}${u?.username ? ` (${u.username})` : ''}`,
+      target: { userId: args.userId },
+      current: before ? { roles: before.join('; ') || '(none)' } : undefined,
+      changes: [
+        { field: 'roles added', to: added.join('; ') || '(none)' },
+        ...(before ? [{ field: 'roles removed', from: removed.join('; ') || '(none)' }] : []),
+      ],
+      notes,
+    };
+  },
+  run: (ctx, args) => {
+    checkRoles(args.roles);
+    return ctx.api.users.updateRoles(args.userId, args.roles, { signal: ctx.signal });
+  },
+  format: (u, args, f) => recordAnswer(`Roles of user ${args.userId} updated`, u, userPairs, f),
+});
+
+export const getUserAccessList = defineTool({
+  name: 'get_user_access_list',
+  title: "Get a user's IP access list",
+  description:
+    "Lists the IP addresses and ranges allowed to use the calling key's user, with last use and request count. Use when API calls are refused with IP_ADDRESS_NOT_ON_ACCESS_LIST; only your own user's list is readable.",
+  kind: 'read',
+  input: { userId: ids.user, ...page },
+  output: listOutput,
+  run: (ctx, args) => ctx.api.users.accessList(args.userId, pageQuery(args), { signal: ctx.signal }),
+  format: (result, args, f: FormatContext) =>
+    listAnswer(
+      result,
+      pageQuery(args),
+      {
+        title: `Access list of user ${args.userId}`,
+        columns: ['address', 'added', 'last used', 'last used from', 'requests'],
+        row: (e: AccessListEntry) => [
+          e.cidrBlock ?? e.ipAddress,
+          age(e.created, f.now),
+          age(e.lastUsed, f.now) ?? 'never',
+          e.lastUsedAddress,
+          e.count,
+        ],
+        empty: 'This user has no access list entries.',
+      },
+      f,
+    ),
+});
+
+export const userTools = [createFirstUser, createUser, updateUserRoles, getUserAccessList];
