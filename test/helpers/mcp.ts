@@ -17,7 +17,7 @@ import { createMcpServer, type ServerDeps } from '../../src/mcp/server.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import type { ApprovalChannel } from '../../src/policy/guard.js';
 import { createSecretKeeper } from '../../src/policy/secrets.js';
-import { createTokenSigner } from '../../src/policy/tokens.js';
+import { createTokenSigner, type TokenSigner } from '../../src/policy/tokens.js';
 import { startSimulator } from '../../src/simulator/index.js';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -30,6 +30,7 @@ export interface TestServerOptions {
   approvals?: ApprovalChannel;
   extensions?: ServerDeps['extensions'];
   now?: () => Date;
+  tokens?: TokenSigner;
 }
 
 export interface CallResult {
@@ -65,7 +66,7 @@ export async function startTestServer(opts: TestServerOptions = {}) {
     config,
     api,
     logger,
-    tokens: createTokenSigner(config.tokenSecret),
+    tokens: opts.tokens ?? createTokenSigner(config.tokenSecret),
     audit: createAuditLog(config.auditLog, logger),
     secrets: createSecretKeeper(config.secretsDir, config.revealSecrets),
     approvals: opts.approvals,

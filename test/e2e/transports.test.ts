@@ -1,0 +1,221 @@
+// The server over its real transports: Streamable HTTP (Origin, Host, bearer token, limits) and stdio
+// (the built CLI as a child process, stdout carrying only the protocol).
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config.js';
+import { startHttp } from '../../src/mcp/http.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { startTestServer, type TestServer } from '../helpers/mcp.js';
+
+const cli = new URL('../../dist/src/cli.js', import.meta.url).pathname;
+type Sim = Awaited<ReturnType<typeof startSimulator>>;
+let sim: Sim;
+let base: TestServer;
+
+beforeAll(async () => {
+  sim = await startSimulator({ dataset: 'demo', port: 0 });
+  base = await startTestServer({ sim });
+});
+afterAll(async () => {
+  await base.close();
+  await sim.close();
+});
+
+async function http(token?: string) {
+  return startHttp({
+    host: '127.0.0.1',
+    port: 0,
+    token,
+    allowedOrigins: ['https://app.example'],
+    sessionIdleMs: 60_000,
+    logger: base.deps.logger,
+    newServer: () => createMcpServer(base.deps),
+  });
+}
+
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+describe('Streamable HTTP transport', () => {
+  it('serves tools to the SDK client and answers /healthz', async () => {
+    const h = await http();
+    try {
+      const client = new Client({ name: 'http-test', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(h.url)));
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('list_alert_configs');
+      const r = await client.callTool({ name: 'list_alert_configs', arguments: {} });
+      expect(r.isError).not.toBe(true);
+      expect(h.sessions()).toBe(1);
+      await client.close();
+      const health = await fetch(`${h.origin}/healthz`);
+      expect(health.status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('refuses a foreign Origin and a foreign Host with 403, accepts allowed ones', async () => {
+    const h = await http();
+    try {
+      expect((await post(h.url, initialize, { origin: 'https://evil.example' })).status).toBe(403);
+      expect((await post(h.url, initialize, { origin: 'https://app.example' })).status).toBe(200);
+      expect((await post(h.url, initialize, { origin: h.origin })).status).toBe(200);
+      const port = new URL(h.origin).port;
+      const rebound = await new Promise<number>((resolve, reject) => {
+        import('node:http').then(({ request }) => {
+          const req = request(
+            {
+              host: '127.0.0.1',
+              port,
+              path: '/mcp',
+              method: 'POST',
+              headers: { host: `evil.example:${port}`, 'content-type': 'application/json' },
+            },
+            (res) => resolve(res.statusCode ?? 0),
+          );
+          req.on('error', reject);
+          req.end(JSON.stringify(initialize));
+        }, reject);
+      });
+      expect(rebound).toBe(403);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('requires the bearer token when one is set, compared in constant time', async () => {
+    const token = 'correct-horse-battery-staple';
+    const h = await http(token);
+    try {
+      expect((await post(h.url, initialize)).status).toBe(401);
+      expect((await post(h.url, initialize, { authorization: 'Bearer wrong' })).status).toBe(401);
+      expect((await post(h.url, initialize, { authorization: `Bearer ${token}` })).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('refuses to bind beyond loopback without a token', async () => {
+    await expect(
+      startHttp({
+        host: '0.0.0.0',
+        port: 0,
+        allowedOrigins: [],
+        sessionIdleMs: 1000,
+        logger: base.deps.logger,
+        newServer: () => createMcpServer(base.deps),
+      }),
+    ).rejects.toThrow(ConfigError);
+  });
+
+  it('answers malformed and oversized requests with errors and keeps serving', async () => {
+    const h = await http();
+    try {
+      expect((await post(h.url, '{not json')).status).toBe(400);
+      expect((await post(h.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(400);
+      const huge = JSON.stringify({ ...initialize, pad: 'x'.repeat(2 << 20) });
+      expect((await post(h.url, huge)).status).toBe(413);
+      expect((await post(h.url, initialize, { 'mcp-session-id': 'nope' })).status).toBe(404);
+      expect((await post(h.url, initialize)).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('stdio transport (built CLI)', () => {
+  it('serves MCP on stdout and logs only to stderr', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dbops-stdio-'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, 'serve'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        DBOPS_BASE_URL: sim.origin,
+        DBOPS_PUBLIC_KEY: sim.keys.publicKey,
+        DBOPS_PRIVATE_KEY: sim.keys.privateKey,
+        DBOPS_PROJECT_ID: sim.projectIds[0]!,
+        DBOPS_AUDIT_LOG: join(dir, 'audit.log'),
+        DBOPS_SECRETS_DIR: join(dir, 'secrets'),
+        DBOPS_LOG_LEVEL: 'debug',
+      },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'stdio-test', version: '1' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.length).toBeGreaterThan(3);
+      const r = await client.callTool({ name: 'list_alert_configs', arguments: {} });
+      expect(r.isError).not.toBe(true);
+      expect((r.content as Array<{ text: string }>)[0]!.text).toContain('Alert configurations');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('starts in demo mode with nothing configured and says so on stderr', async () => {
+    const child = spawn(process.execPath, [cli, 'tools', '--json'], {
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    await new Promise((r) => child.on('close', r));
+    const tools = JSON.parse(out) as Array<{ name: string; kind: string }>;
+    expect(tools.find((t) => t.name === 'set_alert_config_enabled')?.kind).toBe('destructive');
+  });
+
+  it('runs one tool through dbops-mcp call in demo mode, exit 1 on a tool error', async () => {
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        const child = spawn(process.execPath, [cli, 'call', ...args], {
+          env: {
+            PATH: process.env.PATH ?? '',
+            DBOPS_AUDIT_LOG: join(tmpdir(), `dbops-call-${process.pid}.log`),
+          },
+        });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+        });
+        child.stderr.on('data', (d) => {
+          err += d;
+        });
+        child.on('close', (code) => resolve({ code, out, err }));
+      });
+    const ok = await run(['list_alert_configs', '{}', '--demo']);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain('Alert configurations');
+    expect(ok.err).toContain('demo mode');
+    const bad = await run(['get_alert_config', '{"alertConfigId":"ffffffffffffffffffffffff"}', '--demo']);
+    expect(bad.code).toBe(1);
+    const badJson = await run(['get_alert_config', '{nope']);
+    expect(badJson.code).toBe(2);
+    expect(badJson.err).toContain('not valid JSON');
+  });
+});
