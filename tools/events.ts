@@ -93,10 +93,7 @@ export const listProjectEvents = defineTool({
   input: {
     projectId: ids.project.optional(),
     ...filters,
-    includeRaw: z
-      .boolean()
-      .optional()
-      .describe("Also return each event's raw document (large; its fields may change, do not rely on them)"),
+    includeRaw: z.boolean().optional().describe("Add each event's raw document (large, unstable fields)"),
     ...page,
   },
   output: listOutput,
@@ -133,7 +130,7 @@ export const getProjectEvent = defineTool({
   input: {
     projectId: ids.project.optional(),
     eventId: ids.event,
-    includeRaw: z.boolean().optional().describe("Also show the event's raw document (fenced as data)"),
+    includeRaw: z.boolean().optional().describe("Add the event's raw document"),
     responseFormat: page.responseFormat,
   },
   output: recordOutput,

@@ -34,7 +34,7 @@ export const listProjects = defineTool({
 export const listGlobalAlertConfigs = defineTool({
   name: 'list_global_alert_configs',
   title: 'List global alert configurations',
-  description: `Lists the installation-wide (global) alert configurations: event type and enabled state. Use it to find globalAlertConfigId values for list_open_global_alerts_for_config; for one project's configurations use list_alert_configs. ${BEYOND}`,
+  description: `Lists the installation-wide alert configurations (event type, enabled). Use it for globalAlertConfigId values; for one project's use list_alert_configs. ${BEYOND}`,
   kind: 'read',
   input: { ...page },
   output: listOutput,

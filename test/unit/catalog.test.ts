@@ -1,0 +1,188 @@
+// Conventions every tool of the catalog keeps, checked in one place so a new tool cannot drift from them.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { annotationsFor, enabledTools, inputSchemaFor, outputSchemaFor } from '../../src/mcp/server.js';
+import { maxKindOf } from '../../tools/define.js';
+import { catalog } from '../../tools/index.js';
+
+const SPEC_TOOLS = [
+  'create_org_api_key',
+  'create_project_api_key',
+  'set_alert_config_enabled',
+  'create_first_user',
+  'list_alert_configs',
+  'get_alert_config',
+  'list_open_alerts_for_config',
+  'get_automation_status',
+  'acknowledge_alert',
+  'update_user_roles',
+  'acknowledge_global_alert',
+  'get_user_access_list',
+  'create_user',
+  'list_open_global_alerts_for_config',
+  'put_integration',
+  'list_agents',
+  'get_agent_links',
+  'get_maintenance_window',
+  'update_maintenance_window',
+  'delete_maintenance_window',
+  'get_disk_partition',
+  'list_matcher_field_names',
+  'list_project_events',
+  'get_project_event',
+  'list_global_events',
+];
+
+const BEYOND_SPEC = [
+  'list_projects',
+  'list_hosts',
+  'list_maintenance_windows',
+  'create_maintenance_window',
+  'list_global_alert_configs',
+  'list_integrations',
+];
+
+const names = catalog.map((t) => t.name);
+
+/** Every `properties` entry anywhere in a JSON schema, with its path. */
+function properties(schema: unknown, path = ''): Array<[string, Record<string, unknown>]> {
+  if (!schema || typeof schema !== 'object') return [];
+  const s = schema as Record<string, unknown>;
+  const own = Object.entries((s.properties ?? {}) as Record<string, Record<string, unknown>>).map(
+    ([k, v]) => [`${path}.${k}`, v] as [string, Record<string, unknown>],
+  );
+  const nested = [
+    ...own.flatMap(([p, v]) => properties(v, p)),
+    ...(s.items ? properties(s.items, `${path}[]`) : []),
+    ...['anyOf', 'oneOf', 'allOf'].flatMap((k) =>
+      Array.isArray(s[k]) ? (s[k] as unknown[]).flatMap((x) => properties(x, path)) : [],
+    ),
+  ];
+  return [...own, ...nested];
+}
+
+describe('the tool catalog', () => {
+  it('offers every endpoint of the spec as the tool the design names', () => {
+    for (const n of SPEC_TOOLS) expect(names, n).toContain(n);
+  });
+
+  it('has unique snake_case names and a title on every tool', () => {
+    expect(new Set(names).size).toBe(names.length);
+    for (const t of catalog) {
+      expect(t.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      expect(t.title.length, t.name).toBeGreaterThan(3);
+    }
+  });
+
+  it('keeps descriptions short and saying when to use the tool', () => {
+    for (const t of catalog) {
+      expect(t.description.length, t.name).toBeLessThanOrEqual(300);
+      expect(t.description, t.name).toMatch(/\b(use|rarely|instead)\b/i);
+    }
+  });
+
+  it('marks the tools over endpoints the spec does not describe, and only those', () => {
+    for (const t of catalog) {
+      const marked = t.description.endsWith('(beyond the spec: some servers lack it)');
+      expect(marked, t.name).toBe(BEYOND_SPEC.includes(t.name));
+    }
+  });
+
+  it('describes every input field, nested ones included', () => {
+    for (const t of catalog) {
+      const schema = z.toJSONSchema(inputSchemaFor(t), { io: 'input' });
+      for (const [path, p] of properties(schema))
+        expect(typeof p.description === 'string' && p.description.length > 5, `${t.name}${path}`).toBe(true);
+    }
+  });
+
+  it('previews every change and never a read', () => {
+    for (const t of catalog) {
+      if (maxKindOf(t) === 'read') expect(t.preview, t.name).toBeUndefined();
+      else expect(typeof t.preview, t.name).toBe('function');
+    }
+  });
+
+  it('sets all four annotation hints consistently with the kind', () => {
+    for (const t of catalog) {
+      const a = annotationsFor(t);
+      const kind = maxKindOf(t);
+      for (const h of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+        expect(typeof a[h], `${t.name} ${h}`).toBe('boolean');
+      expect(a.readOnlyHint, t.name).toBe(kind === 'read');
+      expect(a.destructiveHint, t.name).toBe(kind === 'destructive');
+      expect(a.readOnlyHint && a.destructiveHint, t.name).toBe(false);
+      if (kind === 'read') expect(a.idempotentHint, t.name).toBe(true);
+    }
+  });
+
+  it('marks PUT- and DELETE-like changes idempotent and minting a credential not', () => {
+    const idempotent = (n: string) => annotationsFor(catalog.find((t) => t.name === n)!).idempotentHint;
+    for (const n of [
+      'put_integration',
+      'delete_maintenance_window',
+      'update_maintenance_window',
+      'update_user_roles',
+    ])
+      expect(idempotent(n), n).toBe(true);
+    for (const n of [
+      'create_org_api_key',
+      'create_project_api_key',
+      'create_user',
+      'create_maintenance_window',
+    ])
+      expect(idempotent(n), n).toBe(false);
+  });
+
+  it('gives the credential, role and live-key tools the destructive kind', () => {
+    for (const n of [
+      'create_org_api_key',
+      'create_project_api_key',
+      'update_user_roles',
+      'put_integration',
+      'delete_maintenance_window',
+    ])
+      expect(maxKindOf(catalog.find((t) => t.name === n)!), n).toBe('destructive');
+  });
+
+  it('fits the whole catalog (schemas and descriptions) in under 40 KB', () => {
+    const parts = { text: 0, input: 0, output: 0 };
+    for (const t of catalog) {
+      parts.text += t.name.length + t.title.length + t.description.length;
+      parts.input += JSON.stringify(z.toJSONSchema(inputSchemaFor(t), { io: 'input' })).length;
+      parts.output += JSON.stringify(z.toJSONSchema(outputSchemaFor(t))).length;
+    }
+    const size = parts.text + parts.input + parts.output;
+    expect(
+      size,
+      `names+descriptions ${parts.text}, inputs ${parts.input}, outputs ${parts.output}`,
+    ).toBeLessThan(40_000);
+  });
+
+  it('rejects unknown arguments (strict inputs) and adds consent fields to changes only', () => {
+    for (const t of catalog) {
+      const schema = inputSchemaFor(t);
+      expect(schema.safeParse({ notAField: 1 }).success, t.name).toBe(false);
+      const fields = Object.keys(schema.shape);
+      expect(fields.includes('confirmationToken'), t.name).toBe(maxKindOf(t) !== 'read');
+      expect(Object.keys(t.input), t.name).not.toContain('confirmationToken');
+    }
+  });
+
+  it('leaves only read tools in read-only mode and filters by name and kind', () => {
+    const readOnly = enabledTools({ readOnly: true, tools: [], disabledTools: [] }, catalog);
+    expect(readOnly.length).toBeGreaterThan(15);
+    expect(readOnly.every((t) => maxKindOf(t) === 'read')).toBe(true);
+    const noDestructive = enabledTools(
+      { readOnly: false, tools: [], disabledTools: ['destructive'] },
+      catalog,
+    );
+    expect(noDestructive.map((t) => t.name)).not.toContain('create_org_api_key');
+    expect(noDestructive.map((t) => t.name)).toContain('create_user');
+    const only = enabledTools(
+      { readOnly: false, tools: ['list_hosts', 'get_disk_partition'], disabledTools: [] },
+      catalog,
+    );
+    expect(only.map((t) => t.name)).toEqual(['list_hosts', 'get_disk_partition']);
+  });
+});
