@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Integration, Page } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
-import { isSecretKey, redact } from '../src/format/redact.js';
+import { isSecretKey, mask, redact } from '../src/format/redact.js';
 import { listAnswer, listOutput } from './common.js';
 import { defineTool, type FormatContext, type Preview, projectOf, ToolInputError } from './define.js';
 import { ids } from './ids.js';
@@ -17,7 +17,8 @@ interface TypeFields {
 const TYPES: Record<string, TypeFields | null> = {
   INCIDENT_PAGING_A: { required: ['serviceKey'], optional: [] },
   TEAM_CHAT_A: { required: ['notificationToken', 'roomName'], optional: [] },
-  TEAM_CHAT_B: { required: ['apiToken', 'teamName'], optional: ['channelName'] },
+  // teamName is required when reconfiguring; the platform merges it from the existing one.
+  TEAM_CHAT_B: { required: ['apiToken'], optional: ['teamName', 'channelName'] },
   TEAM_CHAT_C: { required: ['teamChatCWebhookUrl'], optional: [] },
   MONITORING_SAAS: { required: ['apiKey'], optional: [] },
   INCIDENT_PAGING_B: { required: ['apiKey'], optional: ['region'] },
@@ -68,13 +69,22 @@ export function checkSettings(type: string, s: Settings): void {
       throw new ToolInputError(`settings.${k} must be a full URL such as https://hooks.example.com/…`);
 }
 
-/** One field as it may be shown: secret-named fields masked. */
-const shown = (k: string, v: unknown): unknown => (redact({ [k]: v }) as Record<string, unknown>)[k];
+// Beyond the shared secret names: every key, token or password of any type (APM_SAAS's licenseKey, …).
+const SECRETISH = /key|token|secret|password/i;
+
+/** One field as it may be shown: secrets masked (URLs keep their origin). */
+function shown(k: string, v: unknown): unknown {
+  if (typeof v === 'string' && v !== '' && !isSecretKey(k) && SECRETISH.test(k)) return mask(v);
+  return (redact({ [k]: v }) as Record<string, unknown>)[k];
+}
+
+const masked = (i: Integration): Integration =>
+  Object.fromEntries(Object.entries(i).map(([k, v]) => [k, k === 'type' ? v : shown(k, v)])) as Integration;
 
 function integrationAnswer(page: Page<Integration>, title: string, f: FormatContext, next: string) {
   const all = Math.max(page.totalCount, page.results.length, 1);
   return listAnswer(
-    page,
+    { ...page, results: page.results.map(masked) },
     { pageNum: 1, itemsPerPage: all },
     {
       title,
@@ -137,7 +147,7 @@ export const putIntegration = defineTool({
     settings: z
       .record(z.string().max(100), z.union([z.string().max(4000), z.boolean()]))
       .describe(
-        'Fields of the type (required first, then optional in brackets): INCIDENT_PAGING_A serviceKey; TEAM_CHAT_A notificationToken, roomName; TEAM_CHAT_B apiToken, teamName [channelName]; TEAM_CHAT_C teamChatCWebhookUrl; MONITORING_SAAS apiKey; INCIDENT_PAGING_B apiKey [region US|EU]; INCIDENT_PAGING_C apiKey [routingKey]; WEBHOOK url [secret]; METRICS_SCRAPER username, password, listenAddress (ip:port), serviceDiscovery file|http, scheme http|https, enabled (boolean) [tlsPemPath (absolute; needed for https), tlsPemPassword]; APM_SAAS as the server expects',
+        'Fields of the type (required first, then optional in brackets): INCIDENT_PAGING_A serviceKey; TEAM_CHAT_A notificationToken, roomName; TEAM_CHAT_B apiToken [teamName, channelName]; TEAM_CHAT_C teamChatCWebhookUrl; MONITORING_SAAS apiKey; INCIDENT_PAGING_B apiKey [region US|EU]; INCIDENT_PAGING_C apiKey [routingKey]; WEBHOOK url [secret]; METRICS_SCRAPER username, password, listenAddress (ip:port), serviceDiscovery file|http, scheme http|https, enabled (boolean) [tlsPemPath (absolute; needed for https), tlsPemPassword]; APM_SAAS undocumented (commonly accountId, licenseKey, writeToken, readToken)',
       ),
   },
   output: listOutput,
@@ -153,7 +163,7 @@ export const putIntegration = defineTool({
       // The server sends secrets masked, so a secret cannot be compared: it is always listed.
       const from = shown(k, current?.[k]);
       const to = shown(k, v);
-      if (isSecretKey(k) || from !== to) changes.push({ field: k, from, to });
+      if (isSecretKey(k) || SECRETISH.test(k) || from !== to) changes.push({ field: k, from, to });
     }
     const notes: string[] = [];
     if (args.integrationType === 'INCIDENT_PAGING_A')
@@ -174,7 +184,7 @@ export const putIntegration = defineTool({
     return {
       action: `${current ? 'Replace' : 'Add'} the ${args.integrationType} integration of project ${projectId}`,
       target: { project: projectId, integrationType: args.integrationType },
-      current: current ? redact(current) : undefined,
+      current: current ? masked(current) : undefined,
       changes,
       notes,
     };

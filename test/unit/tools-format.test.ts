@@ -160,6 +160,35 @@ describe('integrations', () => {
     expect(p.notes?.join(' ')).toMatch(/re-added/);
   });
 
+  it('masks keys and tokens of types whose fields the shared list does not name', async () => {
+    const apm = {
+      type: 'APM_SAAS',
+      accountId: '1234567',
+      licenseKey: 'lic-0123456789abcdef',
+      readToken: 'NRRA-read0123456789',
+    };
+    const ctx = ctxWith({ integrations: { list: async () => page([apm]) } });
+    const answer = await call(listIntegrations, ctx, {});
+    const p = await putIntegration.preview!(ctx, {
+      integrationType: 'APM_SAAS',
+      settings: {
+        accountId: '1234567',
+        licenseKey: 'lic-new-9876543210fedc',
+        writeToken: 'NRII-write0123456789',
+      },
+    });
+    const all = answer.text + JSON.stringify(answer.structured) + JSON.stringify(p);
+    for (const s of [
+      'lic-0123456789abcdef',
+      'NRRA-read0123456789',
+      'lic-new-9876543210fedc',
+      'NRII-write0123456789',
+    ])
+      expect(all).not.toContain(s);
+    expect(answer.text).toContain('accountId=1234567, licenseKey=******cdef');
+    expect(p.changes?.map((c) => c.field)).toEqual(['licenseKey', 'writeToken']);
+  });
+
   it('previews an addition when the list endpoint is missing on the server', async () => {
     const missing = new ApiError({ status: 404, errorCode: 'RESOURCE_NOT_FOUND', method: 'GET', path: '/x' });
     const ctx = ctxWith({ integrations: { list: async () => Promise.reject(missing) } });
