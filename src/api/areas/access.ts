@@ -19,10 +19,10 @@ import type { AreaContext, CallOptions } from './context.js';
 
 export function projectsArea(ctx: AreaContext) {
   return {
-    list(page?: PageQuery, o?: CallOptions): Promise<Page<Project>> {
+    async list(page?: PageQuery, o?: CallOptions): Promise<Page<Project>> {
       return ctx.list(ProjectSchema, 'Project', '/groups', page, o);
     },
-    get(projectId: string, o?: CallOptions): Promise<Project> {
+    async get(projectId: string, o?: CallOptions): Promise<Project> {
       return ctx.call(ProjectSchema, 'Project', { method: 'GET', path: apiPath`/groups/${projectId}` }, o);
     },
   };
@@ -31,7 +31,11 @@ export function projectsArea(ctx: AreaContext) {
 export function apiKeysArea(ctx: AreaContext) {
   return {
     /** The answer holds the unredacted private key: handle it as a secret. */
-    createForOrg(orgId: string, body: { desc: string; roles: string[] }, o?: CallOptions): Promise<ApiKey> {
+    async createForOrg(
+      orgId: string,
+      body: { desc: string; roles: string[] },
+      o?: CallOptions,
+    ): Promise<ApiKey> {
       return ctx.call(
         ApiKeySchema,
         'ApiKey',
@@ -39,7 +43,7 @@ export function apiKeysArea(ctx: AreaContext) {
         o,
       );
     },
-    createForProject(
+    async createForProject(
       projectId: string,
       body: { desc?: string; roles?: string[] },
       o?: CallOptions,
@@ -71,7 +75,11 @@ export interface NewUser {
 export function usersArea(ctx: AreaContext) {
   return {
     /** Needs no API key; the first call also mints a GLOBAL_OWNER key (a secret) in the answer. */
-    createFirst(body: NewFirstUser, q: { accessList?: string[] } = {}, o?: CallOptions): Promise<FirstUser> {
+    async createFirst(
+      body: NewFirstUser,
+      q: { accessList?: string[] } = {},
+      o?: CallOptions,
+    ): Promise<FirstUser> {
       const req = {
         method: 'POST' as const,
         path: '/unauth/users',
@@ -80,13 +88,13 @@ export function usersArea(ctx: AreaContext) {
       };
       return ctx.call(FirstUserSchema, 'FirstUser', { ...req, auth: false }, o);
     },
-    create(body: NewUser, o?: CallOptions): Promise<User> {
+    async create(body: NewUser, o?: CallOptions): Promise<User> {
       return ctx.call(UserSchema, 'User', { method: 'POST', path: '/users', body }, o);
     },
-    get(userId: string, o?: CallOptions): Promise<User> {
+    async get(userId: string, o?: CallOptions): Promise<User> {
       return ctx.call(UserSchema, 'User', { method: 'GET', path: apiPath`/users/${userId}` }, o);
     },
-    updateRoles(userId: string, roles: RoleAssignment[], o?: CallOptions): Promise<User> {
+    async updateRoles(userId: string, roles: RoleAssignment[], o?: CallOptions): Promise<User> {
       return ctx.call(
         UserSchema,
         'User',
@@ -94,7 +102,7 @@ export function usersArea(ctx: AreaContext) {
         o,
       );
     },
-    accessList(userId: string, page?: PageQuery, o?: CallOptions): Promise<Page<AccessListEntry>> {
+    async accessList(userId: string, page?: PageQuery, o?: CallOptions): Promise<Page<AccessListEntry>> {
       return ctx.list(
         AccessListEntrySchema,
         'AccessListEntry',

@@ -15,15 +15,15 @@ import type { AreaContext, CallOptions } from './context.js';
 
 export function alertConfigsArea(ctx: AreaContext) {
   return {
-    list(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<AlertConfig>> {
+    async list(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<AlertConfig>> {
       return ctx.list(AlertConfigSchema, 'AlertConfig', apiPath`/groups/${projectId}/alertConfigs`, page, o);
     },
-    get(projectId: string, alertConfigId: string, o?: CallOptions): Promise<AlertConfig> {
+    async get(projectId: string, alertConfigId: string, o?: CallOptions): Promise<AlertConfig> {
       const path = apiPath`/groups/${projectId}/alertConfigs/${alertConfigId}`;
       return ctx.call(AlertConfigSchema, 'AlertConfig', { method: 'GET', path }, o);
     },
     /** Only the enabled state changes. */
-    setEnabled(
+    async setEnabled(
       projectId: string,
       alertConfigId: string,
       enabled: boolean,
@@ -32,7 +32,7 @@ export function alertConfigsArea(ctx: AreaContext) {
       const path = apiPath`/groups/${projectId}/alertConfigs/${alertConfigId}`;
       return ctx.call(AlertConfigSchema, 'AlertConfig', { method: 'PATCH', path, body: { enabled } }, o);
     },
-    listOpenAlerts(
+    async listOpenAlerts(
       projectId: string,
       alertConfigId: string,
       page?: PageQuery,
@@ -41,7 +41,7 @@ export function alertConfigsArea(ctx: AreaContext) {
       const path = apiPath`/groups/${projectId}/alertConfigs/${alertConfigId}/alerts`;
       return ctx.list(AlertSchema, 'Alert', path, page, o);
     },
-    matcherFieldNames(o?: CallOptions): Promise<string[]> {
+    async matcherFieldNames(o?: CallOptions): Promise<string[]> {
       return ctx.call(
         StringListSchema,
         'MatcherFieldNames',
@@ -55,10 +55,14 @@ export function alertConfigsArea(ctx: AreaContext) {
 export function alertsArea(ctx: AreaContext) {
   return {
     /** Alerts of a project, optionally by status (TRACKING, OPEN, CLOSED, CANCELLED). */
-    list(projectId: string, q: PageQuery & { status?: string } = {}, o?: CallOptions): Promise<Page<Alert>> {
+    async list(
+      projectId: string,
+      q: PageQuery & { status?: string } = {},
+      o?: CallOptions,
+    ): Promise<Page<Alert>> {
       return ctx.list(AlertSchema, 'Alert', apiPath`/groups/${projectId}/alerts`, q, o);
     },
-    get(projectId: string, alertId: string, o?: CallOptions): Promise<Alert> {
+    async get(projectId: string, alertId: string, o?: CallOptions): Promise<Alert> {
       return ctx.call(
         AlertSchema,
         'Alert',
@@ -67,7 +71,7 @@ export function alertsArea(ctx: AreaContext) {
       );
     },
     /** Without acknowledgedUntil the alert is unacknowledged. */
-    acknowledge(
+    async acknowledge(
       projectId: string,
       alertId: string,
       body: { acknowledgedUntil?: string; acknowledgementComment?: string },
@@ -81,11 +85,11 @@ export function alertsArea(ctx: AreaContext) {
 
 export function globalAlertsArea(ctx: AreaContext) {
   return {
-    get(alertId: string, o?: CallOptions): Promise<Alert> {
+    async get(alertId: string, o?: CallOptions): Promise<Alert> {
       return ctx.call(AlertSchema, 'Alert', { method: 'GET', path: apiPath`/globalAlerts/${alertId}` }, o);
     },
     /** A past acknowledgedUntil un-acknowledges. */
-    acknowledge(
+    async acknowledge(
       alertId: string,
       body: { acknowledgedUntil: string; acknowledgementComment?: string },
       o?: CallOptions,
@@ -97,11 +101,15 @@ export function globalAlertsArea(ctx: AreaContext) {
         o,
       );
     },
-    listForConfig(globalAlertConfigId: string, page?: PageQuery, o?: CallOptions): Promise<Page<Alert>> {
+    async listForConfig(
+      globalAlertConfigId: string,
+      page?: PageQuery,
+      o?: CallOptions,
+    ): Promise<Page<Alert>> {
       const path = apiPath`/globalAlertConfigs/${globalAlertConfigId}/alerts`;
       return ctx.list(AlertSchema, 'Alert', path, page, o);
     },
-    listConfigs(page?: PageQuery, o?: CallOptions): Promise<Page<GlobalAlertConfig>> {
+    async listConfigs(page?: PageQuery, o?: CallOptions): Promise<Page<GlobalAlertConfig>> {
       return ctx.list(GlobalAlertConfigSchema, 'GlobalAlertConfig', '/globalAlertConfigs', page, o);
     },
   };

@@ -22,11 +22,11 @@ import type { AreaContext, CallOptions } from './context.js';
 
 export function integrationsArea(ctx: AreaContext) {
   return {
-    list(projectId: string, o?: CallOptions): Promise<Page<Integration>> {
+    async list(projectId: string, o?: CallOptions): Promise<Page<Integration>> {
       return ctx.list(IntegrationSchema, 'Integration', apiPath`/groups/${projectId}/integrations`, {}, o);
     },
     /** Create or update; the answer lists all of the project's integrations, secrets masked. */
-    put(
+    async put(
       projectId: string,
       integrationType: string,
       body: Record<string, unknown>,
@@ -44,11 +44,16 @@ export function integrationsArea(ctx: AreaContext) {
 
 export function agentsArea(ctx: AreaContext) {
   return {
-    list(projectId: string, agentType: string, page?: PageQuery, o?: CallOptions): Promise<Page<Agent>> {
+    async list(
+      projectId: string,
+      agentType: string,
+      page?: PageQuery,
+      o?: CallOptions,
+    ): Promise<Page<Agent>> {
       return ctx.list(AgentSchema, 'Agent', apiPath`/groups/${projectId}/agents/${agentType}`, page, o);
     },
     /** Relation names carry a server-specific prefix: match on the suffix (…/monitoringAgents). */
-    links(projectId: string, o?: CallOptions): Promise<{ links: Link[] }> {
+    async links(projectId: string, o?: CallOptions): Promise<{ links: Link[] }> {
       const path = apiPath`/groups/${projectId}/agents`;
       return ctx.call(AgentLinksSchema, 'AgentLinks', { method: 'GET', path }, o);
     },
@@ -57,7 +62,7 @@ export function agentsArea(ctx: AreaContext) {
 
 export function automationArea(ctx: AreaContext) {
   return {
-    status(groupId: string, o?: CallOptions): Promise<AutomationStatus> {
+    async status(groupId: string, o?: CallOptions): Promise<AutomationStatus> {
       const path = apiPath`/groups/${groupId}/automationStatus/full`;
       return ctx.call(AutomationStatusSchema, 'AutomationStatus', { method: 'GET', path }, o);
     },
@@ -74,11 +79,11 @@ export interface MaintenanceWindowChange {
 export function maintenanceWindowsArea(ctx: AreaContext) {
   const one = (projectId: string, id: string) => apiPath`/groups/${projectId}/maintenanceWindows/${id}`;
   return {
-    list(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<MaintenanceWindow>> {
+    async list(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<MaintenanceWindow>> {
       const path = apiPath`/groups/${projectId}/maintenanceWindows`;
       return ctx.list(MaintenanceWindowSchema, 'MaintenanceWindow', path, page, o);
     },
-    create(
+    async create(
       projectId: string,
       body: { startDate: string; endDate: string; alertTypeNames: string[]; description?: string },
       o?: CallOptions,
@@ -86,7 +91,7 @@ export function maintenanceWindowsArea(ctx: AreaContext) {
       const path = apiPath`/groups/${projectId}/maintenanceWindows`;
       return ctx.call(MaintenanceWindowSchema, 'MaintenanceWindow', { method: 'POST', path, body }, o);
     },
-    get(projectId: string, id: string, o?: CallOptions): Promise<MaintenanceWindow> {
+    async get(projectId: string, id: string, o?: CallOptions): Promise<MaintenanceWindow> {
       return ctx.call(
         MaintenanceWindowSchema,
         'MaintenanceWindow',
@@ -94,7 +99,7 @@ export function maintenanceWindowsArea(ctx: AreaContext) {
         o,
       );
     },
-    update(
+    async update(
       projectId: string,
       id: string,
       body: MaintenanceWindowChange,
@@ -112,10 +117,10 @@ export function maintenanceWindowsArea(ctx: AreaContext) {
 
 export function hostsArea(ctx: AreaContext) {
   return {
-    list(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<Host>> {
+    async list(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<Host>> {
       return ctx.list(HostSchema, 'Host', apiPath`/groups/${projectId}/hosts`, page, o);
     },
-    diskPartition(
+    async diskPartition(
       projectId: string,
       hostId: string,
       partitionName: string,

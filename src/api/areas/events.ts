@@ -14,14 +14,14 @@ export interface EventFilter extends PageQuery {
 
 export function eventsArea(ctx: AreaContext) {
   return {
-    listForProject(
+    async listForProject(
       groupId: string,
       q: EventFilter & { includeRaw?: boolean } = {},
       o?: CallOptions,
     ): Promise<Page<ApiEvent>> {
       return ctx.list(ApiEventSchema, 'ApiEvent', apiPath`/groups/${groupId}/events`, { ...q }, o);
     },
-    getForProject(
+    async getForProject(
       groupId: string,
       eventId: string,
       q: { includeRaw?: boolean } = {},
@@ -30,7 +30,7 @@ export function eventsArea(ctx: AreaContext) {
       const path = apiPath`/groups/${groupId}/events/${eventId}`;
       return ctx.call(ApiEventSchema, 'ApiEvent', { method: 'GET', path, query: { ...q } }, o);
     },
-    listGlobal(q: EventFilter = {}, o?: CallOptions): Promise<Page<ApiEvent>> {
+    async listGlobal(q: EventFilter = {}, o?: CallOptions): Promise<Page<ApiEvent>> {
       return ctx.list(ApiEventSchema, 'ApiEvent', '/globalEvents', { ...q }, o);
     },
   };
