@@ -1,0 +1,56 @@
+// Projects (groups), beyond the spec: the projects the key can see, and one project.
+
+import type { ProjectRec } from '../store.js';
+import type { SimContext, SimRequest, SimRoute } from '../types.js';
+import { requireProjectRole, visibleProjects } from './access.js';
+import { selfLinks } from './render.js';
+
+export function renderProject(req: SimRequest, ctx: SimContext, p: ProjectRec): Record<string, unknown> {
+  const hosts = ctx.store.data.hosts.filter((h) => h.groupId === p.id);
+  const count = (...types: string[]): number => hosts.filter((h) => types.includes(h.typeName)).length;
+  const replicaSets = new Set(
+    hosts.flatMap((h) => (h.replicaSetName === undefined ? [] : [h.replicaSetName])),
+  );
+  return {
+    id: p.id,
+    name: p.name,
+    orgId: p.orgId,
+    created: p.created,
+    tags: [...p.tags],
+    activeAgentCount: ctx.store.data.agents.filter((a) => a.groupId === p.id && a.stateName === 'ACTIVE')
+      .length,
+    hostCounts: {
+      arbiter: count('REPLICA_ARBITER'),
+      config: count('SHARD_CONFIG'),
+      primary: count('REPLICA_PRIMARY', 'SHARD_PRIMARY'),
+      secondary: count('REPLICA_SECONDARY', 'SHARD_SECONDARY'),
+      mongos: count('SHARD_MONGOS'),
+      master: 0,
+      slave: 0,
+    },
+    replicaSetCount: replicaSets.size,
+    shardCount: hosts.filter((h) => h.typeName === 'SHARD_PRIMARY').length,
+    links: selfLinks(req, `/groups/${p.id}`),
+  };
+}
+
+export const projectRoutes: SimRoute[] = [
+  {
+    method: 'GET',
+    path: '/groups',
+    paged: true,
+    beyondSpec: true,
+    handle(req, ctx) {
+      return { status: 200, list: visibleProjects(req, ctx).map((p) => renderProject(req, ctx, p)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/groups/:projectId',
+    beyondSpec: true,
+    handle(req, ctx) {
+      const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
+      return { status: 200, body: renderProject(req, ctx, project) };
+    },
+  },
+];
