@@ -1,11 +1,14 @@
 // serve | tools | call. Output for people goes to stdout only where stdout is not the protocol (tools, call,
 // the HTTP transport's banner); under stdio every log line goes to stderr.
+
+import { hostname } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { maxKindOf } from '../../tools/define.js';
 import { catalog } from '../../tools/index.js';
+import { openInBrowser } from '../approval/open.js';
 import { type Config, ConfigError, loadConfig, settingNames } from '../config.js';
 import { createLogger } from '../log.js';
 import { startHttp } from './http.js';
@@ -65,13 +68,15 @@ export async function runServe(args: string[]): Promise<number> {
         sessionIdleMs: config.sessionIdleMs,
         logger,
         newServer,
+        routes: runtime.approvals?.routes,
       });
     } catch (e) {
       await runtime.close();
       return fail(e);
     }
+    runtime.approvals?.useOrigin(publicOrigin(http.origin, config.host));
     closeTransport = () => http.close();
-    printBanner(http.url, config);
+    printBanner(http.url, config, runtime.approvals?.origin());
   } else {
     const server = newServer();
     const transport = new StdioServerTransport();
@@ -99,7 +104,14 @@ async function loadExtensions(): Promise<NonNullable<ServerDeps['extensions']>> 
   return [];
 }
 
-function printBanner(url: string, config: Config) {
+/** The origin a person's browser can reach: a wildcard bind is reached through this machine's name. */
+export function publicOrigin(origin: string, host: string): string {
+  if (host !== '0.0.0.0' && host !== '::' && host !== '[::]') return origin;
+  const u = new URL(origin);
+  return `http://${hostname()}:${u.port}`;
+}
+
+function printBanner(url: string, config: Config, approvalOrigin?: string) {
   const headers = config.httpToken ? { Authorization: 'Bearer <DBOPS_HTTP_TOKEN>' } : undefined;
   const snippet = { mcpServers: { dbops: { type: 'http', url, ...(headers ? { headers } : {}) } } };
   process.stdout.write(
@@ -107,6 +119,7 @@ function printBanner(url: string, config: Config) {
       `Health check: ${url.replace(/\/mcp$/, '/healthz')}\n\n` +
       `Client configuration (e.g. .mcp.json or .vscode/mcp.json "servers"):\n${JSON.stringify(snippet, null, 2)}\n\n` +
       `Claude Code: claude mcp add --transport http dbops ${url}\n` +
+      (approvalOrigin ? `Approval page (pending approvals): ${approvalOrigin}/approvals\n` : '') +
       `Stop with Ctrl-C.\n`,
   );
 }
@@ -140,7 +153,21 @@ const callHelp = `Usage: dbops-mcp call <tool> [json-args] [--yes] [--demo] [set
 
 Runs one tool through the real MCP path and prints its text answer; exit 1 when the tool reports an error.
 Guarded changes: without --yes the first call prints a preview and a confirmationToken (pass it back in the
-JSON arguments to apply); --yes is your consent from this shell and applies the change after showing it.`;
+JSON arguments to apply); --yes is your consent from this shell and applies the change after showing it.
+With DBOPS_APPROVAL_OPEN=true the approval page opens in your browser instead and the call waits for your
+decision there (up to DBOPS_APPROVAL_WAIT_MS).`;
+
+/**
+ * A one-shot process cannot serve a page after it exits, so `call` uses the approval page only when it
+ * waits for the decision: with DBOPS_APPROVAL_OPEN, or when the page is the only channel allowed (then the
+ * link is printed on stderr instead of opened).
+ */
+function forCall(parsed: Config): Config {
+  const config = { ...parsed, transport: 'stdio' as const };
+  if (!config.confirmVia.includes('approval-page') || config.approvalOpen) return config;
+  const others = config.confirmVia.filter((c) => c !== 'approval-page');
+  return others.length ? { ...config, confirmVia: others } : { ...config, approvalOpen: true };
+}
 
 export async function runCall(args: string[]): Promise<number> {
   const [name, maybeJson, ...rest] = args;
@@ -153,6 +180,7 @@ export async function runCall(args: string[]): Promise<number> {
   const yes = flags.includes('--yes');
   let toolArgs: Record<string, unknown> = {};
   let config: Config;
+  let browser = false;
   try {
     if (hasJson) {
       const parsed: unknown = JSON.parse(maybeJson);
@@ -160,7 +188,9 @@ export async function runCall(args: string[]): Promise<number> {
         throw new ConfigError('the tool arguments must be a JSON object, e.g. \'{"projectId":"..."}\'');
       toolArgs = parsed as Record<string, unknown>;
     }
-    config = parse(flags.filter((a) => a !== '--yes'));
+    const parsed = parse(flags.filter((a) => a !== '--yes'));
+    browser = parsed.approvalOpen;
+    config = forCall(parsed);
   } catch (e) {
     if (e instanceof SyntaxError)
       return fail(new ConfigError(`the tool arguments are not valid JSON: ${e.message}`));
@@ -169,7 +199,12 @@ export async function runCall(args: string[]): Promise<number> {
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   let runtime: Awaited<ReturnType<typeof createRuntime>>;
   try {
-    runtime = await createRuntime(config, logger);
+    runtime = await createRuntime(config, logger, {
+      openApproval: (url) => {
+        process.stderr.write(`Approve or decline at ${url} (waiting for your decision)\n`);
+        if (browser) openInBrowser(url, logger);
+      },
+    });
   } catch (e) {
     return fail(e);
   }
@@ -187,7 +222,12 @@ export async function runCall(args: string[]): Promise<number> {
   try {
     await server.connect(serverSide);
     await client.connect(clientSide);
-    const result = await client.callTool({ name, arguments: toolArgs });
+    // A call waiting on the approval page outlives the default request timeout; progress keeps it alive.
+    const result = await client.callTool({ name, arguments: toolArgs }, undefined, {
+      timeout: config.approvalWaitMs + 60_000,
+      onprogress: () => {},
+      resetTimeoutOnProgress: true,
+    });
     const content = result.content as Array<{ type: string; text?: string }>;
     const text = content.map((c) => c.text ?? '').join('\n');
     (result.isError ? process.stderr : process.stdout).write(`${text}\n`);

@@ -1,21 +1,38 @@
 // Builds what every transport needs from the configuration: the API client (or the embedded simulator in
-// demo mode), the token signer, the audit log and the secret keeper.
+// demo mode), the token signer, the audit log, the secret keeper and the approval page.
+
 import { createApiClient } from '../api/client.js';
+import { type ApprovalService, createApprovalService } from '../approval/index.js';
 import { type Config, ConfigError } from '../config.js';
 import type { Logger } from '../log.js';
 import { createAuditLog } from '../policy/audit.js';
 import { createSecretKeeper } from '../policy/secrets.js';
 import { createTokenSigner } from '../policy/tokens.js';
+import { isLoopback } from './http.js';
 import type { ServerDeps } from './server.js';
 
 export interface Runtime {
   deps: ServerDeps;
   /** Set in demo mode: the embedded simulator's base URL. */
   demoBaseUrl?: string;
+  /**
+   * Set when the approval page is a confirmation channel. Under stdio its dedicated loopback server is
+   * already listening; under HTTP pass `routes` to startHttp and call `useOrigin` with the transport's origin.
+   */
+  approvals?: ApprovalService;
   close(): Promise<void>;
 }
 
-export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
+export interface RuntimeOptions {
+  /** Replaces opening the default browser for each new approval (e.g. `call` prints the link instead). */
+  openApproval?: (url: string) => void;
+}
+
+export async function createRuntime(
+  config: Config,
+  logger: Logger,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
   let closeSim: (() => Promise<void>) | undefined;
   let demoBaseUrl: string | undefined;
   let api: { baseUrl: string; publicKey: string; privateKey: string };
@@ -50,17 +67,48 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     tlsInsecure: config.tlsInsecure,
     logger,
   });
+  const audit = createAuditLog(config.auditLog, logger);
+  let approvals: ApprovalService | undefined;
+  if (config.confirm !== 'never' && config.confirmVia.includes('approval-page')) {
+    const http = config.transport === 'http';
+    if (http && config.approvalOpen) {
+      // The HTTP server is not the person's desktop: it must not open browsers or hold calls open.
+      logger.warn('DBOPS_APPROVAL_OPEN applies to the stdio transport only; ignored under HTTP');
+      config = { ...config, approvalOpen: false };
+    }
+    approvals = createApprovalService({
+      ttlMs: config.approvalTtlMs,
+      audit,
+      logger,
+      port: config.approvalPort,
+      open: options.openApproval ?? config.approvalOpen,
+      token: http && !isLoopback(config.host) ? config.httpToken : undefined,
+    });
+    if (!http)
+      try {
+        await approvals.listen();
+      } catch (e) {
+        await client.close();
+        await closeSim?.();
+        throw new ConfigError(
+          `cannot serve the approval page on 127.0.0.1:${config.approvalPort} (DBOPS_APPROVAL_PORT): ${(e as Error).message}`,
+        );
+      }
+  }
   return {
     demoBaseUrl,
+    approvals,
     deps: {
       config,
       api: client,
       logger,
       tokens: createTokenSigner(config.tokenSecret),
-      audit: createAuditLog(config.auditLog, logger),
+      audit,
       secrets: createSecretKeeper(config.secretsDir, config.revealSecrets),
+      approvals: approvals?.channel,
     },
     async close() {
+      await approvals?.close();
       await client.close();
       await closeSim?.();
     },

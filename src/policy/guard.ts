@@ -26,7 +26,10 @@ export interface PendingApproval {
   expiresAt: Date;
 }
 
-/** The approval page's side of the contract (src/approval/). */
+/**
+ * The approval page's side of the contract (src/approval/). The channel records the person's decision in
+ * the audit log when it is made (confirmed / declined / expired); the guard records what it then does.
+ */
 export interface ApprovalChannel {
   create(req: {
     tool: string;
@@ -104,7 +107,11 @@ export async function callTool(
   if (approvalId !== undefined) {
     if (!deps.approvals || !allowed.has('approval-page'))
       throw new ToolInputError('The approval page is not enabled on this server; approvalId cannot be used.');
-    const state = deps.approvals.take(approvalId, tool.name, hash);
+    let state = deps.approvals.take(approvalId, tool.name, hash);
+    if (state === 'pending' && deps.config.approvalOpen && deps.approvals.wait) {
+      // Desktop use: the person may be deciding right now, so wait for them here too.
+      state = await waitForDecision(deps.approvals, approvalId, tool.name, hash, deps, ctx, '');
+    }
     return resolveApproval(state, tool, args, ctx, f, deps, approvalId);
   }
 
@@ -138,14 +145,16 @@ export async function callTool(
     });
     if (deps.config.approvalOpen && approvals.wait) {
       approvals.open?.(pending.url);
-      const total = deps.config.approvalWaitMs;
-      const state = await approvals.wait(pending.approvalId, total, ctx.signal, (ms) => {
-        void ctx.progress(ms, total, `Waiting for the person to approve or decline at ${pending.url}`);
-      });
-      if (state !== 'pending') {
-        const taken = state === 'approved' ? approvals.take(pending.approvalId, tool.name, hash) : state;
-        return resolveApproval(taken, tool, args, ctx, f, deps, pending.approvalId);
-      }
+      const state = await waitForDecision(
+        approvals,
+        pending.approvalId,
+        tool.name,
+        hash,
+        deps,
+        ctx,
+        pending.url,
+      );
+      if (state !== 'pending') return resolveApproval(state, tool, args, ctx, f, deps, pending.approvalId);
     }
     return approvalPending(tool, preview, pending, f);
   }
@@ -179,6 +188,26 @@ function pickChannel(order: Channel[], env: CallEnv, deps: GuardDeps): Channel {
   );
 }
 
+/** Waits for the person's decision with progress notifications; an approval is taken (used) at once. */
+async function waitForDecision(
+  approvals: ApprovalChannel,
+  approvalId: string,
+  tool: string,
+  hash: string,
+  deps: GuardDeps,
+  ctx: ToolContext,
+  url: string,
+): Promise<ApprovalState> {
+  if (!approvals.wait) return 'pending';
+  const total = deps.config.approvalWaitMs;
+  const where = url ? ` at ${url}` : ' on the approval page';
+  await ctx.progress(0, total, `Waiting for the person to approve or decline${where}`);
+  const state = await approvals.wait(approvalId, total, ctx.signal, (ms) => {
+    void ctx.progress(Math.min(ms, total), total, `Waiting for the person to approve or decline${where}`);
+  });
+  return state === 'approved' ? approvals.take(approvalId, tool, hash) : state;
+}
+
 async function resolveApproval(
   state: ApprovalState,
   tool: AnyTool,
@@ -191,10 +220,8 @@ async function resolveApproval(
   const audited = { tool: tool.name, args, channel: 'approval-page', approvalId };
   switch (state) {
     case 'approved':
-      await deps.audit.write({ ...audited, outcome: 'confirmed' });
       return executeAudited(tool, args, ctx, f, deps.audit, 'approval-page');
     case 'declined':
-      await deps.audit.write({ ...audited, outcome: 'declined' });
       return {
         text: `Declined by the person — nothing changed. Do not retry \`${tool.name}\` unless they ask again.`,
         structured: { outcome: 'declined' },
@@ -205,6 +232,7 @@ async function resolveApproval(
         structured: { outcome: 'approval_pending', confirmation: { channel: 'approval-page', approvalId } },
       };
     case 'mismatch':
+      await deps.audit.write({ ...audited, outcome: 'rejected', error: 'approval mismatch' });
       throw new ToolInputError(
         `Approval ${approvalId} was given for a different tool or different arguments. Call ${tool.name} with exactly the arguments that were approved, or without approvalId to ask again.`,
       );

@@ -1,0 +1,205 @@
+// Server-rendered approval pages: small, readable on a phone, usable with a keyboard and a screen reader,
+// and working without JavaScript. Every value that came from the platform or the assistant is untrusted:
+// it is stripped of control and bidi characters and HTML-escaped here, in one place (esc).
+import { sanitize } from '../format/untrusted.js';
+import type { Approval } from './store.js';
+
+export function esc(value: unknown): string {
+  return sanitize(typeof value === 'string' ? value : String(value))
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const CSS = `
+:root{color-scheme:light dark;--fg:#1b1f24;--bg:#fff;--muted:#57606a;--line:#d0d7de;--ok:#1a7f37;--no:#cf222e;--box:#f6f8fa;--focus:#0969da}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--bg:#0d1117;--muted:#9da7b3;--line:#3d444d;--ok:#3fb950;--no:#ff7b72;--box:#161b22;--focus:#58a6ff}}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+main{max-width:46rem;margin:0 auto;padding:1rem}
+h1{font-size:1.4rem;margin:.5rem 0}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
+p,dl,ul{margin:.5rem 0}
+.muted{color:var(--muted)}
+.action{font-size:1.1rem;font-weight:600;padding:.75rem;border-left:4px solid var(--no);background:var(--box);overflow-wrap:anywhere}
+dl{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.25rem 1rem}
+dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
+.table{overflow-x:auto}
+table{border-collapse:collapse;width:100%}
+th,td{border:1px solid var(--line);padding:.4rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th{background:var(--box)}
+del{color:var(--no)}ins{color:var(--ok);text-decoration:none;font-weight:600}
+pre{background:var(--box);padding:.75rem;overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.9rem}
+.buttons{display:flex;flex-wrap:wrap;gap:.75rem;margin:1.5rem 0}
+button,input{font:inherit}
+button{min-height:44px;padding:.6rem 1.4rem;border-radius:6px;border:2px solid transparent;font-weight:600;cursor:pointer}
+.approve{background:var(--ok);color:#fff}.decline{background:var(--bg);color:var(--fg);border-color:var(--line)}
+@media (prefers-color-scheme:dark){.approve{color:#0d1117}}
+:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+.status{padding:.75rem;border:2px solid var(--line);border-radius:6px;font-weight:600}
+.status.approved,.status.used{border-color:var(--ok)}.status.declined,.status.expired{border-color:var(--no)}
+input[type=password]{width:100%;max-width:24rem;padding:.5rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}
+a{color:var(--focus)}
+@media (max-width:30rem){dl{grid-template-columns:1fr}dt{margin-top:.5rem}button{flex:1 1 100%}}
+`;
+
+export interface PageOptions {
+  /** Per-response nonce for the inline stylesheet (Content-Security-Policy). */
+  nonce: string;
+}
+
+export function layout(title: string, body: string, o: PageOptions): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${esc(title)} — dbops-mcp</title>
+<style nonce="${esc(o.nonce)}">${CSS}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+/** "9 min 30 s", "1 h 5 min", or "expired". */
+export function timeLeft(expiresAt: Date, now: Date): string {
+  const s = Math.floor((expiresAt.getTime() - now.getTime()) / 1000);
+  if (s <= 0) return 'expired';
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (h) return `${h} h${m ? ` ${m} min` : ''}`;
+  return m ? `${m} min${s % 60 ? ` ${s % 60} s` : ''}` : `${s} s`;
+}
+
+function utc(d: Date): string {
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+function show(v: unknown): string {
+  if (v === undefined || v === null || v === '') return '(none)';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  return JSON.stringify(v);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** One table row per changed leaf: objects are compared key by key, lists item by item. */
+export function diffRows(field: string, from: unknown, to: unknown, depth = 0): string[] {
+  if (depth < 3 && (isObject(from) || isObject(to)) && !Array.isArray(from) && !Array.isArray(to)) {
+    const a = isObject(from) ? from : {};
+    const b = isObject(to) ? to : {};
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    const rows = keys
+      .filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]))
+      .flatMap((k) => diffRows(`${field}.${k}`, a[k], b[k], depth + 1));
+    return rows.length ? rows : [row(field, esc(show(from)), esc(show(to)))];
+  }
+  if (Array.isArray(from) || Array.isArray(to)) {
+    const a = (Array.isArray(from) ? from : []).map(show);
+    const b = (Array.isArray(to) ? to : []).map(show);
+    const before = a.map((x) => (b.includes(x) ? esc(x) : `<del>− ${esc(x)}</del>`));
+    const after = b.map((x) => (a.includes(x) ? esc(x) : `<ins>+ ${esc(x)}</ins>`));
+    const list = (items: string[]) =>
+      items.length ? `<ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>` : '(none)';
+    return [row(field, list(before), list(after))];
+  }
+  return [row(field, esc(show(from)), esc(show(to)))];
+}
+
+function row(field: string, from: string, to: string): string {
+  return `<tr><th scope="row">${esc(field)}</th><td>${from}</td><td>${to}</td></tr>`;
+}
+
+function pairs(obj: Record<string, unknown>): string {
+  const items = Object.entries(obj).filter(([, v]) => v !== undefined);
+  if (!items.length) return '<p class="muted">(none)</p>';
+  return `<dl>${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(show(v))}</dd>`).join('')}</dl>`;
+}
+
+const STATUS: Record<Approval['state'], string> = {
+  pending: '',
+  approved: 'Approved. Go back to your assistant: the change is applied when it calls the tool again.',
+  declined: 'Declined. Nothing will change.',
+  expired:
+    'This approval has expired. Nothing changed; ask your assistant to try again if you still want it.',
+  used: 'Approved, and the change has been applied.',
+};
+
+export function approvalPage(a: Approval, now: Date, o: PageOptions, problem?: string): string {
+  const p = a.preview;
+  const left = timeLeft(a.expiresAt, now);
+  const decided = a.state !== 'pending';
+  const parts = [
+    `<h1>${decided ? 'Approval' : 'Approve this change?'}: ${esc(a.title)}</h1>`,
+    `<p class="muted">Requested by your assistant through the <code>${esc(a.tool)}</code> tool. Nothing changes until you approve.</p>`,
+    problem ? `<p class="status declined" role="alert">${esc(problem)}</p>` : '',
+    decided ? `<p class="status ${a.state}" role="status">${esc(STATUS[a.state])}</p>` : '',
+    `<p class="action">${esc(p.action)}</p>`,
+    `<h2>Target</h2>${pairs(p.target)}`,
+  ];
+  if (p.changes?.length)
+    parts.push(
+      `<h2>Change</h2><div class="table"><table><caption class="muted">Current value and the value after the change</caption><thead><tr><th scope="col">Field</th><th scope="col">Now</th><th scope="col">After</th></tr></thead><tbody>${p.changes
+        .flatMap((c) => diffRows(c.field, c.from, c.to))
+        .join('')}</tbody></table></div>`,
+    );
+  if (p.current) parts.push(`<h2>Current state</h2>${pairs(p.current)}`);
+  if (p.notes?.length)
+    parts.push(`<h2>Please note</h2><ul>${p.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
+  parts.push(
+    `<h2>Arguments</h2><pre>${esc(JSON.stringify(a.args, null, 2))}</pre>`,
+    `<p>Expires <time datetime="${a.expiresAt.toISOString()}">${utc(a.expiresAt)}</time> (${decided && a.state !== 'approved' ? esc(a.state) : `${esc(left)} left`}).</p>`,
+  );
+  if (!decided)
+    parts.push(
+      `<form method="post" action="/approvals/${esc(a.id)}"><input type="hidden" name="csrf" value="${esc(a.secret)}"><div class="buttons"><button class="approve" type="submit" name="decision" value="approve">Approve</button><button class="decline" type="submit" name="decision" value="decline">Decline</button></div></form>`,
+    );
+  parts.push(
+    `<p class="muted">Approval <code>${esc(a.id)}</code> is single use and bound to exactly these arguments. <a href="/approvals">All pending approvals</a></p>`,
+  );
+  return layout(`${decided ? a.state : 'Approve'}: ${a.title}`, parts.join('\n'), o);
+}
+
+export function listPage(items: Approval[], now: Date, o: PageOptions): string {
+  const body = items.length
+    ? `<div class="table"><table><thead><tr><th scope="col">Change</th><th scope="col">Tool</th><th scope="col">Time left</th></tr></thead><tbody>${items
+        .map(
+          (a) =>
+            `<tr><td><a href="/approvals/${esc(a.id)}">${esc(a.preview.action)}</a></td><td><code>${esc(a.tool)}</code></td><td>${esc(timeLeft(a.expiresAt, now))}</td></tr>`,
+        )
+        .join('')}</tbody></table></div>`
+    : '<p>No approvals are waiting. Decided and expired approvals are recorded in the audit log.</p>';
+  return layout('Pending approvals', `<h1>Pending approvals</h1>\n${body}`, o);
+}
+
+export function loginPage(next: string, o: PageOptions, problem?: string): string {
+  return layout(
+    'Sign in',
+    `<h1>Sign in to approve changes</h1>
+${problem ? `<p class="status declined" role="alert">${esc(problem)}</p>` : ''}
+<p>This server is reachable beyond this computer, so approvals need its access token (<code>DBOPS_HTTP_TOKEN</code>).</p>
+<form method="post" action="/approvals/login">
+<input type="hidden" name="next" value="${esc(next)}">
+<p><label for="token">Access token</label><br><input id="token" name="token" type="password" autocomplete="current-password" required autofocus></p>
+<div class="buttons"><button class="approve" type="submit">Sign in</button></div>
+</form>`,
+    o,
+  );
+}
+
+export function messagePage(title: string, text: string, o: PageOptions): string {
+  return layout(
+    title,
+    `<h1>${esc(title)}</h1>\n<p>${esc(text)}</p>\n<p><a href="/approvals">Pending approvals</a></p>`,
+    o,
+  );
+}
