@@ -16,7 +16,7 @@ import {
   shownKey,
 } from './api-keys.js';
 import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
-import { defineTool, type FormatContext, ToolInputError } from './define.js';
+import { defineTool, type FormatContext, type ToolAnswer, ToolInputError } from './define.js';
 import { ids, page, safeSegment } from './ids.js';
 
 const name = (what: string) => z.string().min(1).max(100).describe(what);
@@ -158,9 +158,16 @@ export const createUser = defineTool({
     checkRoles(args.roles);
     return ctx.api.users.create(args, { signal: ctx.signal });
   },
-  format: (u, _args, f) =>
-    recordAnswer(`User ${u.id} created`, u, userPairs, f, 'update_user_roles to change the roles later'),
+  format: (u, args, f) => withPending(recordAnswer(`User ${u.id} created`, u, userPairs, f), args.roles, u),
 });
+
+/** Roles asked for but absent from the answer wait for the user to accept an invitation: say so. */
+function withPending(answer: ToolAnswer, asked: RoleAssignment[], u: User): ToolAnswer {
+  const has = (u.roles ?? []).map(roleLabel);
+  const pending = asked.map(roleLabel).filter((r) => !has.includes(r));
+  if (pending.length) answer.text += `\nInvited, applies once the user accepts: ${pending.join('; ')}.`;
+  return answer;
+}
 
 /** Reads the user for the diff where the server offers it; servers without GET /users/{id} answer 404. */
 async function currentUser(read: () => Promise<User>): Promise<User | undefined> {
@@ -217,7 +224,8 @@ export const updateUserRoles = defineTool({
     checkRoles(args.roles);
     return ctx.api.users.updateRoles(args.userId, args.roles, { signal: ctx.signal });
   },
-  format: (u, args, f) => recordAnswer(`Roles of user ${args.userId} updated`, u, userPairs, f),
+  format: (u, args, f) =>
+    withPending(recordAnswer(`Roles of user ${args.userId} updated`, u, userPairs, f), args.roles, u),
 });
 
 export const getUserAccessList = defineTool({

@@ -1,0 +1,130 @@
+// Projects, hosts, agents, automation and integrations end to end against the simulator's demo dataset.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../src/simulator/index.js';
+import { startTestServer, type TestServer } from '../helpers/mcp.js';
+
+type Sim = Awaited<ReturnType<typeof startSimulator>>;
+let sim: Sim;
+let t: TestServer;
+beforeAll(async () => {
+  sim = await startSimulator({ dataset: 'demo', port: 0 });
+  t = await startTestServer({ sim });
+});
+afterAll(async () => {
+  await t.close();
+  await sim.close();
+});
+
+describe('projects and global alert configurations', () => {
+  it('lists the projects with their organization', async () => {
+    const r = await t.call('list_projects', {});
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured!.totalCount).toBe(sim.projectIds.length);
+    for (const id of sim.projectIds) expect(r.text).toContain(id);
+    expect(r.text).toContain(sim.orgId);
+  });
+
+  it('lists the global alert configurations', async () => {
+    const r = await t.call('list_global_alert_configs', {});
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toMatch(/^# Global alert configurations — \d+ total/);
+  });
+});
+
+describe('hosts and disks', () => {
+  it('lists hosts and reads a disk partition of one', async () => {
+    const r = await t.call('list_hosts', { itemsPerPage: 100 });
+    expect(r.isError, r.text).toBe(false);
+    const [first] = r.structured!.results as Array<{ id: string; hostname: string }>;
+    expect(r.text).toContain(first!.hostname);
+    const host = sim.store.data.hosts.find((h) => h.id === first!.id)!;
+    const disk = await t.call('get_disk_partition', { hostId: host.id, partitionName: host.disks[0] });
+    expect(disk.isError, disk.text).toBe(false);
+    expect(disk.text).toContain(`**partitionName**: ${host.disks[0]}`);
+  });
+
+  it('says which device is unknown', async () => {
+    const host = sim.store.data.hosts.find((h) => h.groupId === sim.projectIds[0])!;
+    const r = await t.call('get_disk_partition', { hostId: host.id, partitionName: 'sdz9' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('DEVICE_NOT_FOUND');
+    expect(r.text).toContain('sdz9');
+  });
+
+  it('refuses an id that is not a plain path segment before any request', async () => {
+    const r = await t.call('get_disk_partition', { hostId: '../groups', partitionName: 'sda1' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/plain id/);
+  });
+});
+
+describe('agents and automation', () => {
+  it('lists agents of a type and maps the agent links to those calls', async () => {
+    const r = await t.call('list_agents', { agentType: 'MONITORING' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toMatch(/^# MONITORING agents of project \(default\) — \d+ total/);
+    const links = await t.call('get_agent_links', {});
+    expect(links.structured!.agentTypes).toEqual(['MONITORING', 'BACKUP', 'AUTOMATION']);
+  });
+
+  it('refuses an unknown agent type at the schema', async () => {
+    const r = await t.call('list_agents', { agentType: 'SPY' });
+    expect(r.isError).toBe(true);
+  });
+
+  it('summarises the automation status against the goal version', async () => {
+    const r = await t.call('get_automation_status', {});
+    expect(r.isError, r.text).toBe(false);
+    const s = r.structured as { goalVersion: number; processCount: number; atGoalCount: number };
+    expect(r.text.split('\n')[0]).toContain(
+      `${s.atGoalCount} of ${s.processCount} processes at goal version ${s.goalVersion}`,
+    );
+  });
+
+  it('names the project that does not exist', async () => {
+    const r = await t.call('get_automation_status', { projectId: 'aaaaaaaaaaaaaaaaaaaaaaaa' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/GROUP_NOT_FOUND/);
+  });
+});
+
+describe('integrations', () => {
+  it('lists integrations with secrets masked', async () => {
+    const r = await t.call('list_integrations', {});
+    expect(r.isError, r.text).toBe(false);
+    const stored = sim.store.data.integrations.filter((i) => i.groupId === sim.projectIds[0]);
+    expect(stored.length).toBeGreaterThan(0);
+    const all = r.text + JSON.stringify(r.structured);
+    for (const i of stored)
+      for (const [k, v] of Object.entries(i.fields))
+        if (typeof v === 'string' && /key|token|secret|password|url/i.test(k))
+          expect(all, k).not.toContain(v);
+  });
+
+  it('replaces a paging key only after confirmation and never shows the new key', async () => {
+    const key = 'pd-new-key-0123456789abcdef';
+    const args = { integrationType: 'INCIDENT_PAGING_A', settings: { serviceKey: key } };
+    const first = await t.call('put_integration', args);
+    expect(first.structured!.outcome).toBe('confirmation_required');
+    expect(first.text).toContain('******cdef');
+    expect(first.text).not.toContain(key);
+    const token = (first.structured!.confirmation as { confirmationToken: string }).confirmationToken;
+    const done = await t.call('put_integration', { ...args, confirmationToken: token });
+    expect(done.isError, done.text).toBe(false);
+    expect(done.text + JSON.stringify(done.structured)).not.toContain(key);
+    expect(done.text).toContain('serviceKey=******cdef');
+    const stored = sim.store.data.integrations.find(
+      (i) => i.groupId === sim.projectIds[0] && i.type === 'INCIDENT_PAGING_A',
+    );
+    expect(stored?.fields.serviceKey).toBe(key);
+  });
+
+  it('names missing fields before asking anyone', async () => {
+    const r = await t.call('put_integration', {
+      integrationType: 'TEAM_CHAT_A',
+      settings: { roomName: 'ops' },
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('TEAM_CHAT_A needs notificationToken');
+  });
+});

@@ -1,0 +1,95 @@
+// Maintenance-window tools end to end: MCP client ↔ server ↔ API client ↔ simulator (demo dataset).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/mcp.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const inHours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
+
+/** A guarded call the person confirmed: preview first, then the same arguments with the token. */
+async function confirmed(name: string, args: Record<string, unknown>) {
+  const first = await t.call(name, args);
+  expect(first.structured?.outcome, first.text).toBe('confirmation_required');
+  const token = (first.structured!.confirmation as { confirmationToken: string }).confirmationToken;
+  return { preview: first, result: await t.call(name, { ...args, confirmationToken: token }) };
+}
+
+describe('maintenance window tools', () => {
+  let windowId = '';
+
+  it('creates a window (a write: no confirmation by default) and lists it as upcoming', async () => {
+    const r = await t.call('create_maintenance_window', {
+      startDate: inHours(2),
+      endDate: inHours(4),
+      alertTypeNames: ['HOST', 'REPLICA_SET'],
+      description: 'Kernel upgrade on the payments replica set',
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured!.outcome).toBe('executed');
+    windowId = (r.structured!.result as { record: { id: string } }).record.id;
+    expect(r.text).toContain(`# Maintenance window ${windowId} created`);
+    const list = await t.call('list_maintenance_windows', { itemsPerPage: 100 });
+    expect(list.isError).toBe(false);
+    expect(list.text).toMatch(
+      new RegExp(`\\| ${windowId} \\| upcoming \\|.*HOST, REPLICA_SET \\| Kernel upgrade`),
+    );
+  });
+
+  it('refuses a window that ends in the past before calling the API', async () => {
+    const r = await t.call('create_maintenance_window', {
+      startDate: inHours(-5),
+      endDate: inHours(-1),
+      alertTypeNames: ['HOST'],
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('endDate is in the past');
+  });
+
+  it('reads one window and updates its end', async () => {
+    const get = await t.call('get_maintenance_window', { maintenanceWindowId: windowId });
+    expect(get.isError, get.text).toBe(false);
+    expect(get.text).toContain('**State**: upcoming');
+    const end = inHours(6);
+    const upd = await t.call('update_maintenance_window', { maintenanceWindowId: windowId, endDate: end });
+    expect(upd.isError, upd.text).toBe(false);
+    expect((upd.structured!.result as { record: { endDate: string } }).record.endDate.slice(0, 16)).toBe(
+      end.slice(0, 16),
+    );
+  });
+
+  it('says what to give when an update names no change', async () => {
+    const r = await t.call('update_maintenance_window', {
+      maintenanceWindowId: windowId,
+      description: 'only this',
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('at least one of startDate, endDate or alertTypeNames');
+  });
+
+  it('deletes only after confirmation, with a preview of the window and the resume note', async () => {
+    const { preview, result } = await confirmed('delete_maintenance_window', {
+      maintenanceWindowId: windowId,
+    });
+    expect(preview.text).toContain(`Delete maintenance window ${windowId}`);
+    expect(preview.text).toContain('HOST, REPLICA_SET resume');
+    expect(result.isError, result.text).toBe(false);
+    expect(result.text).toContain(`# Maintenance window ${windowId} deleted`);
+    expect(result.structured).toEqual({
+      outcome: 'executed',
+      result: { deleted: true, maintenanceWindowId: windowId },
+    });
+  });
+
+  it('answers an unknown window with an error that says what to do', async () => {
+    const r = await t.call('get_maintenance_window', { maintenanceWindowId: windowId });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/maintenance window/i);
+    expect(r.text).toMatch(/list_maintenance_windows|ended|exist/i);
+  });
+});
