@@ -1,0 +1,183 @@
+// Users and API keys end to end: secrets minted by the platform end up in 0600 files, never in the answer.
+import { readFileSync, statSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../src/simulator/index.js';
+import { startTestServer, type TestServer } from '../helpers/mcp.js';
+
+type Sim = Awaited<ReturnType<typeof startSimulator>>;
+let sim: Sim;
+let t: TestServer;
+beforeAll(async () => {
+  sim = await startSimulator({ dataset: 'demo', port: 0 });
+  t = await startTestServer({ sim });
+});
+afterAll(async () => {
+  await t.close();
+  await sim.close();
+});
+
+async function confirmed(server: TestServer, name: string, args: Record<string, unknown>) {
+  const first = await server.call(name, args);
+  expect(first.structured?.outcome, first.text).toBe('confirmation_required');
+  const token = (first.structured!.confirmation as { confirmationToken: string }).confirmationToken;
+  return { preview: first, result: await server.call(name, { ...args, confirmationToken: token }) };
+}
+
+type Kept = { publicKey: string; privateKey: string; privateKeyFile: string };
+
+describe('API keys', () => {
+  it('mints an organization key after confirmation; the private key is only in the 0600 file', async () => {
+    const { preview, result } = await confirmed(t, 'create_org_api_key', {
+      desc: 'Nightly report exporter',
+      roles: ['ORG_READ_ONLY'],
+    });
+    expect(preview.text).toContain(`Create an API key in organization ${sim.orgId} with roles ORG_READ_ONLY`);
+    expect(result.isError, result.text).toBe(false);
+    const key = (result.structured!.result as { record: Kept }).record;
+    const stored = sim.store.data.apiKeys.find((k) => k.publicKey === key.publicKey)!;
+    expect(result.text + JSON.stringify(result.structured)).not.toContain(stored.privateKey);
+    expect(key.privateKey).toBe(`******${stored.privateKey.slice(-4)}`);
+    expect(readFileSync(key.privateKeyFile, 'utf8').trim()).toBe(stored.privateKey);
+    expect(statSync(key.privateKeyFile).mode & 0o777).toBe(0o600);
+    expect(result.text).toContain(key.privateKeyFile);
+  });
+
+  it('mints a project key with project roles', async () => {
+    const { result } = await confirmed(t, 'create_project_api_key', { roles: ['GROUP_READ_ONLY'] });
+    expect(result.isError, result.text).toBe(false);
+    expect(result.text).toContain(`GROUP_READ_ONLY @ project ${sim.projectIds[0]}`);
+  });
+
+  it('asks for desc or roles before anything else', async () => {
+    const r = await t.call('create_project_api_key', {});
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('Give desc, roles or both');
+  });
+
+  it('reveals the private key only when the operator chose so', async () => {
+    const open = await startTestServer({ sim, config: { revealSecrets: true, confirm: 'never' } });
+    try {
+      const r = await open.call('create_org_api_key', { desc: 'Shown once', roles: ['ORG_MEMBER'] });
+      const key = (r.structured!.result as { record: Kept }).record;
+      const stored = sim.store.data.apiKeys.find((k) => k.publicKey === key.publicKey)!;
+      expect(key.privateKey).toBe(stored.privateKey);
+      expect(r.text).toContain('DBOPS_REVEAL_SECRETS=true');
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe('users', () => {
+  it('creates a user without echoing the password and names the roles waiting for an invitation', async () => {
+    const password = 'Str0ng!pass-word';
+    const r = await t.call('create_user', {
+      username: 'new.person@example.com',
+      password,
+      emailAddress: 'new.person@example.com',
+      mobileNumber: '+15555550199',
+      firstName: 'New',
+      lastName: 'Person',
+      roles: [{ groupId: sim.projectIds[0], roleName: 'GROUP_READ_ONLY' }],
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text + JSON.stringify(r.structured)).not.toContain(password);
+    expect(r.text).toContain(
+      `Invited, applies once the user accepts: GROUP_READ_ONLY @ project ${sim.projectIds[0]}.`,
+    );
+  });
+
+  it('shows the platform refusing a weak password', async () => {
+    const r = await t.call('create_user', {
+      username: 'weak@example.com',
+      password: 'password',
+      emailAddress: 'weak@example.com',
+      mobileNumber: '+15555550198',
+      firstName: 'Weak',
+      lastName: 'Password',
+      roles: [],
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('WEAK_PASSWORD');
+    expect(r.text).not.toContain('"password"');
+  });
+
+  it('changes roles after a preview of what is added and removed', async () => {
+    const priya = sim.store.data.users.find((u) => u.username === 'priya.raman@example.com')!;
+    const removed = priya.roles.find((r) => r.roleName === 'GROUP_READ_ONLY')!;
+    const keep = priya.roles.filter((r) => r !== removed);
+    const roles = [...keep, { roleName: 'GLOBAL_READ_ONLY' }];
+    const { preview, result } = await confirmed(t, 'update_user_roles', { userId: priya.id, roles });
+    expect(preview.text).toContain(`roles added: (none) → GLOBAL_READ_ONLY (global)`);
+    expect(preview.text).toContain(`roles removed: GROUP_READ_ONLY @ project ${removed.groupId} → (none)`);
+    expect(result.isError, result.text).toBe(false);
+    const after = sim.store.data.users.find((u) => u.id === priya.id)!.roles.map((r) => r.roleName);
+    expect(after).toContain('GLOBAL_READ_ONLY');
+    expect(after).not.toContain('GROUP_READ_ONLY');
+  });
+
+  it('answers an unknown user in the preview, before any change', async () => {
+    const r = await t.call('update_user_roles', { userId: 'ffffffffffffffffffffffff', roles: [] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('USER_NOT_FOUND');
+  });
+
+  it("reads the calling key's own user's access list, and explains a refusal for another user", async () => {
+    const key = sim.store.fixtures!.accessListAllowed;
+    const own = await startTestServer({
+      sim,
+      config: { publicKey: key.publicKey, privateKey: key.privateKey },
+    });
+    try {
+      const r = await own.call('get_user_access_list', { userId: key.userId });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toMatch(/\| 127\.0\.0\.1(\/32)? \|/);
+      const other = sim.store.fixtures!.accessListDenied.userId;
+      const denied = await own.call('get_user_access_list', { userId: other });
+      expect(denied.isError).toBe(true);
+      expect(denied.text).toMatch(/ACCESS_LIST_ACCESS_DENIED|not authorized/);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('creates further users through the first-user endpoint without a key', async () => {
+    const r = await t.call('create_first_user', {
+      username: 'second.admin@example.com',
+      password: 'An0ther!secret',
+      firstName: 'Second',
+      lastName: 'Admin',
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain('No API key was created');
+  });
+});
+
+describe('first user of a fresh installation', () => {
+  it('keeps the GLOBAL_OWNER key of the first user in a file', async () => {
+    const empty = await startSimulator({ dataset: 'empty', port: 0 });
+    const fresh = await startTestServer({
+      sim: empty,
+      config: { publicKey: 'unused', privateKey: 'unused', projectId: undefined, orgId: undefined },
+    });
+    try {
+      const r = await fresh.call('create_first_user', {
+        username: 'root@example.com',
+        password: 'F1rst!owner-pass',
+        firstName: 'Root',
+        lastName: 'Owner',
+        accessList: ['127.0.0.1'],
+      });
+      expect(r.isError, r.text).toBe(false);
+      const key = (r.structured!.result as { programmaticApiKey: Kept }).programmaticApiKey;
+      const stored = empty.store.data.apiKeys.find((k) => k.publicKey === key.publicKey)!;
+      expect(r.text + JSON.stringify(r.structured)).not.toContain(stored.privateKey);
+      expect(r.text).not.toContain('F1rst!owner-pass');
+      expect(readFileSync(key.privateKeyFile, 'utf8').trim()).toBe(stored.privateKey);
+      expect(r.text).toContain('GLOBAL_OWNER (global)');
+    } finally {
+      await fresh.close();
+      await empty.close();
+    }
+  });
+});
