@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { when } from '../src/format/markdown.js';
+import { cell } from '../src/format/untrusted.js';
 import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type Preview, projectOf, ToolInputError } from './define.js';
 import { ids, isoTime, page } from './ids.js';
@@ -154,11 +155,11 @@ export const createMaintenanceWindow = defineTool({
   },
   format: (w, _args, f) =>
     recordAnswer(
-      `Maintenance window ${w.id} created`,
+      `Maintenance window ${cell(w.id, 40)} created`,
       w,
       (s) => windowPairs(s, f.now),
       f,
-      `delete_maintenance_window with maintenanceWindowId=${w.id} ends it early`,
+      `delete_maintenance_window with maintenanceWindowId=${cell(w.id, 40)} ends it early`,
     ),
 });
 

@@ -5,6 +5,7 @@ import type { AccessListEntry, RoleAssignment, User } from '../src/api/client.js
 import { ApiError } from '../src/api/errors.js';
 import { age, fields } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
+import { cell } from '../src/format/untrusted.js';
 import {
   GLOBAL_ROLES,
   type KeptKey,
@@ -109,11 +110,20 @@ export const createFirstUser = defineTool({
   format: (r, _args, f) => {
     const user = redact(r.user);
     const key = r.key && shownKey(r.key);
-    const lines = [`# User ${user.id} created`, f.fence.notice, f.fence.wrap(fields(userPairs(user)))];
+    const lines = [
+      `# User ${cell(user.id, 40)} created`,
+      f.fence.notice,
+      f.fence.wrap(fields(userPairs(user))),
+    ];
     if (key) {
       lines.push(
-        `### API key ${key.publicKey ?? ''}`.trim(),
-        f.fence.wrap(fields([['Roles', (key.roles ?? []).map(roleLabel)]])),
+        '### API key',
+        f.fence.wrap(
+          fields([
+            ['Public key', key.publicKey],
+            ['Roles', (key.roles ?? []).map(roleLabel)],
+          ]),
+        ),
         keyNote(key),
         `**Private key**: ${key.privateKey ?? '—'}`,
       );
@@ -158,7 +168,8 @@ export const createUser = defineTool({
     checkRoles(args.roles);
     return ctx.api.users.create(args, { signal: ctx.signal });
   },
-  format: (u, args, f) => withPending(recordAnswer(`User ${u.id} created`, u, userPairs, f), args.roles, u),
+  format: (u, args, f) =>
+    withPending(recordAnswer(`User ${cell(u.id, 40)} created`, u, userPairs, f), args.roles, u),
 });
 
 /** Roles asked for but absent from the answer wait for the user to accept an invitation: say so. */
