@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ApiKey } from '../src/api/client.js';
 import { fields } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
+import { cell } from '../src/format/untrusted.js';
 import { recordOutput } from './common.js';
 import {
   defineTool,
@@ -84,7 +85,7 @@ function keyAnswer(title: string, key: KeptKey, f: FormatContext): ToolAnswer {
       f.fence.notice,
       f.fence.wrap(body),
       keyNote(k),
-      `**Private key**: ${k.privateKey ?? '—'}`,
+      `**Private key**: ${cell(k.privateKey, 100)}`,
     ].join('\n'),
     structured: { record: k },
   };

@@ -125,7 +125,7 @@ export const createFirstUser = defineTool({
           ]),
         ),
         keyNote(key),
-        `**Private key**: ${key.privateKey ?? '—'}`,
+        `**Private key**: ${cell(key.privateKey, 100)}`,
       );
     } else lines.push('No API key was created (only the very first user gets one).');
     return { text: lines.join('\n'), structured: { user, ...(key ? { programmaticApiKey: key } : {}) } };
