@@ -163,13 +163,18 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
+/** The body as text, or undefined when over MAX_BODY. An oversized body is drained (up to 8× the cap, then the
+ * socket is dropped) so the client reads the 413 instead of a connection reset. */
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) return undefined;
-    chunks.push(chunk as Buffer);
+    if (size > 8 * MAX_BODY) {
+      req.destroy();
+      return undefined;
+    }
+    if (size <= MAX_BODY) chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return size > MAX_BODY ? undefined : Buffer.concat(chunks).toString('utf8');
 }
