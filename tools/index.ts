@@ -10,9 +10,11 @@ import { hostTools } from './hosts.js';
 import { integrationTools } from './integrations.js';
 import { maintenanceWindowTools } from './maintenance-windows.js';
 import { globalAlertConfigTools, projectTools } from './projects.js';
+import { triageTools } from './triage.js';
 import { userTools } from './users.js';
 
 export const catalog: AnyTool[] = [
+  ...triageTools,
   ...projectTools,
   ...alertConfigTools,
   ...globalAlertConfigTools,

@@ -1,0 +1,68 @@
+// Which beyond-spec endpoints a server offers, learned from its answers and remembered per API client (one
+// client per configured server), so a server without one costs a single 404 per session, not one per call.
+import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+
+/** Beyond-spec lists some servers lack (api-facts: an unknown path answers 404 RESOURCE_NOT_FOUND). */
+export type Capability =
+  | 'projectAlerts' // GET /groups/{id}/alerts?status=
+  | 'projects' // GET /groups
+  | 'maintenanceWindows' // GET /groups/{id}/maintenanceWindows
+  | 'hosts' // GET /groups/{id}/hosts
+  | 'globalAlertConfigs'; // GET /globalAlertConfigs
+
+const known = new WeakMap<ApiClient, Map<Capability, boolean>>();
+
+function memo(api: ApiClient): Map<Capability, boolean> {
+  let m = known.get(api);
+  if (!m) {
+    m = new Map();
+    known.set(api, m);
+  }
+  return m;
+}
+
+/** The server has no such endpoint (as opposed to an unknown project, alert or config, which are 404s too). */
+export function isMissingEndpoint(e: unknown): boolean {
+  return e instanceof ApiError && e.status === 404 && e.errorCode === 'RESOURCE_NOT_FOUND';
+}
+
+/** false once the server answered that it lacks the endpoint; true once it answered; undefined before. */
+export function supports(api: ApiClient, cap: Capability): boolean | undefined {
+  return known.get(api)?.get(cap);
+}
+
+export function markUnsupported(api: ApiClient, cap: Capability): void {
+  memo(api).set(cap, false);
+}
+
+/**
+ * Runs `primary` unless the server is known to lack it; when it answers that it has no such endpoint,
+ * remembers that and runs `fallback` (now and on every later call with this client).
+ */
+export async function withFallback<T>(
+  api: ApiClient,
+  cap: Capability,
+  primary: () => Promise<T>,
+  fallback: () => Promise<T>,
+): Promise<{ value: T; fallback: boolean }> {
+  if (supports(api, cap) === false) return { value: await fallback(), fallback: true };
+  try {
+    const value = await primary();
+    memo(api).set(cap, true);
+    return { value, fallback: false };
+  } catch (e) {
+    if (!isMissingEndpoint(e)) throw e;
+    markUnsupported(api, cap);
+    return { value: await fallback(), fallback: true };
+  }
+}
+
+/** A beyond-spec list with no spec-only equivalent: undefined when the server lacks it. */
+export async function ifSupported<T>(
+  api: ApiClient,
+  cap: Capability,
+  call: () => Promise<T>,
+): Promise<T | undefined> {
+  return (await withFallback(api, cap, call, async () => undefined)).value;
+}

@@ -1,0 +1,92 @@
+// Events of a time window (a project's or the installation's), and which of them are changes someone made —
+// the "what changed" that often explains "what broke" — as opposed to alert and metric noise or reads.
+import type { ApiClient, ApiEvent } from '../api/client.js';
+import { fetchAll } from '../api/paging.js';
+
+/** Upper bound of events read for one window. */
+export const MAX_EVENTS = 2_000;
+
+export type EventScope = { projectId: string } | 'global';
+
+export interface RecentEvents {
+  since: string;
+  /** Newest first. */
+  events: ApiEvent[];
+  totalCount: number;
+  truncated: boolean;
+}
+
+const ms = (e: ApiEvent) => Date.parse(e.created ?? '') || 0;
+/** The API does not state an order: sort here, newest first (ties by id, so the order is stable). */
+export const newestFirst = (a: ApiEvent, b: ApiEvent) => ms(b) - ms(a) || b.id.localeCompare(a.id);
+
+export async function loadRecentEvents(
+  api: ApiClient,
+  scope: EventScope,
+  since: Date,
+  signal?: AbortSignal,
+): Promise<RecentEvents> {
+  const minDate = since.toISOString();
+  const r = await fetchAll(
+    (q) =>
+      scope === 'global'
+        ? api.events.listGlobal({ ...q, minDate }, { signal })
+        : api.events.listForProject(scope.projectId, { ...q, minDate }, { signal }),
+    { signal, maxItems: MAX_EVENTS },
+  );
+  // A server that ignores minDate must not flood the window with older events.
+  const events = r.items.filter((e) => ms(e) >= since.getTime()).sort(newestFirst);
+  return { since: minDate, events, totalCount: r.totalCount, truncated: r.truncated };
+}
+
+/** The newest event(s): a new event changes it, events ageing out of the window do not. */
+export function eventsFingerprint(events: ApiEvent[]): string {
+  const newest = events.reduce((m, e) => Math.max(m, ms(e)), 0);
+  const ids = events
+    .filter((e) => ms(e) === newest)
+    .map((e) => e.id)
+    .sort();
+  return `${newest}:${ids.join(',')}`;
+}
+
+export type ChangeKind = 'deployment' | 'access' | 'maintenance' | 'alerting' | 'settings';
+
+// Alert and metric state, host and agent state, data reads and writes, logins: noise for "what changed".
+const NOT_A_CHANGE =
+  /^(ALERT_(ACKNOWLEDGED|UNACKNOWLEDGED)|(OUTSIDE|INSIDE)_METRIC_THRESHOLD|HOST_|PRIMARY_ELECTED|DATA_EXPLORER|.*AGENT_(DOWN|UP)$|.*LOGIN|DAEMON_|NO_PRIMARY|REPLICATION_|RESYNC_)/;
+
+/**
+ * What kind of change an event records, or undefined when it records none. Configuration publishes, role
+ * and membership changes, maintenance windows, alert configurations and integrations are changes; so is any
+ * other audited action of a person or key that is not in the noise list above.
+ */
+export function changeKind(e: ApiEvent): ChangeKind | undefined {
+  const t = e.eventTypeName ?? '';
+  if (NOT_A_CHANGE.test(t)) return undefined;
+  if (t.startsWith('AUTOMATION_CONFIG')) return 'deployment';
+  if (t.startsWith('MAINTENANCE_WINDOW')) return 'maintenance';
+  if (t.startsWith('ALERT_CONFIG') || t.startsWith('INTEGRATION')) return 'alerting';
+  if (/ROLES?_|USER_|JOINED_|REMOVED_FROM|API_KEY|TEAM_|INVITATION/.test(t)) return 'access';
+  const actor = e.username ?? e.userId ?? e.publicKey ?? e.apiKeyId;
+  return actor !== undefined || t.endsWith('_AUDIT') || t.endsWith('_CHANGED') ? 'settings' : undefined;
+}
+
+/** "MODIFIED PROCESS rs-payments_1 (processes.version: 7.0.12 → 7.0.14)", the parts that fit one line. */
+export function changeSummary(e: ApiEvent): string {
+  const r = e as Record<string, unknown>;
+  const diffs = (e.diffs ?? []).map((d) => {
+    const params = (d.params ?? []).map(
+      (p) => `${p.param ?? p.display ?? '?'}: ${p.old ?? '∅'} → ${p.new ?? '∅'}`,
+    );
+    return `${d.status ?? ''} ${d.type ?? ''} ${d.name ?? d.id ?? ''}${params.length ? ` (${params.join('; ')})` : ''}`
+      .replace(/\s+/g, ' ')
+      .trim();
+  });
+  const about = [
+    r.targetUsername && `user ${r.targetUsername}`,
+    r.targetPublicKey && `key ${r.targetPublicKey}`,
+    r.maintenanceWindowId && `window ${r.maintenanceWindowId}`,
+    e.alertConfigId && `alertConfigId ${e.alertConfigId}`,
+  ].filter(Boolean);
+  return [...diffs, ...about].join('; ');
+}

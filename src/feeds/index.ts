@@ -1,0 +1,267 @@
+// The feeds a client can read as resources and subscribe to: a project's open alerts, events and automation
+// status, the installation's events, and a global alert configuration's open alerts. Each is plain data:
+// a URI template, a loader, a fingerprint (what counts as "changed" for subscribers), and two renderings —
+// a markdown digest for people and models, and the complete, redacted JSON for programs.
+import { ackState, alertColumns, alertRow } from '../../tools/alerts.js';
+import { atGoal, automationRow } from '../../tools/automation.js';
+import type { FormatContext } from '../../tools/define.js';
+import { eventTarget, eventWho } from '../../tools/events.js';
+import { safeSegment } from '../../tools/ids.js';
+import type { Alert, ApiClient, ApiEvent, AutomationStatus } from '../api/client.js';
+import { fetchAll } from '../api/paging.js';
+import { age, plural, table } from '../format/markdown.js';
+import { redact } from '../format/redact.js';
+import {
+  ackInForce,
+  alertsFingerprint,
+  groupByCause,
+  groupsMarkdown,
+  loadOpenAlerts,
+  type OpenAlerts,
+  oldestFirst,
+} from './alerts.js';
+import { eventsFingerprint, loadRecentEvents, type RecentEvents } from './events.js';
+
+export const FEED_EVENT_HOURS = 24;
+const DIGEST_ROWS = 30;
+
+export interface FeedContext {
+  api: ApiClient;
+  signal?: AbortSignal;
+  now: Date;
+}
+
+export interface Feed<D = unknown> {
+  /** Registered name, e.g. "project-alerts". */
+  name: string;
+  /** RFC 6570 level-1 template, e.g. "dbops://projects/{projectId}/alerts". */
+  template: string;
+  title: string;
+  description: string;
+  load(ctx: FeedContext, vars: Record<string, string>): Promise<D>;
+  fingerprint(data: D, now: Date): string;
+  markdown(data: D, vars: Record<string, string>, f: FormatContext): string;
+  json(data: D, vars: Record<string, string>): Record<string, unknown>;
+}
+
+const define = <D>(feed: Feed<D>): Feed<D> => feed;
+
+const FORMAT_NOTE = 'Add ?format=json for the complete JSON.';
+
+const projectAlerts = define<OpenAlerts>({
+  name: 'project-alerts',
+  template: 'dbops://projects/{projectId}/alerts',
+  title: 'Open alerts of a project',
+  description: `Open and tracking alerts of the project across all its alert configurations, grouped by cause, with acknowledgement and age. ${FORMAT_NOTE}`,
+  load: (ctx, v) => loadOpenAlerts(ctx.api, v.projectId!, { signal: ctx.signal }),
+  fingerprint: (d, now) => alertsFingerprint(d.alerts, now),
+  markdown: (d, v, f) => {
+    const groups = groupByCause(d.alerts, d.configs, f.now);
+    const acked = d.alerts.filter((a) => ackInForce(a, f.now)).length;
+    const lines = [
+      `# Open alerts of project ${v.projectId} — ${d.alerts.length}${acked ? `, ${acked} acknowledged` : ''}${groups.length ? `, in ${plural(groups.length, 'cause')}` : ''}`,
+    ];
+    if (!d.alerts.length) lines.push('No open or tracking alerts.');
+    else {
+      const { body, hidden } = groupsMarkdown(groups, f.now, DIGEST_ROWS);
+      lines.push(f.fence.notice, f.fence.wrap(body));
+      if (hidden) lines.push(`${hidden} more alerts in ?format=json or the list_open_alerts tool.`);
+    }
+    return lines.join('\n');
+  },
+  json: (d, v) => ({
+    projectId: v.projectId,
+    source: d.source,
+    truncated: d.truncated,
+    totalCount: d.alerts.length,
+    alerts: redact(d.alerts),
+  }),
+});
+
+function eventsMarkdown(title: string, d: RecentEvents, f: FormatContext): string {
+  const lines = [`# ${title} — ${plural(d.events.length, 'event')} in the last ${FEED_EVENT_HOURS} h`];
+  if (!d.events.length) lines.push('No events in the window.');
+  else {
+    const rows = d.events
+      .slice(0, DIGEST_ROWS)
+      .map((e: ApiEvent) => [
+        e.id,
+        age(e.created, f.now),
+        e.eventTypeName,
+        eventWho(e),
+        eventTarget(e),
+        e.alertId,
+      ]);
+    lines.push(
+      f.fence.notice,
+      f.fence.wrap(table(['eventId', 'time', 'type', 'who', 'target', 'alertId'], rows)),
+    );
+    if (d.events.length > DIGEST_ROWS)
+      lines.push(`${d.events.length - DIGEST_ROWS} older events in ?format=json.`);
+  }
+  return lines.join('\n');
+}
+
+const windowStart = (now: Date) => new Date(now.getTime() - FEED_EVENT_HOURS * 3_600_000);
+
+const projectEvents = define<RecentEvents>({
+  name: 'project-events',
+  template: 'dbops://projects/{projectId}/events',
+  title: 'Recent events of a project',
+  description: `Events of the project in the last ${FEED_EVENT_HOURS} hours, newest first: who changed what, alerts opening and closing. ${FORMAT_NOTE}`,
+  load: (ctx, v) => loadRecentEvents(ctx.api, { projectId: v.projectId! }, windowStart(ctx.now), ctx.signal),
+  fingerprint: (d) => eventsFingerprint(d.events),
+  markdown: (d, v, f) => eventsMarkdown(`Events of project ${v.projectId}`, d, f),
+  json: (d, v) => ({
+    projectId: v.projectId,
+    since: d.since,
+    truncated: d.truncated,
+    events: redact(d.events),
+  }),
+});
+
+const globalEvents = define<RecentEvents>({
+  name: 'global-events',
+  template: 'dbops://global/events',
+  title: 'Recent global events',
+  description: `Installation-wide events (users, organizations, keys) in the last ${FEED_EVENT_HOURS} hours, newest first; needs a global read-only key. ${FORMAT_NOTE}`,
+  load: (ctx) => loadRecentEvents(ctx.api, 'global', windowStart(ctx.now), ctx.signal),
+  fingerprint: (d) => eventsFingerprint(d.events),
+  markdown: (d, _v, f) => eventsMarkdown('Global events', d, f),
+  json: (d) => ({ since: d.since, truncated: d.truncated, events: redact(d.events) }),
+});
+
+const projectAutomation = define<AutomationStatus>({
+  name: 'project-automation',
+  template: 'dbops://projects/{projectId}/automation',
+  title: 'Automation status of a project',
+  description: `Whether the project's processes reached the automation goal version; for those behind, the remaining plan steps and errors. ${FORMAT_NOTE}`,
+  load: (ctx, v) => ctx.api.automation.status(v.projectId!, { signal: ctx.signal }),
+  fingerprint: (s) =>
+    `${s.goalVersion}|${(s.processes ?? [])
+      .map((p) => `${p.name}:${p.lastGoalVersionAchieved}:${(p.plan ?? []).join('>')}:${p.errorCode ?? 0}`)
+      .sort()
+      .join(',')}`,
+  markdown: (s, v, f) => {
+    const processes = redact(s.processes ?? []);
+    const behind = processes.filter((p) => !atGoal(p, s.goalVersion));
+    const lines = [
+      `# Automation of project ${v.projectId} — ${processes.length - behind.length} of ${plural(processes.length, 'process', 'processes')} at goal version ${s.goalVersion}`,
+    ];
+    if (behind.length) {
+      const columns = ['process', 'hostname', 'last goal version', 'remaining plan', 'error'];
+      lines.push(f.fence.notice, f.fence.wrap(table(columns, behind.map(automationRow))));
+    } else lines.push('Every process has deployed the current configuration.');
+    return lines.join('\n');
+  },
+  json: (s, v) => ({
+    projectId: v.projectId,
+    goalVersion: s.goalVersion,
+    processes: redact(s.processes ?? []),
+  }),
+});
+
+interface GlobalConfigAlerts {
+  alerts: Alert[];
+  truncated: boolean;
+}
+
+const globalConfigAlerts = define<GlobalConfigAlerts>({
+  name: 'global-alert-config-alerts',
+  template: 'dbops://global-alert-configs/{globalAlertConfigId}/alerts',
+  title: 'Open alerts of a global alert configuration',
+  description: `Open alerts raised by one global (installation-wide) alert configuration; needs a global owner or monitoring admin key. ${FORMAT_NOTE}`,
+  load: async (ctx, v) => {
+    const r = await fetchAll(
+      (q) => ctx.api.globalAlerts.listForConfig(v.globalAlertConfigId!, q, { signal: ctx.signal }),
+      { signal: ctx.signal, maxItems: 5_000 },
+    );
+    return { alerts: r.items.sort(oldestFirst), truncated: r.truncated };
+  },
+  fingerprint: (d, now) => alertsFingerprint(d.alerts, now),
+  markdown: (d, v, f) => {
+    const lines = [
+      `# Open alerts of global alert configuration ${v.globalAlertConfigId} — ${d.alerts.length}`,
+    ];
+    if (!d.alerts.length) lines.push('No open alerts.');
+    else {
+      const rows = d.alerts.slice(0, DIGEST_ROWS).map((a) => alertRow(a, f.now));
+      lines.push(f.fence.notice, f.fence.wrap(table(alertColumns, rows)));
+      if (d.alerts.length > DIGEST_ROWS) lines.push(`${d.alerts.length - DIGEST_ROWS} more in ?format=json.`);
+      const acked = d.alerts.filter((a) => ackState(a, f.now) !== 'no').length;
+      if (acked) lines.push(`${acked} acknowledged.`);
+    }
+    return lines.join('\n');
+  },
+  json: (d, v) => ({
+    globalAlertConfigId: v.globalAlertConfigId,
+    truncated: d.truncated,
+    totalCount: d.alerts.length,
+    alerts: redact(d.alerts),
+  }),
+});
+
+export const feeds: Feed[] = [
+  projectAlerts,
+  projectEvents,
+  projectAutomation,
+  globalEvents,
+  globalConfigAlerts,
+] as Feed[];
+
+export interface FeedMatch {
+  feed: Feed;
+  vars: Record<string, string>;
+  format: 'markdown' | 'json';
+  /** The URI without its query: one feed, whatever the format. */
+  key: string;
+}
+
+const segment = safeSegment('id', 'a URI segment');
+
+function compile(template: string): { names: string[]; regex: RegExp } {
+  const names: string[] = [];
+  const pattern = template
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const m = /^\{(\w+)\}$/.exec(part);
+      if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(m[1]!);
+      return '([^/?#]+)';
+    })
+    .join('');
+  return { names, regex: new RegExp(`^${pattern}$`) };
+}
+
+const compiled = feeds.map((feed) => ({ feed, ...compile(feed.template) }));
+
+/** The feed a URI names (query: format=markdown|json), or undefined. */
+export function matchFeed(uri: string): FeedMatch | undefined {
+  const q = uri.indexOf('?');
+  const key = q < 0 ? uri : uri.slice(0, q);
+  const params = new URLSearchParams(q < 0 ? '' : uri.slice(q + 1));
+  const format = params.get('format') ?? 'markdown';
+  if (format !== 'markdown' && format !== 'json') return undefined;
+  for (const c of compiled) {
+    const m = c.regex.exec(key);
+    if (!m) continue;
+    const vars: Record<string, string> = {};
+    for (const [i, name] of c.names.entries()) {
+      let value: string;
+      try {
+        value = decodeURIComponent(m[i + 1]!);
+      } catch {
+        return undefined;
+      }
+      if (!segment.safeParse(value).success) return undefined;
+      vars[name] = value;
+    }
+    return { feed: c.feed, vars, format, key };
+  }
+  return undefined;
+}
+
+/** The concrete URI of a feed for these variables. */
+export function feedUri(feed: Feed, vars: Record<string, string>): string {
+  return feed.template.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(vars[n] ?? ''));
+}

@@ -1,0 +1,233 @@
+// triage_project and list_open_alerts end to end: SDK client ↔ server ↔ API client ↔ simulator (digest,
+// loopback), including the spec-only fallback when the server lacks the project-wide alert list.
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { supports } from '../../src/feeds/capabilities.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { routes } from '../../src/simulator/routes/index.js';
+import { startTestServer, type TestServer } from '../helpers/mcp.js';
+
+type Sim = Awaited<ReturnType<typeof startSimulator>>;
+let sim: Sim;
+let t: TestServer;
+
+beforeAll(async () => {
+  sim = await startSimulator({ dataset: 'demo', port: 0 });
+  t = await startTestServer({ sim });
+});
+afterAll(async () => {
+  await t.close();
+  await sim.close();
+});
+
+const openAlertsOf = (s: Sim, projectId: string, statuses = ['OPEN', 'TRACKING']) =>
+  s.store.data.alerts.filter((a) => a.groupId === projectId && statuses.includes(a.status));
+
+/** Counts the per-configuration alert reads the server launches (wrapping its API client). */
+function countPerConfigReads(server: TestServer): { launched: number } {
+  const counter = { launched: 0 };
+  const area = server.deps.api.alertConfigs;
+  const original = area.listOpenAlerts.bind(area);
+  area.listOpenAlerts = (...args) => {
+    counter.launched += 1;
+    return original(...args);
+  };
+  return counter;
+}
+
+/** A simulator like a server of the spec only: no GET /groups/{id}/alerts (it answers 404 RESOURCE_NOT_FOUND). */
+function specOnlySimulator(options: Parameters<typeof startSimulator>[0] = {}) {
+  return startSimulator({
+    dataset: 'demo',
+    port: 0,
+    ...options,
+    routes: routes.filter((r) => !(r.method === 'GET' && r.path === '/groups/:projectId/alerts')),
+  });
+}
+
+async function callWithProgress(server: TestServer, name: string, args: Record<string, unknown>) {
+  const progress: Progress[] = [];
+  const r = await server.client.callTool({ name, arguments: args }, undefined, {
+    onprogress: (p) => progress.push(p),
+  });
+  return { r, progress };
+}
+
+describe('triage_project', () => {
+  it('tells what changed, then what broke, in under 4,000 characters with the ids follow-up calls need', async () => {
+    const projectId = sim.projectIds[0]!;
+    const r = await t.call('triage_project', {});
+    expect(r.isError).toBe(false);
+    expect(r.text.length).toBeLessThan(4_000);
+    const s = r.structured as any;
+    expect(s.projectId).toBe(projectId);
+    expect(s.errors).toEqual([]);
+
+    // Every open alert of the demo project, with its configuration id, in the text and the structure.
+    const open = openAlertsOf(sim, projectId);
+    expect(open.length).toBeGreaterThan(3);
+    expect(s.alerts.totalCount).toBe(open.length);
+    for (const a of open) {
+      expect(r.text).toContain(a.id);
+      expect(r.text).toContain(a.alertConfigId);
+    }
+    // Acknowledged vs not, and the processes behind the goal with their remaining plan.
+    const acked = open.filter((a) => a.acknowledgedUntil && Date.parse(a.acknowledgedUntil) > Date.now());
+    expect(s.alerts.acknowledgedCount).toBe(acked.length);
+    const behind = sim.store.data.automation
+      .find((x) => x.groupId === projectId)!
+      .processes.filter((p) => p.plan.length > 0);
+    expect(behind.length).toBeGreaterThan(0);
+    for (const p of behind) {
+      expect(r.text).toContain(p.name);
+      expect(r.text).toContain(p.plan.join(' → '));
+    }
+    // The maintenance window in force, with its id.
+    const active = sim.store.data.maintenanceWindows.filter(
+      (w) =>
+        w.groupId === projectId &&
+        Date.parse(w.startDate) <= Date.now() &&
+        Date.parse(w.endDate) > Date.now(),
+    );
+    expect(active.length).toBeGreaterThan(0);
+    for (const w of active) expect(r.text).toContain(w.id);
+
+    // Changes only (no metric, host or data-explorer noise), each with its event id.
+    const changes = s.changes as Array<{ id: string; eventTypeName: string }>;
+    expect(changes.length).toBeGreaterThan(0);
+    for (const c of changes) {
+      expect(c.eventTypeName).not.toMatch(/METRIC_THRESHOLD|^HOST_|DATA_EXPLORER|ALERT_ACKNOWLEDGED/);
+      expect(r.text).toContain(c.id);
+    }
+
+    // Chronological: the timeline is oldest first and the text follows it.
+    const tl = s.timeline as Array<{ time: string; kind: string; eventId?: string; alertIds?: string[] }>;
+    const times = tl.map((e) => Date.parse(e.time));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const positions = tl.map((e) => r.text.indexOf(e.kind === 'change' ? e.eventId! : e.alertIds![0]!));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+
+    // Platform text is fenced.
+    const tag = /<(data-[0-9a-f]+)>/.exec(r.text)?.[1];
+    expect(tag).toBeDefined();
+    expect(r.text).toContain(`</${tag}>`);
+  });
+
+  it('looks back up to 720 hours and says how to see the changes it leaves out', async () => {
+    const r = await t.call('triage_project', { sinceHours: 720 });
+    expect(r.isError).toBe(false);
+    const s = r.structured as any;
+    expect(s.window.hours).toBe(720);
+    expect(s.changes.length).toBeGreaterThan(12);
+    expect(r.text).toMatch(/\d+ earlier changes: list_project_events with minDate=/);
+    expect(r.text.length).toBeLessThan(6_000);
+
+    const tooFar = await t.call('triage_project', { sinceHours: 721 });
+    expect(tooFar.isError).toBe(true);
+  });
+
+  it('reports an unknown project as an error, not as an empty triage', async () => {
+    const r = await t.call('triage_project', { projectId: 'aaaaaaaaaaaaaaaaaaaaaaaa' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/project/i);
+  });
+
+  it('reports progress per section when asked', async () => {
+    const { r, progress } = await callWithProgress(t, 'triage_project', {});
+    expect(r.isError).toBeFalsy();
+    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
+    expect(progress.every((p) => p.total === 4)).toBe(true);
+  });
+});
+
+describe('list_open_alerts', () => {
+  it('lists the open and tracking alerts of a project grouped by cause, with progress', async () => {
+    const projectId = sim.projectIds[0]!;
+    const { r, progress } = await callWithProgress(t, 'list_open_alerts', {});
+    expect(r.isError).toBeFalsy();
+    const s = r.structuredContent as any;
+    const open = openAlertsOf(sim, projectId);
+    expect(s.source).toBe('project');
+    expect(s.totalCount).toBe(open.length);
+    expect(s.trackingCount).toBe(open.filter((a) => a.status === 'TRACKING').length);
+    expect(new Set(s.alerts.map((a: { id: string }) => a.id))).toEqual(new Set(open.map((a) => a.id)));
+    // One group per cause; every alert in exactly one group.
+    const grouped = s.groups.flatMap((g: { alertIds: string[] }) => g.alertIds);
+    expect(grouped.sort()).toEqual(open.map((a) => a.id).sort());
+    const text = (r.content as Array<{ text: string }>)[0]!.text;
+    for (const g of s.groups) expect(text).toContain(g.alertConfigIds[0]);
+
+    // Progress: one step per list read (alert configurations, OPEN, TRACKING), increasing, with a total.
+    expect(progress.length).toBe(3);
+    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3]);
+    expect(progress.every((p) => p.total === 3 && typeof p.message === 'string')).toBe(true);
+  });
+
+  it('filters by status', async () => {
+    const r = await t.call('list_open_alerts', { status: 'TRACKING' });
+    const s = r.structured as any;
+    expect(s.totalCount).toBe(openAlertsOf(sim, sim.projectIds[0]!, ['TRACKING']).length);
+    expect(s.alerts.every((a: { status: string }) => a.status === 'TRACKING')).toBe(true);
+  });
+});
+
+describe('a server without the project-wide alert list', () => {
+  it('falls back to the alert configurations and their open alerts, and remembers that for the session', async () => {
+    const specOnly = await specOnlySimulator();
+    const s2 = await startTestServer({ sim: specOnly });
+    try {
+      const projectId = specOnly.projectIds[0]!;
+      const configs = specOnly.store.data.alertConfigs.filter((c) => c.groupId === projectId);
+      const reads = countPerConfigReads(s2);
+      const { r, progress } = await callWithProgress(s2, 'list_open_alerts', {});
+      expect(r.isError).toBeFalsy();
+      const s = r.structuredContent as any;
+      expect(s.source).toBe('per-config');
+      // The spec's per-configuration list holds OPEN alerts only.
+      expect(s.totalCount).toBe(openAlertsOf(specOnly, projectId, ['OPEN']).length);
+      expect((r.content as Array<{ text: string }>)[0]!.text).toContain('read per alert configuration');
+      expect(supports(s2.deps.api, 'projectAlerts')).toBe(false);
+      // Progress covers the fan-out: the configuration list and one read per configuration.
+      expect(progress.at(-1)).toMatchObject({ progress: 1 + configs.length, total: 1 + configs.length });
+      expect(reads.launched).toBe(configs.length);
+
+      // Later calls go straight to the fallback: no second 404.
+      const notFound = specOnly.stats.byStatus['404'] ?? 0;
+      expect(notFound).toBeGreaterThan(0);
+      const triage = await s2.call('triage_project', {});
+      expect(triage.isError).toBe(false);
+      expect((triage.structured as any).alerts.source).toBe('per-config');
+      expect(specOnly.stats.byStatus['404'] ?? 0).toBe(notFound);
+    } finally {
+      await s2.close();
+      await specOnly.close();
+    }
+  });
+
+  it('stops launching reads when the call is cancelled', async () => {
+    const specOnly = await specOnlySimulator({ faults: { latencyMs: 150 } });
+    const s2 = await startTestServer({ sim: specOnly });
+    try {
+      const projectId = specOnly.projectIds[0]!;
+      const configs = specOnly.store.data.alertConfigs.filter((c) => c.groupId === projectId);
+      expect(configs.length).toBeGreaterThan(5);
+      const reads = countPerConfigReads(s2);
+      const ac = new AbortController();
+      const call = s2.client.callTool({ name: 'list_open_alerts', arguments: {} }, undefined, {
+        signal: ac.signal,
+        onprogress: (p) => {
+          if (p.message?.includes('configuration ')) ac.abort();
+        },
+      });
+      await expect(call).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 600));
+      // Four in flight when the first finished and one launched after it; the last never started.
+      expect(reads.launched).toBeGreaterThanOrEqual(4);
+      expect(reads.launched).toBeLessThan(configs.length);
+    } finally {
+      await s2.close();
+      await specOnly.close();
+    }
+  });
+});

@@ -1,0 +1,432 @@
+// Workflow tools: "what is wrong in this project, and what changed before it broke" in one call. The reads
+// run concurrently; the answer is a short, ordered story with the ids every follow-up call needs.
+import { z } from 'zod';
+import { abortError } from '../src/api/abort.js';
+import type { Alert, ApiEvent, AutomationStatus, MaintenanceWindow } from '../src/api/client.js';
+import { ApiError } from '../src/api/errors.js';
+import { fetchAll } from '../src/api/paging.js';
+import {
+  type AlertGroup,
+  ackInForce,
+  groupByCause,
+  groupHeading,
+  groupsMarkdown,
+  groupTable,
+  loadOpenAlerts,
+  OPEN_STATUSES,
+  type OpenAlerts,
+} from '../src/feeds/alerts.js';
+import { ifSupported } from '../src/feeds/capabilities.js';
+import {
+  type ChangeKind,
+  changeKind,
+  changeSummary,
+  loadRecentEvents,
+  type RecentEvents,
+} from '../src/feeds/events.js';
+import { age, plural, table, when } from '../src/format/markdown.js';
+import { redact } from '../src/format/redact.js';
+import { cell } from '../src/format/untrusted.js';
+import { alertWhere } from './alerts.js';
+import { atGoal, automationRow } from './automation.js';
+import { DEFAULT_ROWS } from './common.js';
+import { defineTool, type FormatContext, projectOf } from './define.js';
+import { eventWho } from './events.js';
+import { ids, page } from './ids.js';
+import { windowState } from './maintenance-windows.js';
+
+const groupSummary = (g: AlertGroup) => ({
+  cause: g.cause,
+  eventTypeName: g.eventTypeName,
+  metricName: g.metricName,
+  conditions: g.conditions,
+  alertConfigIds: g.alertConfigIds,
+  count: g.alerts.length,
+  acknowledged: g.acknowledged,
+  oldest: g.oldest,
+  alertIds: g.alerts.map((a) => a.id),
+});
+
+function alertCounts(alerts: Alert[], now: Date) {
+  return {
+    totalCount: alerts.length,
+    trackingCount: alerts.filter((a) => a.status === 'TRACKING').length,
+    acknowledgedCount: alerts.filter((a) => ackInForce(a, now)).length,
+  };
+}
+
+function alertHeadline(alerts: Alert[], groups: AlertGroup[], now: Date): string {
+  const c = alertCounts(alerts, now);
+  const tracking = c.trackingCount ? ` (${c.trackingCount} tracking)` : '';
+  const acked = c.acknowledgedCount ? `, ${c.acknowledgedCount} acknowledged` : '';
+  const causes = groups.length ? `, in ${plural(groups.length, 'cause')}` : '';
+  return `${plural(c.totalCount, 'open alert')}${tracking}${acked}${causes}`;
+}
+
+const fallbackNote = (source: OpenAlerts['source']) =>
+  source === 'per-config'
+    ? 'This server has no project-wide alert list: the alerts were read per alert configuration, which shows OPEN alerts only (not TRACKING).'
+    : undefined;
+
+export const listOpenAlerts = defineTool({
+  name: 'list_open_alerts',
+  title: 'List open alerts of a project',
+  description:
+    'Lists the open and tracking alerts of a project across all its alert configurations, grouped by cause, with acknowledgement and age. Use for "what is alerting"; for changes and deployments too use triage_project, for one configuration list_open_alerts_for_config.',
+  kind: 'read',
+  input: {
+    projectId: ids.project.optional(),
+    status: z
+      .enum(OPEN_STATUSES)
+      .optional()
+      .describe('Only OPEN or only TRACKING (not yet past the notification delay) alerts; default both'),
+    responseFormat: page.responseFormat,
+  },
+  output: {
+    projectId: z.string(),
+    source: z.enum(['project', 'per-config']),
+    totalCount: z.number(),
+    trackingCount: z.number(),
+    acknowledgedCount: z.number(),
+    truncated: z.boolean(),
+    groups: z.array(z.looseObject({})),
+    alerts: z.array(z.looseObject({})),
+  },
+  run: async (ctx, args) => {
+    const projectId = projectOf(args, ctx);
+    const r = await loadOpenAlerts(ctx.api, projectId, {
+      signal: ctx.signal,
+      statuses: args.status ? [args.status] : OPEN_STATUSES,
+      progress: (done, total, message) => ctx.progress(done, total, `read ${message}`),
+    });
+    return { projectId, ...r };
+  },
+  format: (r, _args, f) => {
+    const groups = groupByCause(r.alerts, r.configs, f.now);
+    const lines = [`# Open alerts of project ${r.projectId} — ${alertHeadline(r.alerts, groups, f.now)}`];
+    const note = fallbackNote(r.source);
+    if (note) lines.push(note);
+    if (!r.alerts.length)
+      lines.push('Nothing is alerting. triage_project shows recent changes and deployments.');
+    else {
+      const { body, hidden } = groupsMarkdown(
+        groups,
+        f.now,
+        f.detailed ? Number.MAX_SAFE_INTEGER : DEFAULT_ROWS,
+      );
+      lines.push(f.fence.notice, f.fence.wrap(body));
+      if (hidden)
+        lines.push(`${hidden} more alerts in structuredContent.alerts (or responseFormat=detailed).`);
+      lines.push(
+        'Next: acknowledge_alert with an alertId while someone works on it; get_alert_config with an alertConfigId; triage_project for what changed before.',
+      );
+    }
+    if (r.truncated) lines.push('Some lists were longer than could be read; counts are lower bounds.');
+    return {
+      text: lines.join('\n'),
+      structured: {
+        projectId: r.projectId,
+        source: r.source,
+        ...alertCounts(r.alerts, f.now),
+        truncated: r.truncated,
+        groups: groups.map(groupSummary),
+        alerts: redact(r.alerts),
+      },
+    };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
+
+const SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows'] as const;
+type Section = (typeof SECTIONS)[number];
+
+interface Triage {
+  projectId: string;
+  since: string;
+  until: string;
+  hours: number;
+  alerts?: OpenAlerts;
+  automation?: AutomationStatus;
+  events?: RecentEvents;
+  /** null: the server offers no list of maintenance windows. */
+  windows?: MaintenanceWindow[] | null;
+  errors: Array<{ section: Section; message: string }>;
+}
+
+/** Rows of the concise text; the structured content always holds everything. */
+const CONCISE = { alerts: 15, changes: 12 };
+
+interface TimelineEntry {
+  time: string;
+  kind: 'change' | 'alert';
+  summary: string;
+  who?: string;
+  changeKind?: ChangeKind;
+  eventId?: string;
+  eventTypeName?: string;
+  cause?: string;
+  alertIds?: string[];
+  alertConfigIds?: string[];
+  beforeWindow?: boolean;
+}
+
+function hostsOf(alerts: Alert[]): string {
+  const hosts = [...new Set(alerts.map(alertWhere))];
+  return hosts.length <= 2 ? hosts.join(', ') : `${hosts.slice(0, 2).join(', ')} +${hosts.length - 2} more`;
+}
+
+/** Changes and the first alert of each cause, oldest first: what changed, then what broke. */
+function timeline(changes: ApiEvent[], groups: AlertGroup[], since: string): TimelineEntry[] {
+  const entries: TimelineEntry[] = [
+    ...changes.map((e) => ({
+      time: e.created ?? '',
+      kind: 'change' as const,
+      changeKind: changeKind(e),
+      eventTypeName: e.eventTypeName,
+      summary: changeSummary(e),
+      who: eventWho(e),
+      eventId: e.id,
+    })),
+    ...groups.map((g) => ({
+      time: g.oldest ?? '',
+      kind: 'alert' as const,
+      cause: g.cause,
+      summary: `${g.cause} on ${hostsOf(g.alerts)} (${plural(g.alerts.length, 'alert')})`,
+      alertIds: g.alerts.map((a) => a.id),
+      alertConfigIds: g.alertConfigIds,
+      beforeWindow: (Date.parse(g.oldest ?? '') || 0) < Date.parse(since),
+    })),
+  ];
+  // At equal times a change comes first: it may explain the alert, never the other way round.
+  return entries.sort(
+    (a, b) => (Date.parse(a.time) || 0) - (Date.parse(b.time) || 0) || (a.kind === 'change' ? -1 : 1),
+  );
+}
+
+function sectionError(t: Triage, s: Section): string | undefined {
+  const e = t.errors.find((x) => x.section === s);
+  return e ? `unavailable — ${cell(e.message, 200)}` : undefined;
+}
+
+function triageText(
+  t: Triage,
+  f: FormatContext,
+  groups: AlertGroup[],
+  changes: ApiEvent[],
+  tl: TimelineEntry[],
+) {
+  const now = f.now;
+  const automation = t.automation;
+  const behind = automation
+    ? redact(automation.processes ?? []).filter((p) => !atGoal(p, automation.goalVersion))
+    : [];
+  const active = (t.windows ?? []).filter((w) => windowState(w, now) === 'active');
+  const upcoming = (t.windows ?? []).filter((w) => windowState(w, now) === 'upcoming');
+
+  const summary: Array<[string, string]> = [
+    ['Alerts', sectionError(t, 'alerts') ?? alertHeadline(t.alerts?.alerts ?? [], groups, now)],
+    [
+      'Automation',
+      sectionError(t, 'automation') ??
+        (automation
+          ? `${behind.length} of ${plural(automation.processes?.length ?? 0, 'process', 'processes')} behind goal version ${automation.goalVersion}`
+          : '—'),
+    ],
+    ['Changes', sectionError(t, 'events') ?? `${changes.length} in the window`],
+    [
+      'Maintenance',
+      sectionError(t, 'maintenanceWindows') ??
+        (t.windows === null
+          ? 'this server cannot list maintenance windows'
+          : `${plural(active.length, 'window')} in force${upcoming.length ? `, ${upcoming.length} upcoming` : ''}`),
+    ],
+  ];
+  const lines = [
+    `# Triage of project ${t.projectId} — last ${plural(t.hours, 'hour')}`,
+    summary.map(([k, v]) => `**${k}**: ${v}`).join('\n'),
+    f.fence.notice,
+  ];
+
+  if (tl.length) {
+    // One story, oldest first: each change as a line, each cause as a heading over its alerts' table.
+    const changeRows = tl.filter((e) => e.kind === 'change');
+    const keep = new Set(f.detailed ? changeRows : changeRows.slice(-CONCISE.changes));
+    const byCause = new Map(groups.map((g) => [g.cause, g]));
+    let rowsLeft = f.detailed ? Number.MAX_SAFE_INTEGER : CONCISE.alerts;
+    let hidden = 0;
+    const parts: string[] = [];
+    for (const e of tl) {
+      if (e.kind === 'change') {
+        if (!keep.has(e)) continue;
+        const who = e.who ? ` by ${cell(e.who)}` : '';
+        const what = e.summary ? `: ${cell(e.summary, 200)}` : '';
+        parts.push(
+          `- **${age(e.time, now)}** changed ${cell(e.eventTypeName)}${who}${what} (eventId ${e.eventId})`,
+        );
+        continue;
+      }
+      const g = byCause.get(e.cause ?? '');
+      if (!g) continue;
+      const before = e.beforeWindow ? ', before the window' : '';
+      parts.push(`#### ${age(e.time, now)}${before} · alerting: ${groupHeading(g)}`);
+      const shown = Math.min(rowsLeft, g.alerts.length);
+      if (shown > 0) parts.push(groupTable(g, now, shown));
+      rowsLeft -= shown;
+      hidden += g.alerts.length - shown;
+    }
+    lines.push('### What changed, then what broke (oldest first)', f.fence.wrap(parts.join('\n')));
+    if (changeRows.length > keep.size)
+      lines.push(
+        `${changeRows.length - keep.size} earlier changes: list_project_events with minDate=${t.since}.`,
+      );
+    if (hidden) lines.push(`${hidden} more alerts: list_open_alerts.`);
+    const note = t.alerts && fallbackNote(t.alerts.source);
+    if (note) lines.push(note);
+  }
+
+  if (automation && behind.length) {
+    lines.push(`### Behind the automation goal (version ${automation.goalVersion})`);
+    const rows = behind.map(automationRow);
+    lines.push(
+      f.fence.wrap(table(['process', 'hostname', 'last goal version', 'remaining plan', 'error'], rows)),
+    );
+    const detail = behind.filter((p) => p.errorCodeDescription || p.errorString);
+    if (detail.length)
+      lines.push(
+        f.fence.wrap(
+          detail
+            .map((p) => `${cell(p.name)}: ${cell(p.errorCodeDescription || p.errorString, 240)}`)
+            .join('\n'),
+        ),
+      );
+  }
+
+  if (active.length) {
+    lines.push('### Maintenance windows in force');
+    const rows = active.map((w) => [
+      w.id,
+      when(w.endDate, now),
+      (w.alertTypeNames ?? []).join(', '),
+      w.description,
+    ]);
+    lines.push(f.fence.wrap(table(['windowId', 'ends', 'mutes', 'description'], rows)));
+  }
+
+  const next = [
+    groups.length && 'acknowledge_alert with an alertId (asks the person first)',
+    changes.length && 'get_project_event with an eventId for the full change',
+    behind.length && 'get_automation_status for every process',
+    'list_maintenance_windows or create_maintenance_window for planned work',
+  ].filter(Boolean);
+  lines.push(`Next: ${next.join('; ')}.`);
+  return lines.join('\n');
+}
+
+export const triageProject = defineTool({
+  name: 'triage_project',
+  title: 'Triage a project',
+  description:
+    'One-call incident triage of a project: open alerts by cause and host with acknowledgement, processes behind the automation goal, who changed what in the window (before the alerts it may explain), maintenance windows in force. Use first for "what is wrong and why".',
+  kind: 'read',
+  input: {
+    projectId: ids.project.optional(),
+    sinceHours: z
+      .number()
+      .int()
+      .min(1)
+      .max(720)
+      .optional()
+      .describe('How far back to look for changes, in hours (1..720, default 24)'),
+    responseFormat: page.responseFormat,
+  },
+  output: {
+    projectId: z.string(),
+    window: z.looseObject({ since: z.string(), until: z.string(), hours: z.number() }),
+    alerts: z.looseObject({}).nullable(),
+    automation: z.looseObject({}).nullable(),
+    changes: z.array(z.looseObject({})).nullable(),
+    maintenanceWindows: z.array(z.looseObject({})).nullable(),
+    timeline: z.array(z.looseObject({})),
+    errors: z.array(z.looseObject({ section: z.string(), message: z.string() })),
+  },
+  run: async (ctx, args): Promise<Triage> => {
+    const projectId = projectOf(args, ctx);
+    const hours = args.sinceHours ?? 24;
+    const now = ctx.now();
+    const since = new Date(now.getTime() - hours * 3_600_000);
+    const signal = ctx.signal;
+    const api = ctx.api;
+    let done = 0;
+    const step = <T>(section: Section, p: Promise<T>) =>
+      p.finally(() => void ctx.progress(++done, SECTIONS.length, `read ${section}`));
+    const settled = await Promise.allSettled([
+      step('alerts', loadOpenAlerts(api, projectId, { signal })),
+      step('automation', api.automation.status(projectId, { signal })),
+      step('events', loadRecentEvents(api, { projectId }, since, signal)),
+      step(
+        'maintenanceWindows',
+        ifSupported(api, 'maintenanceWindows', async () => {
+          const r = await fetchAll((q) => api.maintenanceWindows.list(projectId, q, { signal }), { signal });
+          return r.items;
+        }),
+      ),
+    ]);
+    if (signal.aborted) throw abortError(signal);
+    const t: Triage = { projectId, since: since.toISOString(), until: now.toISOString(), hours, errors: [] };
+    const failures: unknown[] = [];
+    settled.forEach((s, i) => {
+      const section = SECTIONS[i]!;
+      if (s.status === 'rejected') {
+        failures.push(s.reason);
+        const message = s.reason instanceof ApiError ? s.reason.message : String(s.reason);
+        t.errors.push({ section, message });
+        ctx.logger.debug('triage section failed', { section, error: message });
+      } else if (section === 'alerts') t.alerts = s.value as OpenAlerts;
+      else if (section === 'automation') t.automation = s.value as AutomationStatus;
+      else if (section === 'events') t.events = s.value as RecentEvents;
+      else t.windows = (s.value as MaintenanceWindow[] | undefined) ?? null;
+    });
+    // Nothing could be read (an unknown project, a wrong key): that is the answer, not a triage.
+    if (failures.length === SECTIONS.length) throw failures[0];
+    return t;
+  },
+  format: (t, _args, f) => {
+    const groups = t.alerts ? groupByCause(t.alerts.alerts, t.alerts.configs, f.now) : [];
+    const changes = (t.events?.events ?? []).filter((e) => changeKind(e) !== undefined);
+    const tl = timeline(changes, groups, t.since);
+    const automation = t.automation;
+    return {
+      text: triageText(t, f, groups, changes, tl),
+      structured: {
+        projectId: t.projectId,
+        window: { since: t.since, until: t.until, hours: t.hours },
+        alerts: t.alerts
+          ? {
+              source: t.alerts.source,
+              truncated: t.alerts.truncated,
+              ...alertCounts(t.alerts.alerts, f.now),
+              groups: groups.map((g) => ({ ...groupSummary(g), alerts: redact(g.alerts) })),
+            }
+          : null,
+        automation: automation
+          ? {
+              goalVersion: automation.goalVersion,
+              processCount: automation.processes?.length ?? 0,
+              behind: redact((automation.processes ?? []).filter((p) => !atGoal(p, automation.goalVersion))),
+            }
+          : null,
+        changes: t.events
+          ? redact(changes.map((e) => ({ ...e, changeKind: changeKind(e) })).reverse())
+          : null,
+        maintenanceWindows: t.windows
+          ? redact(t.windows.filter((w) => windowState(w, f.now) !== 'ended'))
+          : null,
+        timeline: redact(tl),
+        errors: t.errors,
+      },
+    };
+  },
+});
+
+export const triageTools = [triageProject, listOpenAlerts];
