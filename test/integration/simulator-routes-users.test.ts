@@ -195,7 +195,7 @@ describe('users and keys (demo dataset)', () => {
   const rolesOf = (name: string, s = sim) => userNamed(name, s).roles.map((r) => ({ ...r }));
 
   describe('POST /users', () => {
-    const full = (username: string, roles: unknown[]) =>
+    const full = (username: string, roles: unknown[]): Record<string, unknown> =>
       person(username, { emailAddress: username, mobileNumber: '+15555550123', roles });
 
     it('creates a user; project roles wait for the invitation, global roles apply', async () => {
