@@ -2,6 +2,7 @@
 // simple digest client of its own (challenge, then one signed request) — an independent check of the
 // server that shares no code with the product's client in src/api/.
 
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { type Simulator, type StartSimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 
@@ -126,5 +127,74 @@ export async function digestFetch(
   return rawFetch(url.href, method, {
     ...options,
     headers: { ...options.headers, Authorization: authorization },
+  });
+}
+
+export interface CliSimulator extends Target {
+  child: ChildProcess;
+  orgId: string;
+  projectIds: string[];
+  /** Everything the process wrote on stderr so far. */
+  stderr(): string;
+  /** Everything it wrote on stdout (the JSON line and nothing else). */
+  stdout(): string;
+  /** Sends SIGTERM and resolves with the exit code (SIGKILL after 5 s). */
+  stop(): Promise<number | null>;
+}
+
+const cliPath = new URL('../../dist/src/cli.js', import.meta.url).pathname;
+
+/**
+ * Runs `node dist/src/cli.js simulator --json --port 0 ...args` (build first) and resolves once its JSON
+ * line arrived on stdout. Rejects when the process exits first or says nothing within 15 s.
+ */
+export function spawnCliSimulator(args: string[] = []): Promise<CliSimulator> {
+  const child = spawn(process.execPath, [cliPath, 'simulator', '--json', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+  });
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`simulator CLI did not start in 15 s; stderr: ${err}`));
+    }, 15_000);
+    void exit.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`simulator CLI exited with ${code} before starting; stderr: ${err}`));
+    });
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const nl = out.indexOf('\n');
+      if (nl < 0) return;
+      clearTimeout(timer);
+      const info = JSON.parse(out.slice(0, nl)) as {
+        baseUrl: string;
+        publicKey: string;
+        privateKey: string;
+        orgId: string;
+        projectIds: string[];
+      };
+      resolve({
+        child,
+        baseUrl: info.baseUrl,
+        keys: { publicKey: info.publicKey, privateKey: info.privateKey },
+        orgId: info.orgId,
+        projectIds: info.projectIds,
+        stderr: () => err,
+        stdout: () => out,
+        stop() {
+          if (child.exitCode === null && child.signalCode === null) {
+            child.kill('SIGTERM');
+            setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+          }
+          return exit;
+        },
+      });
+    });
   });
 }

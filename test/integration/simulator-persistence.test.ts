@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSnapshot, saveSnapshot } from '../../src/simulator/persistence.js';
+import { Store } from '../../src/simulator/store.js';
+import { digestFetch, spawnCliSimulator, startTestSimulator, type Target } from '../helpers/sim.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 let dir: string;
@@ -74,5 +76,101 @@ describe('saveSnapshot / loadSnapshot', () => {
     expect(last).toBeGreaterThan(0);
     expect(reads).toBeGreaterThan(10);
     expect((JSON.parse(readFileSync(file, 'utf8')) as { n: number }).n).toBeGreaterThanOrEqual(last);
+  });
+});
+
+const windowBody = (description: string) => ({
+  startDate: new Date(Date.now() + 86_400_000).toISOString(),
+  endDate: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+  alertTypeNames: ['HOST'],
+  description,
+});
+
+async function createWindow(sim: Target, projectId: string, description: string) {
+  return digestFetch(sim, 'POST', `/groups/${projectId}/maintenanceWindows`, {
+    body: windowBody(description),
+  });
+}
+
+describe('data file', () => {
+  it('is written at start and keeps a change across a restart', async () => {
+    const file = join(dir, 'restart.json');
+    const first = await startTestSimulator({ dataFile: file });
+    const projectId = first.projectIds[0]!;
+    let windowId: string;
+    try {
+      expect(existsSync(file)).toBe(true);
+      const r = await createWindow(first, projectId, 'kept across restart');
+      expect(r.status).toBeGreaterThanOrEqual(200);
+      expect(r.status).toBeLessThan(300);
+      windowId = r.json.id;
+    } finally {
+      await first.close();
+    }
+    const second = await startTestSimulator({ dataFile: file });
+    try {
+      expect(second.keys).toEqual(first.keys);
+      const r = await digestFetch(second, 'GET', `/groups/${projectId}/maintenanceWindows/${windowId}`);
+      expect(r.status).toBe(200);
+      expect(r.json.description).toBe('kept across restart');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses to start from a corrupt file and leaves it alone', async () => {
+    const file = join(dir, 'corrupt.json');
+    writeFileSync(file, '{"version":1,');
+    await expect(startTestSimulator({ dataFile: file })).rejects.toThrow(/corrupt\.json is not valid JSON/);
+    expect(readFileSync(file, 'utf8')).toBe('{"version":1,');
+  });
+
+  it('loses no answered write when the process is killed with SIGKILL mid-stream', async () => {
+    const file = join(dir, 'killed.json');
+    const sim = await spawnCliSimulator(['--data', file]);
+    const projectId = sim.projectIds[0]!;
+    const answered: string[] = [];
+    let stop = false;
+    let writerError: unknown;
+    // Four writers in parallel, each sending one write after the other until the process dies.
+    const writer = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        try {
+          const r = await createWindow(sim, projectId, `kill-test ${w}-${i}`);
+          if (r.status < 200 || r.status > 299) throw new Error(`unexpected ${r.status} ${r.text}`);
+          answered.push(r.json.id);
+        } catch (error) {
+          // After the kill, requests in flight fail: they were never answered.
+          if (!stop) writerError ??= error;
+          stop = true;
+        }
+      }
+    };
+    const writers = [0, 1, 2, 3].map(writer);
+    const killAt = 30 + Math.floor(Math.random() * 30);
+    while (answered.length < killAt && !stop) await new Promise((r) => setTimeout(r, 2));
+    if (writerError) throw writerError;
+    stop = true;
+    sim.child.kill('SIGKILL');
+    await Promise.all(writers);
+    expect(sim.child.signalCode ?? (await new Promise((r) => sim.child.once('exit', (_c, s) => r(s))))).toBe(
+      'SIGKILL',
+    );
+
+    const text = readFileSync(file, 'utf8');
+    const data = JSON.parse(text);
+    const store = Store.fromSnapshot(data, () => new Date());
+    const ids = new Set(store.snapshot().maintenanceWindows.map((w) => w.id));
+    for (const id of answered) expect(ids.has(id), `window ${id} answered 2xx but missing`).toBe(true);
+    expect(answered.length).toBeGreaterThanOrEqual(killAt);
+
+    // And a simulator restarted from the file serves them.
+    const again = await startTestSimulator({ dataFile: file });
+    try {
+      const r = await digestFetch(again, 'GET', `/groups/${projectId}/maintenanceWindows/${answered.at(-1)}`);
+      expect(r.status).toBe(200);
+    } finally {
+      await again.close();
+    }
   });
 });
