@@ -204,8 +204,8 @@ export interface Signed {
 export interface DigestAuth {
   /**
    * The header for a request, from the cached challenge. On a cold origin the first caller gets
-   * `release` (send unsigned, `learn` the challenge, then call `release`); concurrent callers wait for that
-   * challenge instead of each collecting their own 401.
+   * `release` (send unsigned, answer the challenge, `adopt` it once accepted, then `release`);
+   * concurrent callers wait for that challenge instead of each collecting their own 401.
    */
   prepare(
     origin: string,
@@ -213,9 +213,15 @@ export interface DigestAuth {
     uri: string,
     signal?: AbortSignal,
   ): Promise<Signed | { release: () => void }>;
-  /** Cache a challenge received in a 401 (new nonce: nc restarts). */
-  learn(origin: string, challenge: DigestChallenge): void;
   sign(origin: string, method: string, uri: string): Signed | undefined;
+  /** Signs with a challenge fresh from a 401 that no other request knows yet (nc=1). */
+  signFresh(challenge: DigestChallenge, method: string, uri: string): Signed;
+  /**
+   * Shares a challenge once a request signed with it (nc=1) was accepted, so later counts can never
+   * overtake that first one. Skipped when another request already replaced the nonce this one
+   * replaced (`replacing`), so concurrent renewals do not keep resetting the shared count.
+   */
+  adopt(origin: string, challenge: DigestChallenge, replacing?: string): void;
 }
 
 export function createDigestAuth(creds: DigestCredentials): DigestAuth {
@@ -239,10 +245,18 @@ export function createDigestAuth(creds: DigestCredentials): DigestAuth {
   };
   return {
     sign,
-    learn(origin, challenge) {
+    signFresh(challenge, method, uri) {
+      return {
+        header: authorizationHeader(challenge, creds, { method, uri, nc: 1 }),
+        nonce: challenge.nonce,
+      };
+    },
+    adopt(origin, challenge, replacing) {
       const s = state(origin);
-      if (s.challenge?.nonce !== challenge.nonce) s.nc = 0;
+      const cached = s.challenge?.nonce;
+      if (cached === challenge.nonce || (cached !== undefined && cached !== replacing)) return;
       s.challenge = challenge;
+      s.nc = 1; // used by the request that proved it
     },
     async prepare(origin, method, uri, signal) {
       const s = state(origin);

@@ -6,7 +6,7 @@ import { rootCertificates } from 'node:tls';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import type { Logger } from '../log.js';
 import { abortError, sleep } from './abort.js';
-import { createDigestAuth, parseDigestChallenge, type Signed } from './digest.js';
+import { createDigestAuth, type DigestChallenge, parseDigestChallenge, type Signed } from './digest.js';
 import { ApiError, bodyExcerpt, errorFromResponse, sanitizeText } from './errors.js';
 import { unwrapEnvelope } from './schemas.js';
 
@@ -252,23 +252,28 @@ export function createTransport(cfg: TransportConfig): Transport {
     }
     try {
       let res = await send(method, target, body, signed?.header, signal);
-      let resigned = false;
-      while (res.status === 401) {
+      let fresh: { challenge: DigestChallenge; replacing: string | undefined } | undefined;
+      for (;;) {
         // A 401 with an errorCode (USER_UNAUTHORIZED, NOT_IN_GROUP…) is about roles, not credentials.
-        if (hasErrorCode(res.body)) break;
-        const challenge = parseDigestChallenge(res.headers['www-authenticate']);
-        if (!challenge) break;
+        const challenge =
+          res.status === 401 && !hasErrorCode(res.body)
+            ? parseDigestChallenge(res.headers['www-authenticate'])
+            : undefined;
+        if (!challenge) {
+          // Accepted: share the challenge this request proved (see DigestAuth.adopt).
+          const accepted = res.status !== 401 || hasErrorCode(res.body);
+          if (fresh && preemptive && accepted) digest.adopt(origin, fresh.challenge, fresh.replacing);
+          return res;
+        }
         stats.challenges++;
-        // Signed and answered with the same nonce, not stale: the credentials are wrong.
-        if (signed && (resigned || (!challenge.stale && challenge.nonce === signed.nonce))) break;
-        if (signed) resigned = true;
-        digest.learn(origin, challenge);
-        release?.();
-        release = undefined;
-        signed = digest.sign(origin, method, target)!;
+        // Signed, refused, and neither stale nor a new nonce: the credentials are wrong. One re-sign at most.
+        if (signed && (fresh || (!challenge.stale && challenge.nonce === signed.nonce))) return res;
+        // A new nonce after a signed request may also mean that a concurrent request with a higher nc
+        // arrived first; a fresh nonce, known to no other request yet, cannot be overtaken.
+        fresh = { challenge, replacing: signed?.nonce };
+        signed = digest.signFresh(challenge, method, target);
         res = await send(method, target, body, signed.header, signal);
       }
-      return res;
     } finally {
       release?.();
     }

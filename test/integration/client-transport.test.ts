@@ -137,8 +137,8 @@ describe('round trips', () => {
   it('an expired nonce is renewed the same way', async () => {
     const c = client();
     await echo(c);
-    sim.setFaults({ nonceTtlMs: 1 });
-    await new Promise((r) => setTimeout(r, 5));
+    sim.setFaults({ nonceTtlMs: 200 });
+    await new Promise((r) => setTimeout(r, 300));
     const before = sim.stats.snapshot();
     await echo(c);
     const after = sim.stats.snapshot();

@@ -147,22 +147,33 @@ describe('challenge cache', () => {
     stale: false,
   });
 
-  it('signs with an increasing nc and a fresh cnonce per request; a new nonce restarts nc', async () => {
+  it('signs with an increasing nc and a fresh cnonce per request', async () => {
     const auth = createDigestAuth({ username: 'u', password: 'p' });
     const first = await auth.prepare('http://h', 'GET', '/a');
     expect('release' in first).toBe(true);
-    auth.learn('http://h', ch('n1'));
+    // The probe answered the challenge with nc=1 and was accepted: later requests continue from 2.
+    expect(auth.signFresh(ch('n1'), 'GET', '/a').header).toContain('nc=00000001');
+    auth.adopt('http://h', ch('n1'));
     if ('release' in first) first.release();
     const a = auth.sign('http://h', 'GET', '/a')!;
     const b = auth.sign('http://h', 'GET', '/a')!;
-    expect(a.header).toContain('nc=00000001');
-    expect(b.header).toContain('nc=00000002');
+    expect(a.header).toContain('nc=00000002');
+    expect(b.header).toContain('nc=00000003');
     const cnonce = (h: string) => /cnonce="([^"]+)"/.exec(h)?.[1];
     expect(cnonce(a.header)).not.toBe(cnonce(b.header));
-    auth.learn('http://h', ch('n2'));
-    expect(auth.sign('http://h', 'GET', '/a')!.header).toContain('nc=00000001');
     // Origins do not share challenges.
     expect(auth.sign('http://other', 'GET', '/a')).toBeUndefined();
+  });
+
+  it('adopts a renewed challenge only in place of the nonce it replaced', () => {
+    const auth = createDigestAuth({ username: 'u', password: 'p' });
+    auth.adopt('http://h', ch('n1'));
+    auth.adopt('http://h', ch('n2'), 'n1'); // renewed n1: shared from now on
+    expect(auth.sign('http://h', 'GET', '/a')).toMatchObject({ nonce: 'n2' });
+    auth.adopt('http://h', ch('n3'), 'n1'); // a late renewal of n1: n2 already replaced it
+    const next = auth.sign('http://h', 'GET', '/a')!;
+    expect(next.nonce).toBe('n2');
+    expect(next.header).toContain('nc=00000003');
   });
 
   it('lets one cold request fetch the challenge while the others wait for it', async () => {
@@ -175,13 +186,13 @@ describe('challenge cache', () => {
     });
     await new Promise((r) => setTimeout(r, 10));
     expect(settled).toBe(false);
-    auth.learn('http://h', ch('n'));
+    auth.adopt('http://h', ch('n'));
     if ('release' in probe) probe.release();
     const signed = await Promise.all(waiting);
     expect(signed.map((s) => ('header' in s ? /nc=(\w+)/.exec(s.header)?.[1] : 'probe'))).toEqual([
-      '00000001',
       '00000002',
       '00000003',
+      '00000004',
     ]);
   });
 
