@@ -101,7 +101,9 @@ export async function runServe(args: string[]): Promise<number> {
 
 /** Registrations beyond tools (resources, prompts) live in their own modules, loaded when present. */
 async function loadExtensions(): Promise<NonNullable<ServerDeps['extensions']>> {
-  return [];
+  const { registerResources } = await import('./resources.js');
+  const { registerPrompts } = await import('./prompts.js');
+  return [registerResources, registerPrompts];
 }
 
 /** The origin a person's browser can reach: a wildcard bind is reached through this machine's name. */

@@ -1,0 +1,138 @@
+// Feeds as MCP resources: templates with listing and completion, reads as a markdown digest or (?format=json)
+// the complete JSON, and subscriptions — the SDK has none built in — backed by the shared pollers of
+// src/feeds/subscriptions.ts, released on unsubscribe and when the session ends.
+import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  ErrorCode,
+  McpError,
+  ReadResourceRequestSchema,
+  type ReadResourceResult,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type Feed, type FeedMatch, feeds, feedUri, matchFeed } from '../feeds/index.js';
+import { type Choice, completeIds, globalAlertConfigChoices, projectChoices } from '../feeds/lookup.js';
+import { subscribe } from '../feeds/subscriptions.js';
+import { capText } from '../format/markdown.js';
+import { newFence } from '../format/untrusted.js';
+import { errorMessage } from './errors.js';
+import type { ServerDeps } from './server.js';
+
+/** The protocol's "resource not found". */
+const RESOURCE_NOT_FOUND = -32002;
+
+function matchOrThrow(uri: string): FeedMatch {
+  const m = matchFeed(uri);
+  if (!m)
+    throw new McpError(
+      RESOURCE_NOT_FOUND,
+      `No resource ${uri}. resources/templates/list shows the feeds, e.g. dbops://projects/{projectId}/alerts (add ?format=json for JSON).`,
+    );
+  return m;
+}
+
+export function registerResources(server: McpServer, deps: ServerDeps): void {
+  const { api, logger, config } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function read(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const m = matchOrThrow(uri);
+    const at = now();
+    let data: unknown;
+    try {
+      data = await m.feed.load({ api, signal, now: at }, m.vars);
+    } catch (e) {
+      throw new McpError(ErrorCode.InternalError, errorMessage(e, `Reading ${m.key}`));
+    }
+    if (m.format === 'json')
+      return {
+        contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(m.feed.json(data, m.vars)) }],
+      };
+    const text = m.feed.markdown(data, m.vars, { fence: newFence(), now: at, detailed: false });
+    const narrow = 'Read it with ?format=json for everything.';
+    return {
+      contents: [{ uri, mimeType: 'text/markdown', text: capText(text, config.maxOutputChars, narrow) }],
+    };
+  }
+
+  const projects = () => projectChoices(api, config.projectId, logger);
+  const globalConfigs = () => globalAlertConfigChoices(api, logger);
+  const choicesFor: Record<string, () => Promise<Choice[]>> = {
+    projectId: projects,
+    globalAlertConfigId: globalConfigs,
+  };
+
+  const register = (feed: Feed) => {
+    const meta = { title: feed.title, description: feed.description, mimeType: 'text/markdown' };
+    const variable = /\{(\w+)\}/.exec(feed.template)?.[1];
+    if (!variable) {
+      server.registerResource(feed.name, feed.template, meta, (uri, extra) => read(uri.href, extra.signal));
+      return;
+    }
+    const choices = choicesFor[variable];
+    if (!choices) throw new Error(`no choices for the feed variable ${variable}`);
+    const template = new ResourceTemplate(feed.template, {
+      list: async () => ({
+        resources: (await choices()).map((c) => ({
+          uri: feedUri(feed, { [variable]: c.id }),
+          name: `${feed.name} ${c.name ?? c.id}`,
+          title: `${feed.title}: ${c.name ?? c.id}`,
+          mimeType: 'text/markdown',
+        })),
+      }),
+      complete: { [variable]: async (value) => completeIds(await choices(), value) },
+    });
+    server.registerResource(feed.name, template, meta, (uri, _vars, extra) => read(uri.href, extra.signal));
+  };
+  for (const feed of feeds) register(feed);
+
+  // The SDK matches templates against the whole URI, query included; this server's URIs take ?format=json,
+  // so reads go through the feed matcher instead.
+  server.server.removeRequestHandler('resources/read');
+  server.server.setRequestHandler(ReadResourceRequestSchema, (req, extra) =>
+    read(req.params.uri, extra.signal),
+  );
+
+  server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+  const subscriptions = new Map<string, () => void>();
+  let closed = false;
+
+  server.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
+    const uri = req.params.uri;
+    const m = matchOrThrow(uri);
+    if (subscriptions.has(uri)) return {};
+    const stop = await subscribe(
+      {
+        api,
+        key: m.key,
+        intervalMs: config.feedPollMs,
+        logger,
+        read: async (signal) => {
+          const at = now();
+          return m.feed.fingerprint(await m.feed.load({ api, signal, now: at }, m.vars), at);
+        },
+      },
+      () => {
+        if (server.isConnected()) void server.server.sendResourceUpdated({ uri }).catch(() => {});
+      },
+    );
+    // The session ended, or the same URI was subscribed meanwhile, while the first reading was taken.
+    if (closed || subscriptions.has(uri)) stop();
+    else subscriptions.set(uri, stop);
+    return {};
+  });
+
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+    subscriptions.get(req.params.uri)?.();
+    subscriptions.delete(req.params.uri);
+    return {};
+  });
+
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    closed = true;
+    for (const stop of subscriptions.values()) stop();
+    subscriptions.clear();
+    previous?.();
+  };
+}
