@@ -1,6 +1,10 @@
 // The simulator's route table: every endpoint of the spec plus the read (and one create) endpoints marked
 // beyondSpec. Each area lives in its own file; this file only assembles them.
 //
+// Links: every record whose spec table has `links` carries [{rel: 'self', href}] (alerts, alert configs and
+// maintenance windows included, never []); agents, integrations and automation processes have no links in
+// the spec and get none. Other relations use the neutral base https://dbops.example/rels/.
+//
 // Roles each action needs (the spec's table where it gives one; sensible elsewhere). "Project" roles are
 // checked in the project of the path: a key with no role there (and no ORG_OWNER/ORG_READ_ONLY of its
 // organization, no GLOBAL_* role) gets 401 NOT_IN_GROUP; a member without the role 401 USER_UNAUTHORIZED.
