@@ -246,15 +246,14 @@ export function createSimServer(opts: SimServerOptions): Server {
     send(res, status, headers, body);
   }
 
-  function page(
-    result: { status: number; list: unknown[] },
-    req: SimRequest,
-    flags: QueryFlags,
-    paged: boolean,
-  ) {
-    const total = result.list.length;
-    const size = paged ? flags.itemsPerPage : Math.max(total, 1);
-    const pageNum = paged ? flags.pageNum : 1;
+  function page(list: unknown[], req: SimRequest, flags: QueryFlags, paged: boolean) {
+    const total = list.length;
+    if (!paged) {
+      const query = req.query.toString();
+      const self = `${req.baseUrl}${req.path}${query ? `?${query}` : ''}`;
+      return { links: [{ rel: 'self', href: self }], results: list, totalCount: total };
+    }
+    const { pageNum, itemsPerPage: size } = flags;
     const start = (pageNum - 1) * size;
     const href = (n: number) => {
       const q = new URLSearchParams(req.query);
@@ -265,7 +264,7 @@ export function createSimServer(opts: SimServerOptions): Server {
     const links = [{ rel: 'self', href: href(pageNum) }];
     if (start + size < total) links.push({ rel: 'next', href: href(pageNum + 1) });
     if (pageNum > 1) links.push({ rel: 'previous', href: href(pageNum - 1) });
-    return { links, results: result.list.slice(start, start + size), totalCount: total };
+    return { links, results: list.slice(start, start + size), totalCount: total };
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, rawPath: string, rawQuery: string) {
@@ -371,7 +370,7 @@ export function createSimServer(opts: SimServerOptions): Server {
     };
     const result: SimResponse = route.handle(simReq, ctx);
     if (route.mutates && result.status >= 200 && result.status < 300) opts.persist?.();
-    const payload = 'list' in result ? page(result, simReq, flags, route.paged !== false) : result.body;
+    const payload = 'list' in result ? page(result.list, simReq, flags, route.paged !== false) : result.body;
     const enveloped =
       !flags.envelope || result.status === 204
         ? payload

@@ -133,7 +133,7 @@ const routes: SimRoute[] = [
   {
     method: 'GET',
     path: '/groups/:projectId/echo/:rest',
-    handle: (req) => ({
+    handle: (req, ctx) => ({
       status: 200,
       body: {
         params: req.params,
@@ -142,6 +142,8 @@ const routes: SimRoute[] = [
         caller: req.caller?.key.publicKey,
         remoteAddress: req.remoteAddress,
         baseUrl: req.baseUrl,
+        now: req.now.toISOString(),
+        options: ctx.options,
       },
     }),
   },
@@ -149,6 +151,12 @@ const routes: SimRoute[] = [
     method: 'GET',
     path: '/groups/:projectId/echo/literal',
     handle: () => ({ status: 200, body: { literal: true } }),
+  },
+  {
+    method: 'GET',
+    path: '/unpaged',
+    paged: false,
+    handle: () => ({ status: 200, list: [1, 2, 3] }),
   },
   {
     method: 'GET',
@@ -172,6 +180,8 @@ beforeAll(async () => {
     routes,
     dataFile: join(dir, 'data.json'),
     maxBodyBytes: 64 * 1024,
+    now: () => new Date('2026-03-04T05:06:07Z'),
+    bypassInvite: true,
     logger: createLogger('error', (l) => logLines.push(l)),
   });
 });
@@ -276,6 +286,8 @@ describe('digest verification', () => {
       caller: KEYS.publicKey,
       remoteAddress: '127.0.0.1',
       baseUrl: sim.baseUrl,
+      now: '2026-03-04T05:06:07.000Z',
+      options: { usernameValidation: 'false', bypassInvite: true },
     });
   });
 
@@ -499,6 +511,16 @@ describe('responses', () => {
     expect(r.json.results).toEqual([]);
     expect(r.json.totalCount).toBe(250);
     expect(r.json.links.map((l: { rel: string }) => l.rel)).toEqual(['self', 'previous']);
+  });
+
+  it('returns every item of a route marked paged: false, still validating the paging parameters', async () => {
+    const r = await digestFetch(sim, 'GET', '/unpaged?itemsPerPage=1');
+    expect(r.json).toEqual({
+      links: [{ rel: 'self', href: `${sim.baseUrl}/unpaged?itemsPerPage=1` }],
+      results: [1, 2, 3],
+      totalCount: 3,
+    });
+    expectError(await digestFetch(sim, 'GET', '/unpaged?itemsPerPage=0'), 400, 'INVALID_QUERY_PARAMETER');
   });
 
   it('wraps single results and adds status to lists with envelope=true', async () => {
