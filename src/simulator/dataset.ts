@@ -405,10 +405,9 @@ export function buildDemoDataset(seed: number, now: Date): StoreData {
       roles: spec.roles,
       pendingRoles: spec.pending ?? [],
       teamIds: spec.teams ?? [],
-      accessList: (spec.accessList ?? []).map((value) => {
-        const entry = accessListEntry(value, new Date(Date.parse(created) + DAY))!;
-        return entry;
-      }),
+      accessList: (spec.accessList ?? []).map(
+        (value) => accessListEntry(value, new Date(Date.parse(created) + DAY))!,
+      ),
       created,
     };
     if (spec.mobile !== undefined) user.mobileNumber = spec.mobile;
