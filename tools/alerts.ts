@@ -134,7 +134,7 @@ export const acknowledgeGlobalAlert = defineTool({
   name: 'acknowledge_global_alert',
   title: 'Acknowledge a global alert',
   description:
-    'Acknowledges one global alert until a time; a time in the past removes the acknowledgement. The acknowledgement reverts by itself when the time passes.',
+    'Acknowledges one global alert until a time; a past time removes the acknowledgement, which also lapses by itself. Use for alerts from list_open_global_alerts_for_config; project alerts take acknowledge_alert instead.',
   kind: 'write',
   idempotent: true,
   input: {

@@ -2,7 +2,7 @@
 // MCP tools, turns every outcome into a result (never a crash), and wires progress, cancellation,
 // elicitation and logging to the SDK.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AnyTool, ToolContext, ToolKind } from '../../tools/define.js';
 import { maxKindOf } from '../../tools/define.js';
@@ -58,7 +58,6 @@ export function enabledTools(
 export function annotationsFor(tool: AnyTool) {
   const kind: ToolKind = maxKindOf(tool);
   return {
-    title: tool.title,
     readOnlyHint: kind === 'read',
     destructiveHint: kind === 'destructive',
     idempotentHint: kind === 'read' || tool.idempotent === true,
@@ -71,14 +70,8 @@ const consentInput = {
     .string()
     .max(1000)
     .optional()
-    .describe(
-      'Only after the person confirmed: the token a previous call of this tool returned for the same arguments',
-    ),
-  approvalId: z
-    .string()
-    .max(200)
-    .optional()
-    .describe('Only after the person decided on the approval page: the approvalId a previous call returned'),
+    .describe('Token from the previous answer, once the person agreed'),
+  approvalId: z.string().max(200).optional().describe('From the previous answer, once the person decided'),
 };
 
 export function inputSchemaFor(tool: AnyTool) {
@@ -87,12 +80,58 @@ export function inputSchemaFor(tool: AnyTool) {
 
 export function outputSchemaFor(tool: AnyTool) {
   if (maxKindOf(tool) === 'read') return z.looseObject(tool.output);
+  // Guarded tools answer with an outcome; `result` (the tool's own output) is present once executed.
   return z.object({
     outcome: z.enum(['executed', 'confirmation_required', 'approval_pending', 'declined']),
-    result: z.looseObject(tool.output).optional(),
-    preview: z.looseObject({}).optional(),
-    confirmation: z.looseObject({}).optional(),
+    result: z.record(z.string(), z.unknown()).optional(),
+    preview: z.record(z.string(), z.unknown()).optional(),
+    confirmation: z.record(z.string(), z.unknown()).optional(),
   });
+}
+
+/** JSON Schema without the `$schema` line the SDK adds to every schema: tools/list stays small. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io,
+    unrepresentable: 'any',
+  });
+  return compact(rest) as Tool['inputSchema'];
+}
+
+/** Drops keywords that restate JSON Schema defaults (`properties: {}`, `additionalProperties: {}`, string keys). */
+function compact(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compact);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    const empty = v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
+    if ((k === 'properties' || k === 'additionalProperties') && empty) continue;
+    if (k === 'propertyNames' && JSON.stringify(v) === '{"type":"string"}') continue;
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, compact(s)]))
+        : compact(v);
+  }
+  return out;
+}
+
+const listings = new WeakMap<AnyTool, Tool>();
+/** The tools/list entry of a tool, computed once per process (every HTTP session lists the same catalog). */
+export function listingOf(tool: AnyTool): Tool {
+  let entry = listings.get(tool);
+  if (!entry) {
+    entry = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchema(inputSchemaFor(tool), 'input'),
+      outputSchema: jsonSchema(outputSchemaFor(tool), 'output'),
+      annotations: annotationsFor(tool),
+    };
+    listings.set(tool, entry);
+  }
+  return entry;
 }
 
 export function createMcpServer(deps: ServerDeps): McpServer {
@@ -170,6 +209,9 @@ export function createMcpServer(deps: ServerDeps): McpServer {
       },
     );
   }
+
+  // The SDK's own tools/list would regenerate every schema per session and add `$schema` to each.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listingOf) }));
 
   // Log entries at or above the logger's level also go to the client (it filters by logging/setLevel).
   const sink = (level: LogLevel, msg: string, fields: Record<string, unknown>) => {
