@@ -33,8 +33,13 @@ export function mask(value: string, full = false): string {
   return `******${value.slice(-4)}`;
 }
 
+// Any other field named like a credential (integration types the spec leaves undocumented use names such as
+// licenseKey, writeToken); public keys are identifiers, not secrets.
+const SECRET_SHAPE = /(key|token|secret|password)$/i;
+const NOT_SECRET = /publickey$/i;
+
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEYS.has(key.toLowerCase());
+  return SECRET_KEYS.has(key.toLowerCase()) || (SECRET_SHAPE.test(key) && !NOT_SECRET.test(key));
 }
 
 /** A deep copy with every secret-named string field masked. URL fields keep their origin only. */
@@ -44,7 +49,7 @@ export function redact<T>(value: T, depth = 0): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     const lower = k.toLowerCase();
-    if (typeof v === 'string' && v !== '' && SECRET_KEYS.has(lower)) {
+    if (typeof v === 'string' && v !== '' && isSecretKey(k)) {
       out[k] = lower.endsWith('url') ? maskUrl(v) : mask(v, FULL_MASK.has(lower));
     } else out[k] = redact(v, depth + 1);
   }

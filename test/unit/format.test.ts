@@ -50,6 +50,23 @@ describe('redaction', () => {
     expect(out.url).toBe('https://hooks.example.com/******');
     expect(JSON.stringify(out)).not.toContain('1234567890ab');
   });
+  it('masks any field named like a key, token, secret or password (APM_SAAS fields are undocumented)', () => {
+    const out = redact({
+      type: 'APM_SAAS',
+      accountId: 'acct-1',
+      licenseKey: 'lic-0123456789',
+      writeToken: 'wt-0123456789',
+      readToken: 'rt-0123456789',
+      publicKey: 'abcdefgh',
+      targetPublicKey: 'ijklmnop',
+    });
+    expect(out.licenseKey).toBe('******6789');
+    expect(out.writeToken).toBe('******6789');
+    expect(out.readToken).toBe('******6789');
+    expect(out.accountId).toBe('acct-1');
+    expect(out.publicKey).toBe('abcdefgh');
+    expect(out.targetPublicKey).toBe('ijklmnop');
+  });
   it('masks short secrets fully', () => {
     expect(mask('abc')).toBe('********');
   });
