@@ -29,6 +29,7 @@ dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%}
 th,td{border:1px solid var(--line);padding:.4rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 th{background:var(--box)}
+caption{text-align:left;padding-bottom:.25rem}
 del{color:var(--no)}ins{color:var(--ok);text-decoration:none;font-weight:600}
 pre{background:var(--box);padding:.75rem;overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.9rem}
 .buttons{display:flex;flex-wrap:wrap;gap:.75rem;margin:1.5rem 0}
@@ -55,7 +56,7 @@ export function layout(title: string, body: string, o: PageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${esc(title)} — dbops-mcp</title>
 <style nonce="${esc(o.nonce)}">${CSS}</style>
 </head>
@@ -125,6 +126,14 @@ function pairs(obj: Record<string, unknown>): string {
   return `<dl>${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(show(v))}</dd>`).join('')}</dl>`;
 }
 
+const HEADING: Record<Approval['state'], string> = {
+  pending: 'Approve this change?',
+  approved: 'Change approved',
+  declined: 'Change declined',
+  expired: 'Approval expired',
+  used: 'Change applied',
+};
+
 const STATUS: Record<Approval['state'], string> = {
   pending: '',
   approved: 'Approved. Go back to your assistant: the change is applied when it calls the tool again.',
@@ -139,8 +148,8 @@ export function approvalPage(a: Approval, now: Date, o: PageOptions, problem?: s
   const left = timeLeft(a.expiresAt, now);
   const decided = a.state !== 'pending';
   const parts = [
-    `<h1>${decided ? 'Approval' : 'Approve this change?'}: ${esc(a.title)}</h1>`,
-    `<p class="muted">Requested by your assistant through the <code>${esc(a.tool)}</code> tool. Nothing changes until you approve.</p>`,
+    `<h1>${decided ? HEADING[a.state] : 'Approve this change?'}</h1>`,
+    `<p class="muted">${esc(a.title)}, requested by your assistant through the <code>${esc(a.tool)}</code> tool. Nothing changes until you approve.</p>`,
     problem ? `<p class="status declined" role="alert">${esc(problem)}</p>` : '',
     decided ? `<p class="status ${a.state}" role="status">${esc(STATUS[a.state])}</p>` : '',
     `<p class="action">${esc(p.action)}</p>`,

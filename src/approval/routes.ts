@@ -157,7 +157,8 @@ function securityHeaders(nonce: string): Record<string, string> {
     'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    // same-origin, not no-referrer: with no-referrer browsers send "Origin: null" on the form POST.
+    'referrer-policy': 'same-origin',
     'cache-control': 'no-store',
   };
 }

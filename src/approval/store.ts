@@ -187,11 +187,14 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
       if (!a) return 'unknown';
       if (!sameSecret(secret, a.secret)) return 'forbidden';
       if (a.state !== 'pending') return a.state;
-      a.state = decision === 'approve' ? 'approved' : 'declined';
+      const state = decision === 'approve' ? 'approved' : 'declined';
+      a.state = state;
       a.decidedAt = now();
+      // The decision is on record before a waiting call can execute it.
+      const written = audit(a, state === 'approved' ? 'confirmed' : 'declined');
       settle(a);
-      await audit(a, decision === 'approve' ? 'confirmed' : 'declined');
-      return a.state;
+      await written;
+      return state;
     },
 
     close() {
