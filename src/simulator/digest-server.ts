@@ -38,8 +38,13 @@ export interface DigestVerifier {
 interface NonceEntry {
   created: number;
   uses: number;
-  lastNc: number;
+  /** Highest count seen, and the counts seen within NC_WINDOW below it: a repeat is a replay. */
+  maxNc: number;
+  seen: Set<number>;
 }
+
+// Concurrent requests signed in order can arrive out of order; counts this far behind the highest are refused.
+const NC_WINDOW = 64;
 
 const md5 = (s: string): string => createHash('md5').update(s, 'utf8').digest('hex');
 
@@ -97,7 +102,7 @@ export function createDigestVerifier(
     // 23 or 24 random bytes: base64 with and without a trailing '=', and often '+' or '/'.
     const bytes = randomBytes(24);
     const nonce = (bytes[0]! & 1 ? bytes.subarray(1) : bytes).toString('base64');
-    nonces.set(nonce, { created: clock(), uses: 0, lastNc: 0 });
+    nonces.set(nonce, { created: clock(), uses: 0, maxNc: 0, seen: new Set() });
     // Map keeps insertion order: the first keys are the oldest.
     for (const oldest of nonces.keys()) {
       if (nonces.size <= MAX_NONCES) break;
@@ -147,8 +152,12 @@ export function createDigestVerifier(
         nonces.delete(nonce);
         return { ok: false, stale: true, badCredentials: false };
       }
-      if (nc <= entry.lastNc) return fail; // replayed or out-of-order count
-      entry.lastNc = nc;
+      if (entry.seen.has(nc) || nc <= entry.maxNc - NC_WINDOW) return fail; // replayed, or too old to tell
+      entry.seen.add(nc);
+      if (nc > entry.maxNc) {
+        entry.maxNc = nc;
+        for (const old of entry.seen) if (old <= nc - NC_WINDOW) entry.seen.delete(old);
+      }
       entry.uses++;
       return { ok: true, username };
     },
