@@ -123,7 +123,7 @@ describe.skipIf(!hasChromium)('approval page in a real browser', () => {
 
     // Phone width: nothing overflows sideways, the buttons stay large enough to tap.
     await page.setViewportSize({ width: 375, height: 740 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(375);
     const approve = page.getByRole('button', { name: 'Approve' });
     expect((await approve.boundingBox())?.height).toBeGreaterThanOrEqual(44);
 
