@@ -38,7 +38,7 @@ export async function createRuntime(
   let api: { baseUrl: string; publicKey: string; privateKey: string };
   if (config.demo || !config.baseUrl) {
     const { startSimulator } = await import('../simulator/index.js');
-    const sim = await startSimulator({ dataset: 'demo', port: 0 });
+    const sim = await startSimulator({ dataset: 'demo', port: 0, logger });
     closeSim = () => sim.close();
     demoBaseUrl = sim.baseUrl;
     api = { baseUrl: sim.baseUrl, ...sim.keys };
