@@ -166,7 +166,11 @@ describe('deployment', () => {
   it('lists hosts and reads a disk partition', async () => {
     const hosts = await api.hosts.list(projectId);
     const host = hosts.results[0]!;
-    const disk = sim.store.data.hosts.find((h) => h.id === host.id)!.disks[0]!;
+    const disks = await api.hosts.listDisks(projectId, host.id);
+    expect(disks.results.map((d) => d.partitionName)).toEqual(
+      sim.store.data.hosts.find((h) => h.id === host.id)!.disks,
+    );
+    const disk = disks.results[0]!.partitionName!;
     const partition = await api.hosts.diskPartition(projectId, host.id, disk);
     expect(partition.partitionName).toBe(disk);
     const missing = await failure(api.hosts.diskPartition(projectId, host.id, 'nvme9n9'));

@@ -470,6 +470,19 @@ describe('hosts and disks', () => {
     expect((await call('GET', `/groups/${payments}/hosts/${host.id}`)).json).toEqual(host);
   });
 
+  it("lists a host's disk partitions (beyond the spec)", async () => {
+    const host = sim.store.data.hosts.find((h) => h.groupId === payments)!;
+    const r = await call('GET', `/groups/${payments}/hosts/${host.id}/disks`);
+    expect(r.status).toBe(200);
+    expect(r.json.totalCount).toBe(host.disks.length);
+    expect(r.json.results.map((d: { partitionName: string }) => d.partitionName)).toEqual(host.disks);
+    expectError(
+      await call('GET', `/groups/${payments}/hosts/${'0'.repeat(32)}/disks`),
+      404,
+      'HOST_NOT_FOUND',
+    );
+  });
+
   it('gets a disk partition of a host', async () => {
     const host = sim.store.data.hosts.find((h) => h.groupId === payments)!;
     const r = await call('GET', `/groups/${payments}/hosts/${host.id}/disks/nvme0n1`);

@@ -120,6 +120,21 @@ export function hostsArea(ctx: AreaContext) {
     async list(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<Host>> {
       return ctx.list(HostSchema, 'Host', apiPath`/groups/${projectId}/hosts`, page, o);
     },
+    /** Beyond the spec. */
+    async listDisks(
+      projectId: string,
+      hostId: string,
+      page?: PageQuery,
+      o?: CallOptions,
+    ): Promise<Page<DiskPartition>> {
+      return ctx.list(
+        DiskPartitionSchema,
+        'DiskPartition',
+        apiPath`/groups/${projectId}/hosts/${hostId}/disks`,
+        page,
+        o,
+      );
+    },
     async diskPartition(
       projectId: string,
       hostId: string,

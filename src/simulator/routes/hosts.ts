@@ -1,4 +1,4 @@
-// Hosts of a project: one disk partition (spec), and beyond the spec the host list and one host.
+// Hosts of a project: one disk partition (spec), and beyond the spec the host list, one host and its partitions.
 
 import type { HostRec } from '../store.js';
 import { type SimContext, SimError, type SimRequest, type SimRoute } from '../types.js';
@@ -66,6 +66,21 @@ export const hostRoutes: SimRoute[] = [
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
       const hosts = ctx.store.data.hosts.filter((h) => h.groupId === project.id);
       return { status: 200, list: hosts.map((h) => renderHost(req, h)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/groups/:projectId/hosts/:hostId/disks',
+    paged: true,
+    beyondSpec: true,
+    handle(req, ctx) {
+      const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
+      const host = findHost(ctx, project.id, req.params.hostId ?? '');
+      const list = host.disks.map((name) => ({
+        partitionName: name,
+        links: selfLinks(req, `/groups/${project.id}/hosts/${host.id}/disks/${name}`),
+      }));
+      return { status: 200, list };
     },
   },
   {
