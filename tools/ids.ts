@@ -1,48 +1,71 @@
 // One described schema per identifier, saying which tool yields it. Ids are validated as safe path
 // segments only: real servers' formats vary (api-facts), and a malformed id comes back as a clear 404.
+// Length, character and pattern rules are checked in code (.refine) rather than spelled out in every JSON
+// Schema: tools/list stays small, and the messages name what to fix.
 import { z } from 'zod';
 
-// Length and character rules are checked in code, not spelled out in each JSON Schema (tools/list size).
-export const safeSegment = (what: string, from: string) =>
+const segment = (what: string) =>
   z
     .string()
     .refine((s) => s.length > 0 && s.length <= 200, { message: `${what} must be 1 to 200 characters` })
     .refine((s) => !/[/?#%\\\u0000-\u001F\u007F]/.test(s) && s !== '.' && s !== '..', {
       message: `${what} must be a plain id (no "/", "?", "#", "%", "..", or control characters)`,
-    })
-    .describe(`${what} ${from}`);
+    });
+
+export const safeSegment = (what: string, from: string) => segment(what).describe(`${what} ${from}`);
+
+/** An id whose field name already says what it is: the description says only where it comes from. */
+export const idFrom = (what: string, description: string) => segment(what).describe(description);
 
 export const ids = {
-  project: safeSegment('Project id', 'from list_projects (default: DBOPS_PROJECT_ID)'),
-  org: safeSegment('Organization id', 'from list_projects (default: DBOPS_ORG_ID)'),
-  alertConfig: safeSegment('Alert configuration id', 'from list_alert_configs'),
-  alert: safeSegment('Alert id', 'from list_open_alerts'),
-  globalAlertConfig: safeSegment('Global alert configuration id', 'from list_global_alert_configs'),
-  globalAlert: safeSegment('Global alert id', 'from list_open_global_alerts_for_config'),
-  window: safeSegment('Maintenance window id', 'from list_maintenance_windows'),
-  user: safeSegment('User id', "from create_user or an event's userId"),
-  host: safeSegment('Host id', "from list_hosts or an alert's hostId"),
-  partition: safeSegment('Disk partition name', '(device name such as nvme0n1 or sda1)'),
-  event: safeSegment('Event id', 'from list_project_events'),
+  project: idFrom('Project id', 'From list_projects; default DBOPS_PROJECT_ID'),
+  org: idFrom('Organization id', 'From list_projects; default DBOPS_ORG_ID'),
+  alertConfig: idFrom('Alert configuration id', 'From list_alert_configs'),
+  alert: idFrom('Alert id', 'From list_open_alerts'),
+  globalAlertConfig: idFrom('Global alert configuration id', 'From list_global_alert_configs'),
+  globalAlert: idFrom('Global alert id', 'From list_open_global_alerts_for_config'),
+  window: idFrom('Maintenance window id', 'From list_maintenance_windows'),
+  user: idFrom('User id', "From create_user or an event's userId"),
+  host: idFrom('Host id', "From list_hosts or an alert's hostId"),
+  partition: idFrom('Disk partition name', 'Device name, e.g. nvme0n1 or sda1'),
+  event: idFrom('Event id', 'From list_project_events'),
 };
 
+/** A string of min..max characters (checked in code). */
+export const text = (what: string, max: number, min = 1) =>
+  z.string().refine((s) => s.length >= min && s.length <= max, {
+    message:
+      min > 0 ? `${what} must be ${min} to ${max} characters` : `${what} must be at most ${max} characters`,
+  });
+
+/** An upper-case type name such as HOST or REPLICA_SET (alert and event types are open-ended lists). */
+export const typeName = (what: string) =>
+  z.string().refine((s) => s.length <= 100 && /^[A-Z][A-Z0-9_]*$/.test(s), {
+    message: `${what} are upper case, e.g. HOST or REPLICA_SET`,
+  });
+
+/** A whole number from `min`, listed as `integer` without the safe-integer bound zod's int() adds. */
+const whole = (what: string, min: number, max?: number) =>
+  z
+    .number()
+    .refine((n) => Number.isSafeInteger(n) && n >= min && (max === undefined || n <= max), {
+      message: `${what} must be a whole number from ${min}${max === undefined ? '' : ` to ${max}`}`,
+    })
+    .meta({ type: 'integer', minimum: min, ...(max === undefined ? {} : { maximum: max }) });
+
 export const page = {
-  pageNum: z.number().int().min(1).optional().describe('Page, from 1'),
-  itemsPerPage: z.number().int().min(1).max(500).optional().describe('Rows per page (default 20)'),
-  responseFormat: z
-    .enum(['concise', 'detailed'])
-    .optional()
-    .describe('detailed puts every field in the text'),
+  pageNum: whole('pageNum', 1).optional().describe('Page number'),
+  itemsPerPage: whole('itemsPerPage', 1, 500).optional().describe('Rows per page, default 20'),
+  responseFormat: z.enum(['concise', 'detailed']).optional().describe('detailed: every field in the text'),
 };
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** An ISO 8601 timestamp with a zone. Checked in code rather than by a long JSON Schema pattern (tools/list size). */
+/** An ISO 8601 timestamp with a zone; `format: date-time` tells the model, the code checks it. */
 export const isoTime = (what: string) =>
   z
     .string()
-    .max(40)
-    .refine((s) => ISO.test(s) && !Number.isNaN(Date.parse(s)), {
+    .refine((s) => s.length <= 40 && ISO.test(s) && !Number.isNaN(Date.parse(s)), {
       message: `${what} must be an ISO 8601 timestamp with a zone, such as 2026-11-21T14:00:00Z`,
     })
     .meta({ format: 'date-time' });
