@@ -164,7 +164,7 @@ decision there (up to DBOPS_APPROVAL_WAIT_MS).`;
  * waits for the decision: with DBOPS_APPROVAL_OPEN, or when the page is the only channel allowed (then the
  * link is printed on stderr instead of opened).
  */
-function forCall(parsed: Config): Config {
+export function forCall(parsed: Config): Config {
   const config = { ...parsed, transport: 'stdio' as const };
   if (!config.confirmVia.includes('approval-page') || config.approvalOpen) return config;
   const others = config.confirmVia.filter((c) => c !== 'approval-page');
