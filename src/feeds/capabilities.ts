@@ -1,14 +1,15 @@
 // Which beyond-spec endpoints a server offers, learned from its answers and remembered per API client (one
-// client per configured server), so a server without one costs a single 404 per session, not one per call.
+// client per configured server), so a server without one costs a single 404 (or 405) per session, not one
+// per call.
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 
-/** Beyond-spec lists some servers lack (api-facts: an unknown path answers 404 RESOURCE_NOT_FOUND). */
+/** Beyond-spec lists some servers lack (api-facts: an unknown path answers 404 RESOURCE_NOT_FOUND, a known
+ * path with another method 405). */
 export type Capability =
   | 'projectAlerts' // GET /groups/{id}/alerts?status=
   | 'projects' // GET /groups
   | 'maintenanceWindows' // GET /groups/{id}/maintenanceWindows
-  | 'hosts' // GET /groups/{id}/hosts
   | 'globalAlertConfigs'; // GET /globalAlertConfigs
 
 const known = new WeakMap<ApiClient, Map<Capability, boolean>>();
@@ -22,9 +23,15 @@ function memo(api: ApiClient): Map<Capability, boolean> {
   return m;
 }
 
-/** The server has no such endpoint (as opposed to an unknown project, alert or config, which are 404s too). */
+/**
+ * The server has no such endpoint: 404 RESOURCE_NOT_FOUND for an unknown path (not an unknown project, alert
+ * or config, which are 404s with their own codes), or 405 where the path exists for other methods only.
+ */
 export function isMissingEndpoint(e: unknown): boolean {
-  return e instanceof ApiError && e.status === 404 && e.errorCode === 'RESOURCE_NOT_FOUND';
+  return (
+    e instanceof ApiError &&
+    ((e.status === 404 && e.errorCode === 'RESOURCE_NOT_FOUND') || (e.status === 405 && e.method === 'GET'))
+  );
 }
 
 /** false once the server answered that it lacks the endpoint; true once it answered; undefined before. */

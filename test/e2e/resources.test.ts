@@ -10,6 +10,7 @@ import { registerPrompts } from '../../src/mcp/prompts.js';
 import { registerResources } from '../../src/mcp/resources.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { startSimulator } from '../../src/simulator/index.js';
+import { routes } from '../../src/simulator/routes/index.js';
 import { startTestServer, type TestServer } from '../helpers/mcp.js';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -77,6 +78,30 @@ describe('resource listing', () => {
       expect(uris).toContain(`dbops://global-alert-configs/${c.id}/alerts`);
     // The configured project comes first.
     expect(uris[uris.findIndex((u) => u.startsWith('dbops://projects/'))]).toContain(t.config.projectId!);
+  });
+
+  it('lists the configured project’s feeds when the server cannot list projects', async () => {
+    const noList = await startSimulator({
+      dataset: 'demo',
+      port: 0,
+      routes: routes.filter((r) => !(r.method === 'GET' && r.path === '/groups')),
+    });
+    const s2 = await startTestServer({ sim: noList, extensions });
+    try {
+      const uris = (await s2.client.listResources()).resources.map((r) => r.uri);
+      const projects = uris.filter((u) => u.startsWith('dbops://projects/'));
+      expect(projects.sort()).toEqual(
+        ['alerts', 'automation', 'events'].map((f) => `dbops://projects/${s2.config.projectId}/${f}`),
+      );
+      const values = await s2.client.complete({
+        ref: { type: 'ref/resource', uri: 'dbops://projects/{projectId}/alerts' },
+        argument: { name: 'projectId', value: '' },
+      });
+      expect(values.completion.values).toEqual([s2.config.projectId]);
+    } finally {
+      await s2.close();
+      await noList.close();
+    }
   });
 
   it('completes project and global alert configuration ids, by id prefix or by name', async () => {

@@ -2,6 +2,7 @@
 // loopback), including the spec-only fallback when the server lacks the project-wide alert list.
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/errors.js';
 import { supports } from '../../src/feeds/capabilities.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { routes } from '../../src/simulator/routes/index.js';
@@ -35,13 +36,14 @@ function countPerConfigReads(server: TestServer): { launched: number } {
   return counter;
 }
 
-/** A simulator like a server of the spec only: no GET /groups/{id}/alerts (it answers 404 RESOURCE_NOT_FOUND). */
+/** A server of the spec only: no project-wide alert list (404 RESOURCE_NOT_FOUND), no list of maintenance windows. */
+const BEYOND_SPEC_LISTS = ['/groups/:projectId/alerts', '/groups/:projectId/maintenanceWindows'];
 function specOnlySimulator(options: Parameters<typeof startSimulator>[0] = {}) {
   return startSimulator({
     dataset: 'demo',
     port: 0,
     ...options,
-    routes: routes.filter((r) => !(r.method === 'GET' && r.path === '/groups/:projectId/alerts')),
+    routes: routes.filter((r) => !(r.method === 'GET' && BEYOND_SPEC_LISTS.includes(r.path))),
   });
 }
 
@@ -133,6 +135,32 @@ describe('triage_project', () => {
     expect(r.text).toMatch(/project/i);
   });
 
+  it('still answers when one section cannot be read, and says which and why', async () => {
+    const s2 = await startTestServer({ sim });
+    try {
+      s2.deps.api.automation.status = async () => {
+        throw new ApiError({
+          status: 401,
+          errorCode: 'USER_UNAUTHORIZED',
+          detail: 'Current user is not authorized to perform this action.',
+          method: 'GET',
+          path: `/groups/${sim.projectIds[0]}/automationStatus/full`,
+        });
+      };
+      const r = await s2.call('triage_project', {});
+      expect(r.isError).toBe(false);
+      const s = r.structured as any;
+      expect(s.automation).toBeNull();
+      expect(s.errors).toEqual([
+        { section: 'automation', message: expect.stringMatching(/USER_UNAUTHORIZED|not authorized/) },
+      ]);
+      expect(r.text).toMatch(/\*\*Automation\*\*: unavailable — /);
+      expect(s.alerts.totalCount).toBeGreaterThan(0);
+    } finally {
+      await s2.close();
+    }
+  });
+
   it('reports progress per section when asked', async () => {
     const { r, progress } = await callWithProgress(t, 'triage_project', {});
     expect(r.isError).toBeFalsy();
@@ -198,7 +226,15 @@ describe('a server without the project-wide alert list', () => {
       const triage = await s2.call('triage_project', {});
       expect(triage.isError).toBe(false);
       expect((triage.structured as any).alerts.source).toBe('per-config');
+      // No maintenance window list either: said so, not mistaken for "no windows".
+      expect((triage.structured as any).maintenanceWindows).toBeNull();
+      expect(triage.text).toContain('this server cannot list maintenance windows');
+      // The window list path exists for POST only: 405, asked once and remembered like the 404.
+      const notAllowed = specOnly.stats.byStatus['405'] ?? 0;
+      expect(notAllowed).toBe(1);
+      await s2.call('triage_project', {});
       expect(specOnly.stats.byStatus['404'] ?? 0).toBe(notFound);
+      expect(specOnly.stats.byStatus['405'] ?? 0).toBe(notAllowed);
     } finally {
       await s2.close();
       await specOnly.close();

@@ -52,10 +52,23 @@ describe('withFallback', () => {
     expect(supports(api, 'projectAlerts')).toBeUndefined();
   });
 
+  it('treats a GET answered 405 (the path exists for other methods) as a missing endpoint', async () => {
+    const api = fakeApi();
+    const r = await withFallback(
+      api,
+      'maintenanceWindows',
+      async () => {
+        throw new ApiError({ status: 405, method: 'GET', path: '/groups/x/maintenanceWindows' });
+      },
+      async () => 'none',
+    );
+    expect(r).toEqual({ value: 'none', fallback: true });
+  });
+
   it('remembers a supported endpoint, and ifSupported yields undefined for a missing one', async () => {
     const api = fakeApi();
-    expect(await ifSupported(api, 'hosts', async () => 3)).toBe(3);
-    expect(supports(api, 'hosts')).toBe(true);
+    expect(await ifSupported(api, 'projects', async () => 3)).toBe(3);
+    expect(supports(api, 'projects')).toBe(true);
     expect(
       await ifSupported(api, 'maintenanceWindows', async () => {
         throw notFound('RESOURCE_NOT_FOUND');
