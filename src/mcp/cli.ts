@@ -161,8 +161,8 @@ decision there (up to DBOPS_APPROVAL_WAIT_MS).`;
 
 /**
  * A one-shot process cannot serve a page after it exits, so `call` uses the approval page only when it
- * waits for the decision: with DBOPS_APPROVAL_OPEN, or when the page is the only channel allowed (then the
- * link is printed on stderr instead of opened).
+ * waits for the decision: with DBOPS_APPROVAL_OPEN (browser opened), or when the page is the only channel
+ * allowed. Either way the link is printed on stderr.
  */
 export function forCall(parsed: Config): Config {
   const config = { ...parsed, transport: 'stdio' as const };
