@@ -48,7 +48,9 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
   >();
   let port = opts.port;
 
-  const allowedOrigin = (origin: string) =>
+  // Same-origin requests (the approval page's own form posts) are allowed; so are loopback and listed origins.
+  const allowedOrigin = (origin: string, host: string | undefined) =>
+    origin === `http://${host}` ||
     opts.allowedOrigins.includes(origin) ||
     [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`].includes(origin);
   const allowedHost = (host: string | undefined) => {
@@ -68,7 +70,10 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     try {
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
       const origin = req.headers.origin;
-      if ((origin !== undefined && !allowedOrigin(origin)) || !allowedHost(req.headers.host))
+      if (
+        (origin !== undefined && !allowedOrigin(origin, req.headers.host)) ||
+        !allowedHost(req.headers.host)
+      )
         return sendJson(res, 403, { error: 'forbidden', detail: 'Origin or Host not allowed' });
       if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok', sessions: sessions.size });
       if (opts.routes && (await opts.routes(req, res, url))) return;

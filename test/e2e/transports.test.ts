@@ -57,6 +57,33 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
+/** A POST with exact Host and Origin headers (fetch will not send a foreign Host). */
+async function rawPost(origin: string, headers: Record<string, string>): Promise<number> {
+  const { request } = await import('node:http');
+  const u = new URL(origin);
+  return new Promise<number>((resolve, reject) => {
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: '/mcp',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(initialize));
+  });
+}
+
 describe('Streamable HTTP transport', () => {
   it('serves tools to the SDK client and answers /healthz', async () => {
     const h = await http();
@@ -82,6 +109,11 @@ describe('Streamable HTTP transport', () => {
       expect((await post(h.url, initialize, { origin: 'https://evil.example' })).status).toBe(403);
       expect((await post(h.url, initialize, { origin: 'https://app.example' })).status).toBe(200);
       expect((await post(h.url, initialize, { origin: h.origin })).status).toBe(200);
+      const sameOrigin = await rawPost(h.origin, {
+        host: 'ops.example.internal:3000',
+        origin: 'http://ops.example.internal:3000',
+      });
+      expect(sameOrigin).toBe(403); // on loopback a foreign Host is refused even when it matches the Origin
       const port = new URL(h.origin).port;
       const rebound = await new Promise<number>((resolve, reject) => {
         import('node:http').then(({ request }) => {
@@ -112,6 +144,40 @@ describe('Streamable HTTP transport', () => {
       expect((await post(h.url, initialize)).status).toBe(401);
       expect((await post(h.url, initialize, { authorization: 'Bearer wrong' })).status).toBe(401);
       expect((await post(h.url, initialize, { authorization: `Bearer ${token}` })).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('accepts same-origin requests when bound beyond loopback with a token', async () => {
+    const token = 'correct-horse-battery-staple';
+    const h = await startHttp({
+      host: '0.0.0.0',
+      port: 0,
+      token,
+      allowedOrigins: [],
+      sessionIdleMs: 60_000,
+      logger: base.deps.logger,
+      newServer: () => createMcpServer(base.deps),
+    });
+    try {
+      const port = new URL(h.origin).port;
+      const auth = { authorization: `Bearer ${token}` };
+      const local = `http://127.0.0.1:${port}`;
+      expect(
+        await rawPost(local, {
+          ...auth,
+          host: `ops.example.internal:${port}`,
+          origin: `http://ops.example.internal:${port}`,
+        }),
+      ).toBe(200);
+      expect(
+        await rawPost(local, {
+          ...auth,
+          host: `ops.example.internal:${port}`,
+          origin: 'http://evil.example',
+        }),
+      ).toBe(403);
     } finally {
       await h.close();
     }
