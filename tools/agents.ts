@@ -12,11 +12,11 @@ export const listAgents = defineTool({
   name: 'list_agents',
   title: 'List agents of one type',
   description:
-    'Lists the monitoring, backup or automation agents of a project: host, state, last configuration call and last ping. Use when hosts stop reporting or an AGENT alert fires.',
+    "Lists a project's monitoring, backup or automation agents: host, state, last configuration call, last ping. Use when hosts stop reporting or an AGENT alert fires.",
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
-    agentType: z.enum(AGENT_TYPES).describe('Which agents: MONITORING, BACKUP or AUTOMATION'),
+    agentType: z.enum(AGENT_TYPES).describe('Which agents to list'),
     ...page,
   },
   output: listOutput,
@@ -55,7 +55,7 @@ export const getAgentLinks = defineTool({
   name: 'get_agent_links',
   title: 'Get links to agent resources',
   description:
-    'Shows which agent lists a project offers, as the list_agents calls to make. Rarely needed: call list_agents with MONITORING, BACKUP or AUTOMATION directly.',
+    'Shows which agent lists a project offers, as list_agents calls. Rarely needed: call list_agents with MONITORING, BACKUP or AUTOMATION directly.',
   kind: 'read',
   input: { projectId: ids.project.optional() },
   output: {

@@ -31,7 +31,7 @@ export const listAlertConfigs = defineTool({
   name: 'list_alert_configs',
   title: 'List alert configurations',
   description:
-    'Lists the alert configurations of a project: event type, enabled, condition and notification targets. Use it to find alertConfigId values; for the alerts themselves use list_open_alerts.',
+    "Lists a project's alert configurations: event type, enabled, condition, notification targets. Use for alertConfigId values; for the alerts themselves use list_open_alerts.",
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -62,7 +62,7 @@ export const getAlertConfig = defineTool({
   name: 'get_alert_config',
   title: 'Get an alert configuration',
   description:
-    'Shows one alert configuration in full: condition, matchers, notification targets (key-like values masked). Use after list_alert_configs.',
+    'Shows one alert configuration in full: condition, matchers, notification targets (keys masked). Use after list_alert_configs.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -93,14 +93,14 @@ export const setAlertConfigEnabled = defineTool({
   name: 'set_alert_config_enabled',
   title: 'Enable or disable an alert configuration',
   description:
-    'Enables or disables one alert configuration; nothing else changes. Disabling silences its alerts for good (destructive, needs consent); to silence for a time use a maintenance window instead.',
+    'Enables or disables one alert configuration, nothing else. Disabling silences its alerts for good (needs consent); to silence for a time use a maintenance window instead.',
   kind: (args) => (args.enabled ? 'write' : 'destructive'),
   maxKind: 'destructive',
   idempotent: true,
   input: {
     projectId: ids.project.optional(),
     alertConfigId: ids.alertConfig,
-    enabled: z.boolean().describe('true enables the configuration, false disables it'),
+    enabled: z.boolean().describe('true enables, false disables'),
   },
   output: recordOutput,
   preview: async (ctx, args) => {
@@ -137,7 +137,7 @@ export const listOpenAlertsForConfig = defineTool({
   name: 'list_open_alerts_for_config',
   title: 'List open alerts of an alert configuration',
   description:
-    'Lists the open alerts raised by one alert configuration, with status, age, host, value vs threshold and acknowledgement. For all open alerts of a project in one call use list_open_alerts.',
+    'Lists the open alerts of one alert configuration: status, age, host, value vs threshold, acknowledgement. For a whole project in one call use list_open_alerts instead.',
   kind: 'read',
   input: { projectId: ids.project.optional(), alertConfigId: ids.alertConfig, ...page },
   output: listOutput,

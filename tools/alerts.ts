@@ -5,7 +5,7 @@ import { ApiError } from '../src/api/errors.js';
 import { age, when } from '../src/format/markdown.js';
 import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type Preview, projectOf, ToolInputError } from './define.js';
-import { ids, isoTime, page } from './ids.js';
+import { ids, isoTime, page, text } from './ids.js';
 
 export const alertColumns = ['alertId', 'status', 'what', 'since', 'where', 'value', 'acknowledged'];
 
@@ -28,11 +28,9 @@ export function alertRow(a: Alert, now: Date): unknown[] {
   return [a.id, a.status, alertWhat(a), age(a.created, now), alertWhere(a), value, ackState(a, now)];
 }
 
-const comment = z
-  .string()
-  .max(200)
+const comment = text('acknowledgementComment', 200, 0)
   .optional()
-  .describe('Why it is acknowledged (shown next to the acknowledgement; at most 200 characters)');
+  .describe('Why; shown with the acknowledgement, at most 200 characters');
 
 /** Reads the alert for the preview where the server offers it; older servers do not (404), which is fine. */
 async function currentAlert(read: () => Promise<Alert>): Promise<Alert | undefined> {
@@ -78,21 +76,19 @@ export const acknowledgeAlert = defineTool({
   name: 'acknowledge_alert',
   title: 'Acknowledge or unacknowledge an alert',
   description:
-    'Acknowledges one open project alert until a time (stops its repeat notifications), or removes the acknowledgement when neither acknowledgedUntil nor forHours is given. Use while someone works on the cause; for planned work prefer a maintenance window.',
+    'Acknowledges an open project alert until a time (no repeat notifications), or unacknowledges it when no time is given. Use while someone works on the cause; for planned work use a maintenance window.',
   kind: 'write',
   idempotent: true,
   input: {
     projectId: ids.project.optional(),
     alertId: ids.alert,
-    acknowledgedUntil: isoTime('acknowledgedUntil')
-      .optional()
-      .describe('Acknowledge until this time (ISO 8601). Omit both this and forHours to unacknowledge'),
+    acknowledgedUntil: isoTime('acknowledgedUntil').optional().describe('Until this time; or give forHours'),
     forHours: z
       .number()
       .positive()
       .max(876_600)
       .optional()
-      .describe('Acknowledge for this many hours from now (876600 ≈ 100 years = indefinitely)'),
+      .describe('Hours from now; 876600 (100 years) means indefinitely'),
     acknowledgementComment: comment,
   },
   output: recordOutput,
@@ -134,13 +130,13 @@ export const acknowledgeGlobalAlert = defineTool({
   name: 'acknowledge_global_alert',
   title: 'Acknowledge a global alert',
   description:
-    'Acknowledges one global alert until a time; a past time removes the acknowledgement, which also lapses by itself. Use for alerts from list_open_global_alerts_for_config; project alerts take acknowledge_alert instead.',
+    'Acknowledges one global alert until a time; a past time unacknowledges. Use for alerts from list_open_global_alerts_for_config; for project alerts use acknowledge_alert.',
   kind: 'write',
   idempotent: true,
   input: {
     alertId: ids.globalAlert,
     acknowledgedUntil: isoTime('acknowledgedUntil').describe(
-      'Until when (ISO 8601); a past time unacknowledges, a distant future time keeps it acknowledged',
+      'A past time unacknowledges; a far-future one acknowledges indefinitely',
     ),
     acknowledgementComment: comment,
   },
@@ -178,7 +174,7 @@ export const listOpenGlobalAlertsForConfig = defineTool({
   name: 'list_open_global_alerts_for_config',
   title: 'List open alerts of a global alert configuration',
   description:
-    'Lists the open alerts of one global alert configuration (needs a global owner or global monitoring admin key). Use list_global_alert_configs for the ids.',
+    'Lists the open alerts of one global alert configuration (needs a global owner or monitoring admin key). Use list_global_alert_configs for the ids.',
   kind: 'read',
   input: { globalAlertConfigId: ids.globalAlertConfig, ...page },
   output: listOutput,

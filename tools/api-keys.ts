@@ -15,7 +15,7 @@ import {
   type ToolContext,
   ToolInputError,
 } from './define.js';
-import { ids } from './ids.js';
+import { ids, text } from './ids.js';
 
 export const ORG_ROLES = ['ORG_OWNER', 'ORG_MEMBER', 'ORG_GROUP_CREATOR', 'ORG_READ_ONLY'] as const;
 export const PROJECT_ROLES = [
@@ -91,11 +91,7 @@ function keyAnswer(title: string, key: KeptKey, f: FormatContext): ToolAnswer {
   };
 }
 
-const desc = z
-  .string()
-  .min(1)
-  .max(250)
-  .describe('What the key is for and who holds it, 1..250 characters (e.g. "CI deploys, team infra")');
+const desc = text('desc', 250).describe('What the key is for and who holds it, 1..250 characters');
 
 const mintNote =
   'Its private key is written to a 0600 file on the server and shown masked, never in this chat.';
@@ -104,12 +100,12 @@ export const createOrgApiKey = defineTool({
   name: 'create_org_api_key',
   title: 'Create an organization API key',
   description:
-    'Mints a new API key for an organization with the given organization roles. Use only when a person asks for a new key; the private key goes to a file, not the chat. For a key scoped to one project use create_project_api_key.',
+    'Mints an organization API key with organization roles; its private key goes to a file, not the chat. Use only when a person asks for a key; for one project use create_project_api_key.',
   kind: 'destructive',
   input: {
     orgId: ids.org.optional(),
     desc,
-    roles: z.array(z.enum(ORG_ROLES)).min(1).max(4).describe('Organization roles of the key, at least one'),
+    roles: z.array(z.enum(ORG_ROLES)).min(1).max(4).describe('Roles of the key'),
   },
   output: recordOutput,
   preview: async (ctx, args) => {
@@ -140,7 +136,7 @@ export const createProjectApiKey = defineTool({
   name: 'create_project_api_key',
   title: 'Create a project API key',
   description:
-    'Mints a new organization API key assigned to one project with the given project roles. Use only when a person asks for a key for a project; the private key goes to a file, not the chat.',
+    'Mints an organization API key assigned to one project, with project roles; its private key goes to a file, not the chat. Use only when a person asks for a project key.',
   kind: 'destructive',
   input: {
     projectId: ids.project.optional(),
@@ -150,7 +146,7 @@ export const createProjectApiKey = defineTool({
       .min(1)
       .max(9)
       .optional()
-      .describe('Project roles of the key; give desc, roles or both'),
+      .describe('Roles of the key; give desc, roles or both'),
   },
   output: recordOutput,
   preview: async (ctx, args) => {

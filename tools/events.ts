@@ -5,24 +5,17 @@ import { age, when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type FormatContext, projectOf, ToolInputError } from './define.js';
-import { ids, isoTime, page } from './ids.js';
+import { ids, isoTime, page, typeName } from './ids.js';
 
 const filters = {
   eventType: z
-    .array(
-      z
-        .string()
-        .regex(/^[A-Z][A-Z0-9_]*$/, 'event type names are upper case')
-        .max(100),
-    )
+    .array(typeName('event type names are upper case, e.g. HOST_DOWN'))
     .min(1)
     .max(20)
     .optional()
-    .describe(
-      'Only these event types, e.g. ["AUTOMATION_CONFIG_PUBLISHED_AUDIT", "OUTSIDE_METRIC_THRESHOLD"]',
-    ),
-  minDate: isoTime('minDate').optional().describe('Only events at or after this time (ISO 8601)'),
-  maxDate: isoTime('maxDate').optional().describe('Only events at or before this time (ISO 8601)'),
+    .describe('Only these event types, e.g. AUTOMATION_CONFIG_PUBLISHED_AUDIT, OUTSIDE_METRIC_THRESHOLD'),
+  minDate: isoTime('minDate').optional().describe('Only events at or after this time'),
+  maxDate: isoTime('maxDate').optional().describe('Only events at or before this time'),
 };
 
 function checkRange(args: { minDate?: string; maxDate?: string }): void {
@@ -88,7 +81,7 @@ export const listProjectEvents = defineTool({
   name: 'list_project_events',
   title: 'List project events',
   description:
-    'Lists the events of a project, newest first: time, type, who (user or API key), target host or user, alert. Use to answer "what changed or happened, and who did it"; for open alerts use list_open_alerts.',
+    'Lists a project\'s events, newest first: time, type, who (user or API key), target, alert. Use for "what changed or happened, and who did it"; for open alerts use list_open_alerts.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -125,7 +118,7 @@ export const getProjectEvent = defineTool({
   name: 'get_project_event',
   title: 'Get a project event',
   description:
-    'Shows one project event in full: who, from where, what it targeted and the changes (diffs) it recorded. Use after list_project_events; includeRaw adds the raw document.',
+    'Shows one project event in full: who, from where, what it targeted and the changes (diffs) it recorded. Use after list_project_events.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -179,7 +172,7 @@ export const listGlobalEvents = defineTool({
   name: 'list_global_events',
   title: 'List global events',
   description:
-    'Lists installation-wide events (organizations, users, global settings), newest first. Needs a global read-only key. Use for changes outside any one project; for a project use list_project_events.',
+    'Lists installation-wide events (organizations, users, settings), newest first; needs a global read-only key. Use for changes outside projects; for one project use list_project_events.',
   kind: 'read',
   input: { ...filters, ...page },
   output: listOutput,

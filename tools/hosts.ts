@@ -14,7 +14,7 @@ export const listHosts = defineTool({
   name: 'list_hosts',
   title: 'List hosts',
   description:
-    'Lists the monitored hosts (processes) of a project: hostId, host:port, type, replica set, last ping and disks when the server reports them. Use to find hostId and partition names. (beyond the spec: some servers lack it)',
+    "Lists a project's monitored hosts (processes): hostId, host:port, type, replica set, last ping, disks. Use to find hostId and partition names. (beyond the spec: some servers lack it)",
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,

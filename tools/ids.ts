@@ -39,10 +39,8 @@ export const text = (what: string, max: number, min = 1) =>
   });
 
 /** An upper-case type name such as HOST or REPLICA_SET (alert and event types are open-ended lists). */
-export const typeName = (what: string) =>
-  z.string().refine((s) => s.length <= 100 && /^[A-Z][A-Z0-9_]*$/.test(s), {
-    message: `${what} are upper case, e.g. HOST or REPLICA_SET`,
-  });
+export const typeName = (message: string) =>
+  z.string().refine((s) => s.length <= 100 && /^[A-Z][A-Z0-9_]*$/.test(s), { message });
 
 /** A whole number from `min`, listed as `integer` without the safe-integer bound zod's int() adds. */
 const whole = (what: string, min: number, max?: number) =>
@@ -55,8 +53,8 @@ const whole = (what: string, min: number, max?: number) =>
 
 export const page = {
   pageNum: whole('pageNum', 1).optional().describe('Page number'),
-  itemsPerPage: whole('itemsPerPage', 1, 500).optional().describe('Rows per page, default 20'),
-  responseFormat: z.enum(['concise', 'detailed']).optional().describe('detailed: every field in the text'),
+  itemsPerPage: whole('itemsPerPage', 1, 500).optional().describe('Default 20'),
+  responseFormat: z.enum(['concise', 'detailed']).optional().describe('detailed lists every field'),
 };
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

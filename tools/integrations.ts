@@ -6,7 +6,7 @@ import { ApiError } from '../src/api/errors.js';
 import { isSecretKey, mask, redact } from '../src/format/redact.js';
 import { listAnswer, listOutput } from './common.js';
 import { defineTool, type FormatContext, type Preview, projectOf, ToolInputError } from './define.js';
-import { ids } from './ids.js';
+import { ids, text } from './ids.js';
 
 interface TypeFields {
   required: string[];
@@ -37,6 +37,28 @@ const ENUMS: Record<string, string[]> = {
   scheme: ['http', 'https'],
   serviceDiscovery: ['file', 'http'],
 };
+
+/** What a model must know about a field beyond its name (enums come from ENUMS). */
+const HINTS: Record<string, string> = {
+  listenAddress: 'ip:port',
+  enabled: 'boolean',
+  tlsPemPath: 'absolute; for https',
+};
+
+const fieldHelp = (k: string) => {
+  const values = ENUMS[k];
+  if (values) return `${k}=${values.join('|')}`;
+  return HINTS[k] ? `${k} (${HINTS[k]})` : k;
+};
+
+/** The settings description, built from the same table checkSettings uses so the two cannot drift. */
+const SETTINGS_HELP = `Fields per type, [optional]: ${Object.entries(TYPES)
+  .map(([type, spec]) => {
+    if (!spec) return `${type} undocumented (often accountId, licenseKey, writeToken, readToken)`;
+    const optional = spec.optional.length ? ` [${spec.optional.map(fieldHelp).join(', ')}]` : '';
+    return `${type} ${spec.required.map(fieldHelp).join(', ')}${optional}`;
+  })
+  .join('; ')}`;
 
 type Settings = Record<string, string | boolean>;
 
@@ -107,7 +129,7 @@ export const listIntegrations = defineTool({
   name: 'list_integrations',
   title: 'List integrations',
   description:
-    'Lists the third-party integrations of a project (paging, chat, webhook, metrics) with their settings, keys masked. Use before put_integration or to check where notifications go. (beyond the spec: some servers lack it)',
+    "Lists a project's third-party integrations (paging, chat, webhook, metrics), keys masked. Use before put_integration or to see where notifications go. (beyond the spec: some servers lack it)",
   kind: 'read',
   input: { projectId: ids.project.optional() },
   output: listOutput,
@@ -138,17 +160,15 @@ export const putIntegration = defineTool({
   name: 'put_integration',
   title: 'Create or replace an integration',
   description:
-    "Adds a project's third-party integration of one type, or replaces its settings (a live key: notifications switch to it at once). Use to rotate or set up a paging, chat, webhook or metrics integration; list_integrations shows the current ones.",
+    "Adds or replaces a project's integration of one type; new keys are live at once. Use to set up or rotate a paging, chat, webhook or metrics integration; list_integrations shows the current ones.",
   kind: 'destructive',
   idempotent: true,
   input: {
     projectId: ids.project.optional(),
-    integrationType: z.enum(TYPE_NAMES).describe('The integration to set; one per type and project'),
+    integrationType: z.enum(TYPE_NAMES).describe('One integration per type and project'),
     settings: z
-      .record(z.string().max(100), z.union([z.string().max(4000), z.boolean()]))
-      .describe(
-        'Fields of the type (required first, then optional in brackets): INCIDENT_PAGING_A serviceKey; TEAM_CHAT_A notificationToken, roomName; TEAM_CHAT_B apiToken [teamName, channelName]; TEAM_CHAT_C teamChatCWebhookUrl; MONITORING_SAAS apiKey; INCIDENT_PAGING_B apiKey [region US|EU]; INCIDENT_PAGING_C apiKey [routingKey]; WEBHOOK url [secret]; METRICS_SCRAPER username, password, listenAddress (ip:port), serviceDiscovery file|http, scheme http|https, enabled (boolean) [tlsPemPath (absolute; needed for https), tlsPemPassword]; APM_SAAS undocumented (commonly accountId, licenseKey, writeToken, readToken)',
-      ),
+      .record(text('settings field name', 100), z.union([text('settings value', 4000, 0), z.boolean()]))
+      .describe(SETTINGS_HELP),
   },
   output: listOutput,
   preview: async (ctx, args) => {

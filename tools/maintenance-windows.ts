@@ -6,23 +6,15 @@ import { when } from '../src/format/markdown.js';
 import { cell } from '../src/format/untrusted.js';
 import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type Preview, projectOf, ToolInputError } from './define.js';
-import { ids, isoTime, page } from './ids.js';
+import { ids, isoTime, page, text, typeName } from './ids.js';
 
 const alertTypeNames = z
-  .array(
-    z
-      .string()
-      .regex(/^[A-Z][A-Z0-9_]*$/, 'alert type names are upper case, e.g. HOST or REPLICA_SET')
-      .max(100),
-  )
+  .array(typeName('alert type names are upper case, e.g. HOST or REPLICA_SET'))
   .min(1)
   .max(50)
-  .describe('Alert types to mute, e.g. ["HOST", "REPLICA_SET", "CLUSTER", "AGENT", "BACKUP"]');
+  .describe('Alert types to mute, e.g. HOST, REPLICA_SET, BACKUP');
 
-const description = z
-  .string()
-  .max(1000)
-  .describe('Why the window exists, e.g. "kernel upgrade on db-2" (shown to everyone in the project)');
+const description = text('description', 1000, 0).describe('Why; shown to everyone in the project');
 
 export function windowState(w: MaintenanceWindow, now: Date): string {
   const t = now.getTime();
@@ -54,7 +46,7 @@ export const listMaintenanceWindows = defineTool({
   name: 'list_maintenance_windows',
   title: 'List maintenance windows',
   description:
-    'Lists the active and upcoming maintenance windows of a project: when they run, what they mute, and why. Use it before planned work or to explain silenced alerts; ended windows are not kept. (beyond the spec: some servers lack it)',
+    "Lists a project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or to explain silenced alerts; ended ones are not kept. (beyond the spec: some servers lack it)",
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -86,7 +78,7 @@ export const getMaintenanceWindow = defineTool({
   name: 'get_maintenance_window',
   title: 'Get a maintenance window',
   description:
-    'Shows one maintenance window: state, start, end, muted alert types and description. Use after list_maintenance_windows; a window that has ended can no longer be read.',
+    'Shows one maintenance window: state, times, muted alert types, description. Use after list_maintenance_windows; an ended window can no longer be read.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -110,14 +102,12 @@ export const createMaintenanceWindow = defineTool({
   name: 'create_maintenance_window',
   title: 'Create a maintenance window',
   description:
-    'Mutes notifications for the given alert types in a project between startDate and endDate. Use for planned work; to silence one alert someone is handling use acknowledge_alert. (beyond the spec: some servers lack it)',
+    'Mutes notifications for the given alert types in a project from startDate to endDate. Use for planned work; for one alert being handled use acknowledge_alert. (beyond the spec: some servers lack it)',
   kind: 'write',
   input: {
     projectId: ids.project.optional(),
-    startDate: isoTime('startDate').describe('When muting begins (ISO 8601, e.g. 2026-11-21T22:00:00Z)'),
-    endDate: isoTime('endDate').describe(
-      'When muting ends (ISO 8601); must be after startDate and in the future',
-    ),
+    startDate: isoTime('startDate').describe('When muting begins'),
+    endDate: isoTime('endDate').describe('When muting ends; after startDate, in the future'),
     alertTypeNames,
     description: description.optional(),
   },
@@ -167,14 +157,14 @@ export const updateMaintenanceWindow = defineTool({
   name: 'update_maintenance_window',
   title: 'Update a maintenance window',
   description:
-    'Moves, extends or shortens a maintenance window, or changes the alert types it mutes. Use to adjust planned work; to end a window now use delete_maintenance_window.',
+    'Moves, extends or shortens a maintenance window, or changes what it mutes. Use to adjust planned work; to end it now use delete_maintenance_window.',
   kind: 'write',
   idempotent: true,
   input: {
     projectId: ids.project.optional(),
     maintenanceWindowId: ids.window,
-    startDate: isoTime('startDate').optional().describe('New start (ISO 8601)'),
-    endDate: isoTime('endDate').optional().describe('New end (ISO 8601); must stay in the future'),
+    startDate: isoTime('startDate').optional().describe('New start'),
+    endDate: isoTime('endDate').optional().describe('New end, in the future'),
     alertTypeNames: alertTypeNames.optional(),
     description: description.optional(),
   },
@@ -251,7 +241,7 @@ export const deleteMaintenanceWindow = defineTool({
   name: 'delete_maintenance_window',
   title: 'Delete a maintenance window',
   description:
-    'Deletes an active or upcoming maintenance window; the notifications it muted resume at once. Use to end planned work early or cancel it; to shorten it instead use update_maintenance_window.',
+    'Deletes an active or upcoming maintenance window; the notifications it muted resume at once. Use to end or cancel planned work; to shorten it use update_maintenance_window.',
   kind: 'destructive',
   idempotent: true,
   input: { projectId: ids.project.optional(), maintenanceWindowId: ids.window },

@@ -11,7 +11,7 @@ const BEYOND = '(beyond the spec: some servers lack it)';
 export const listProjects = defineTool({
   name: 'list_projects',
   title: 'List projects',
-  description: `Lists the projects (groups) this API key can see, with their organization. Use it first to find projectId and orgId values; not needed when DBOPS_PROJECT_ID is set. ${BEYOND}`,
+  description: `Lists the projects (groups) this API key sees, with their orgId. Use first for projectId and orgId values; not needed when DBOPS_PROJECT_ID is set. ${BEYOND}`,
   kind: 'read',
   input: { ...page },
   output: listOutput,
@@ -34,7 +34,7 @@ export const listProjects = defineTool({
 export const listGlobalAlertConfigs = defineTool({
   name: 'list_global_alert_configs',
   title: 'List global alert configurations',
-  description: `Lists the installation-wide alert configurations (event type, enabled). Use it for globalAlertConfigId values; for one project's use list_alert_configs. ${BEYOND}`,
+  description: `Lists installation-wide alert configurations (event type, enabled). Use for globalAlertConfigId values; for a project's use list_alert_configs. ${BEYOND}`,
   kind: 'read',
   input: { ...page },
   output: listOutput,

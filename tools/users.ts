@@ -18,23 +18,22 @@ import {
 } from './api-keys.js';
 import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type FormatContext, type ToolAnswer, ToolInputError } from './define.js';
-import { ids, page, safeSegment } from './ids.js';
+import { idFrom, ids, page, text } from './ids.js';
 
-const name = (what: string) => z.string().min(1).max(100).describe(what);
-const password = z
-  .string()
-  .min(8)
-  .max(256)
-  .describe(
-    "The user's password, at least 8 characters; sent to the platform only, never shown again nor logged",
-  );
+const name = (field: string, description: string) => text(field, 100).describe(description);
+const username = name('username', 'Login name; an email address where the server requires one');
+const password = text('password', 256, 8).describe(
+  'At least 8 characters; sent to the platform only, never shown or logged',
+);
+// The same checks as z.ipv4()/z.ipv6(), without their long patterns in the JSON Schema.
+const ip = z.union([z.ipv4(), z.ipv6()]);
 
 const role = z.strictObject({
   roleName: z
     .enum([...ORG_ROLES, ...PROJECT_ROLES, ...GLOBAL_ROLES])
     .describe('ORG_* needs orgId, GROUP_* needs groupId, GLOBAL_* neither'),
-  orgId: safeSegment('Organization id', 'for ORG_* roles; from list_projects (orgId)').optional(),
-  groupId: safeSegment('Project id', 'for GROUP_* roles; from list_projects').optional(),
+  orgId: idFrom('Organization id', 'For ORG_* roles; from list_projects').optional(),
+  groupId: idFrom('Project id', 'Project id, for GROUP_* roles; from list_projects').optional(),
 });
 
 /** The scope rules the platform enforces (ROLE_NEEDS_GROUP_ID …), checked first so the message names the role. */
@@ -66,19 +65,19 @@ export const createFirstUser = defineTool({
   name: 'create_first_user',
   title: 'Create the first user',
   description:
-    'Creates the first user of a fresh installation (no API key needed) and its GLOBAL_OWNER API key, kept in a file. Use once when setting up; for later users use create_user.',
+    "Creates a fresh installation's first user (no API key needed) and its GLOBAL_OWNER API key, kept in a file. Use once at setup; for later users use create_user.",
   kind: 'write',
   input: {
-    username: name('Login name (an email address when the server validates usernames as emails)'),
+    username,
     password,
-    firstName: name('First name'),
-    lastName: name('Last name'),
-    emailAddress: z.string().max(320).optional().describe('Email address; not needed when username is one'),
+    firstName: name('firstName', 'First name'),
+    lastName: name('lastName', 'Last name'),
+    emailAddress: text('emailAddress', 320, 0).optional().describe('Not needed when username is an email'),
     accessList: z
-      .array(z.union([z.ipv4(), z.ipv6()]))
+      .array(z.string().refine((s) => ip.safeParse(s).success, 'accessList holds IPv4 or IPv6 addresses'))
       .max(50)
       .optional()
-      .describe('IP addresses allowed to use the new user\'s API key, e.g. ["203.0.113.7"]'),
+      .describe('IPv4 or IPv6 addresses allowed to use the new API key'),
   },
   output: { user: z.looseObject({}), programmaticApiKey: z.looseObject({}).optional() },
   preview: async (_ctx, args) => ({
@@ -136,19 +135,16 @@ export const createUser = defineTool({
   name: 'create_user',
   title: 'Create a user',
   description:
-    'Creates a user with roles in organizations or projects (those roles are sent as invitations first). Use when a person asks to add someone; on a fresh installation use create_first_user.',
+    'Creates a user with organization or project roles (sent as invitations). Use when asked to add someone; on a fresh installation use create_first_user instead.',
   kind: 'write',
   input: {
-    username: name('Login name (an email address when the server validates usernames as emails)'),
+    username,
     password,
-    emailAddress: z.string().min(3).max(320).describe('Email address'),
-    mobileNumber: z.string().min(1).max(40).describe('Mobile number, e.g. "+1 555 0100"'),
-    firstName: name('First name'),
-    lastName: name('Last name'),
-    roles: z
-      .array(role)
-      .max(100)
-      .describe('Roles to give, e.g. [{"groupId": "…", "roleName": "GROUP_READ_ONLY"}]'),
+    emailAddress: text('emailAddress', 320, 3).describe('Email address'),
+    mobileNumber: text('mobileNumber', 40).describe('Mobile number, e.g. "+1 555 0100"'),
+    firstName: name('firstName', 'First name'),
+    lastName: name('lastName', 'Last name'),
+    roles: z.array(role).max(100).describe('Roles to give'),
   },
   output: recordOutput,
   preview: async (_ctx, args) => {
@@ -194,15 +190,12 @@ export const updateUserRoles = defineTool({
   name: 'update_user_roles',
   title: "Change a user's roles",
   description:
-    "Replaces a user's roles with the given set: roles not listed are removed. Use to grant or revoke access; call it with the complete new list. The preview shows the roles added and removed.",
+    "Replaces a user's roles with the given set: roles not listed are removed. Use to grant or revoke access, passing the complete new list.",
   kind: 'destructive',
   idempotent: true,
   input: {
     userId: ids.user,
-    roles: z
-      .array(role)
-      .max(100)
-      .describe('The complete new set of roles; roles the user has and not listed here are removed'),
+    roles: z.array(role).max(100).describe('The complete new set of roles'),
   },
   output: recordOutput,
   preview: async (ctx, args) => {
@@ -243,7 +236,7 @@ export const getUserAccessList = defineTool({
   name: 'get_user_access_list',
   title: "Get a user's IP access list",
   description:
-    "Lists the IP addresses and ranges allowed to use the calling key's user, with last use and request count. Use when API calls are refused with IP_ADDRESS_NOT_ON_ACCESS_LIST; only your own user's list is readable.",
+    "Lists the IP ranges allowed for the calling key's user, with last use and request count. Use when calls fail with IP_ADDRESS_NOT_ON_ACCESS_LIST; only your own user's list is readable.",
   kind: 'read',
   input: { userId: ids.user, ...page },
   output: listOutput,
