@@ -1,0 +1,178 @@
+// Load under faults: 20 MCP sessions over Streamable HTTP, 100 mixed calls each, against a platform that
+// answers 20% of requests with 503, resets 5% of connections and lets a digest nonce serve only a few
+// requests. Every read must succeed through retries, every acknowledgement that reported success must be
+// applied exactly once (and a failed one never twice), and sessions, sockets and memory must come back.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningHttp, startHttp } from '../../src/mcp/http.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { buildDeps } from './deps.js';
+
+const SESSIONS = 20;
+const CALLS = 100;
+const ACK_EVERY = 5; // one call in five is a write
+
+let sim: Simulator;
+let deps: ReturnType<typeof buildDeps>;
+let http: RunningHttp;
+
+beforeAll(async () => {
+  sim = await startSimulator({ host: '127.0.0.1', port: 0, dataset: 'demo' });
+  deps = buildDeps(sim, { maxRetries: 8 });
+  http = await startHttp({
+    host: '127.0.0.1',
+    port: 0,
+    allowedOrigins: [],
+    sessionIdleMs: 60_000,
+    logger: deps.logger,
+    newServer: () => createMcpServer(deps),
+  });
+});
+afterAll(async () => {
+  await http?.close();
+  await deps?.close();
+  await sim?.close();
+});
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+/** RSS after a full collection, so that garbage not yet collected does not count as growth. */
+const rssAfterGc = () => {
+  gc();
+  return process.memoryUsage().rss;
+};
+const activeHandles = () =>
+  (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles().length;
+
+async function connect() {
+  const transport = new StreamableHTTPClientTransport(new URL(http.url));
+  const client = new Client({ name: 'load', version: '1' });
+  await client.connect(transport);
+  return {
+    client,
+    async close() {
+      await transport.terminateSession();
+      await client.close();
+    },
+  };
+}
+
+async function until(check: () => boolean, ms: number) {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+}
+
+type Outcome = { tool: string; alertId?: string; ok: boolean; text: string };
+
+describe('20 sessions × 100 calls against a faulty platform', () => {
+  it('keeps every read, applies every write once, and leaks nothing', { timeout: 150_000 }, async () => {
+    const projectId = sim.projectIds[0]!;
+    const alertIds = sim.store.data.alerts.filter((a) => a.groupId === projectId).map((a) => a.id);
+    const alertConfigId = sim.store.data.alertConfigs.find((c) => c.groupId === projectId)!.id;
+    expect(alertIds.length).toBeGreaterThan(3);
+    const reads: Array<[string, Record<string, unknown>]> = [
+      ['list_alert_configs', {}],
+      ['get_alert_config', { alertConfigId }],
+      ['list_open_alerts_for_config', { alertConfigId }],
+      ['list_project_events', {}],
+      ['list_maintenance_windows', {}],
+      ['get_automation_status', {}],
+      ['list_hosts', {}],
+    ];
+
+    // A warm-up session so that the baseline includes the pools every later session shares.
+    const warm = await connect();
+    for (const [name, args] of reads)
+      expect((await warm.client.callTool({ name, arguments: args })).isError).not.toBe(true);
+    await warm.close();
+    await until(() => http.sessions() === 0, 5_000);
+    const handlesBefore = activeHandles();
+    const rssBefore = rssAfterGc();
+    const acksBefore = countAcks();
+    const statsBefore = sim.stats.snapshot();
+
+    sim.setFaults({ errorRate: 0.2, errorStatuses: [503], resetRate: 0.05, nonceMaxUses: 3 });
+    const outcomes: Outcome[] = [];
+    const sessions = await Promise.all(Array.from({ length: SESSIONS }, () => connect()));
+    expect(http.sessions()).toBe(SESSIONS);
+    await Promise.all(
+      sessions.map(async ({ client }, s) => {
+        for (let i = 0; i < CALLS; i++) {
+          if (i % ACK_EVERY === ACK_EVERY - 1) {
+            const alertId = alertIds[(s * CALLS + i) % alertIds.length]!;
+            const r = await client.callTool({
+              name: 'acknowledge_alert',
+              arguments: { alertId, forHours: 1, acknowledgementComment: `load ${s}/${i}` },
+            });
+            const structured = r.structuredContent as { outcome?: string } | undefined;
+            outcomes.push({
+              tool: 'acknowledge_alert',
+              alertId,
+              ok: r.isError !== true && structured?.outcome === 'executed',
+              text: textOf(r),
+            });
+          } else {
+            const [name, args] = reads[(s + i) % reads.length]!;
+            const r = await client.callTool({ name, arguments: args });
+            outcomes.push({ tool: name, ok: r.isError !== true, text: textOf(r) });
+          }
+        }
+      }),
+    );
+    sim.setFaults({ errorRate: 0, resetRate: 0, nonceMaxUses: 0 });
+    const stats = sim.stats.snapshot();
+
+    // The faults really happened, on this scale.
+    expect(outcomes).toHaveLength(SESSIONS * CALLS);
+    expect(stats.injectedErrors - statsBefore.injectedErrors).toBeGreaterThan(100);
+    expect(stats.resets - statsBefore.resets).toBeGreaterThan(20);
+    expect(stats.staleNonces - statsBefore.staleNonces).toBeGreaterThan(50);
+
+    // Every read succeeded.
+    const failedReads = outcomes.filter((o) => o.tool !== 'acknowledge_alert' && !o.ok);
+    expect(failedReads.map((o) => `${o.tool}: ${o.text.slice(0, 200)}`)).toEqual([]);
+
+    // Writes: a failure is allowed (a PATCH is never retried once it may have reached the platform), but
+    // it must say so, and the platform must hold exactly one acknowledgement per reported success.
+    const writes = outcomes.filter((o) => o.tool === 'acknowledge_alert');
+    const acked = writes.filter((o) => o.ok);
+    expect(acked.length).toBeGreaterThan(writes.length / 2);
+    for (const w of writes.filter((o) => !o.ok))
+      expect(w.text).toMatch(/503|reset|socket|connect|unavailable/i);
+    const acksAfter = countAcks();
+    for (const alertId of alertIds) {
+      const reported = acked.filter((o) => o.alertId === alertId).length;
+      const attempted = writes.filter((o) => o.alertId === alertId).length;
+      const applied = (acksAfter.get(alertId) ?? 0) - (acksBefore.get(alertId) ?? 0);
+      // Injected faults strike before a route runs, so nothing that failed was applied: exactly once.
+      expect({ alertId, applied }).toEqual({ alertId, applied: reported });
+      expect(applied).toBeLessThanOrEqual(attempted);
+    }
+
+    // Sessions and sockets come back; memory stays bounded.
+    await Promise.all(sessions.map((s) => s.close()));
+    await until(() => http.sessions() === 0, 5_000);
+    expect(http.sessions()).toBe(0);
+    await until(() => activeHandles() <= handlesBefore + 4, 10_000);
+    expect(activeHandles()).toBeLessThanOrEqual(handlesBefore + 4);
+    const growthMb = (rssAfterGc() - rssBefore) / 2 ** 20;
+    expect(growthMb).toBeLessThan(100);
+  });
+});
+
+function textOf(r: Awaited<ReturnType<Client['callTool']>>): string {
+  return (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+}
+
+/** Acknowledgement audit events per alert id, as the platform recorded them. */
+function countAcks(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of sim.store.data.events)
+    if (e.eventTypeName === 'ALERT_ACKNOWLEDGED_AUDIT' && typeof e.alertId === 'string')
+      counts.set(e.alertId, (counts.get(e.alertId) ?? 0) + 1);
+  return counts;
+}
