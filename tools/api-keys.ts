@@ -15,7 +15,7 @@ import {
   type ToolContext,
   ToolInputError,
 } from './define.js';
-import { ids, text } from './ids.js';
+import { ids, text, upTo } from './ids.js';
 
 export const ORG_ROLES = ['ORG_OWNER', 'ORG_MEMBER', 'ORG_GROUP_CREATOR', 'ORG_READ_ONLY'] as const;
 export const PROJECT_ROLES = [
@@ -100,12 +100,12 @@ export const createOrgApiKey = defineTool({
   name: 'create_org_api_key',
   title: 'Create an organization API key',
   description:
-    'Mints an organization API key with organization roles; its private key goes to a file, not the chat. Use only when a person asks for a key; for one project use create_project_api_key.',
+    'Mints an organization API key with organization roles; its private key goes to a file, not the chat. Use only when asked for a key; for one project use create_project_api_key.',
   kind: 'destructive',
   input: {
     orgId: ids.org.optional(),
     desc,
-    roles: z.array(z.enum(ORG_ROLES)).min(1).max(4).describe('Roles of the key'),
+    roles: upTo(z.enum(ORG_ROLES), 4, 'roles').min(1).describe('Roles of the key'),
   },
   output: recordOutput,
   preview: async (ctx, args) => {
@@ -136,15 +136,13 @@ export const createProjectApiKey = defineTool({
   name: 'create_project_api_key',
   title: 'Create a project API key',
   description:
-    'Mints an organization API key assigned to one project, with project roles; its private key goes to a file, not the chat. Use only when a person asks for a project key.',
+    'Mints an organization API key assigned to one project, with project roles; its private key goes to a file, not the chat. Use only when asked for a project key.',
   kind: 'destructive',
   input: {
     projectId: ids.project.optional(),
     desc: desc.optional(),
-    roles: z
-      .array(z.enum(PROJECT_ROLES))
+    roles: upTo(z.enum(PROJECT_ROLES), 9, 'roles')
       .min(1)
-      .max(9)
       .optional()
       .describe('Roles of the key; give desc, roles or both'),
   },

@@ -21,7 +21,7 @@ export const getAutomationStatus = defineTool({
   name: 'get_automation_status',
   title: 'Get automation status',
   description:
-    "Shows which of a project's processes reached the current automation goal version, and for the others the remaining plan and error. Use when a deployment or config change seems stuck.",
+    "Shows which of a project's processes reached the automation goal version; for the rest, the remaining plan and error. Use when a deployment or config change seems stuck.",
   kind: 'read',
   input: { projectId: ids.project.optional(), responseFormat: page.responseFormat },
   output: {

@@ -5,15 +5,13 @@ import { age, when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type FormatContext, projectOf, ToolInputError } from './define.js';
-import { ids, isoTime, page, typeName } from './ids.js';
+import { ids, isoTime, page, typeName, upTo } from './ids.js';
 
 const filters = {
-  eventType: z
-    .array(typeName('event type names are upper case, e.g. HOST_DOWN'))
+  eventType: upTo(typeName('event type names are upper case, e.g. HOST_DOWN'), 20, 'eventType')
     .min(1)
-    .max(20)
     .optional()
-    .describe('Only these event types, e.g. AUTOMATION_CONFIG_PUBLISHED_AUDIT, OUTSIDE_METRIC_THRESHOLD'),
+    .describe('Only these event types, e.g. AUTOMATION_CONFIG_PUBLISHED_AUDIT'),
   minDate: isoTime('minDate').optional().describe('Only events at or after this time'),
   maxDate: isoTime('maxDate').optional().describe('Only events at or before this time'),
 };

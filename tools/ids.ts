@@ -38,6 +38,10 @@ export const text = (what: string, max: number, min = 1) =>
       min > 0 ? `${what} must be ${min} to ${max} characters` : `${what} must be at most ${max} characters`,
   });
 
+/** An array of at most `max` items; the bound is checked in code (no model needs it to act). */
+export const upTo = <T extends z.ZodType>(item: T, max: number, what: string) =>
+  z.array(item).refine((a) => a.length <= max, { message: `${what}: at most ${max}` });
+
 /** An upper-case type name such as HOST or REPLICA_SET (alert and event types are open-ended lists). */
 export const typeName = (message: string) =>
   z.string().refine((s) => s.length <= 100 && /^[A-Z][A-Z0-9_]*$/.test(s), { message });
@@ -54,7 +58,7 @@ const whole = (what: string, min: number, max?: number) =>
 export const page = {
   pageNum: whole('pageNum', 1).optional().describe('Page number'),
   itemsPerPage: whole('itemsPerPage', 1, 500).optional().describe('Default 20'),
-  responseFormat: z.enum(['concise', 'detailed']).optional().describe('detailed lists every field'),
+  responseFormat: z.enum(['concise', 'detailed']).optional().describe('detailed: every field'),
 };
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

@@ -160,7 +160,7 @@ export const putIntegration = defineTool({
   name: 'put_integration',
   title: 'Create or replace an integration',
   description:
-    "Adds or replaces a project's integration of one type; new keys are live at once. Use to set up or rotate a paging, chat, webhook or metrics integration; list_integrations shows the current ones.",
+    "Adds or replaces a project's integration of one type; new keys are live at once. Use to set up or rotate paging, chat, webhook or metrics; list_integrations shows the current ones.",
   kind: 'destructive',
   idempotent: true,
   input: {

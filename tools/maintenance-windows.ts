@@ -6,12 +6,14 @@ import { when } from '../src/format/markdown.js';
 import { cell } from '../src/format/untrusted.js';
 import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type Preview, projectOf, ToolInputError } from './define.js';
-import { ids, isoTime, page, text, typeName } from './ids.js';
+import { ids, isoTime, page, text, typeName, upTo } from './ids.js';
 
-const alertTypeNames = z
-  .array(typeName('alert type names are upper case, e.g. HOST or REPLICA_SET'))
+const alertTypeNames = upTo(
+  typeName('alert type names are upper case, e.g. HOST or REPLICA_SET'),
+  50,
+  'alertTypeNames',
+)
   .min(1)
-  .max(50)
   .describe('Alert types to mute, e.g. HOST, REPLICA_SET, BACKUP');
 
 const description = text('description', 1000, 0).describe('Why; shown to everyone in the project');
@@ -46,7 +48,7 @@ export const listMaintenanceWindows = defineTool({
   name: 'list_maintenance_windows',
   title: 'List maintenance windows',
   description:
-    "Lists a project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or to explain silenced alerts; ended ones are not kept. (beyond the spec: some servers lack it)",
+    "Lists a project's active and upcoming maintenance windows (ended ones are gone): when, what they mute, why. Use before planned work or to explain silenced alerts. (beyond the spec: some servers lack it)",
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,

@@ -18,13 +18,11 @@ import {
 } from './api-keys.js';
 import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type FormatContext, type ToolAnswer, ToolInputError } from './define.js';
-import { idFrom, ids, page, text } from './ids.js';
+import { idFrom, ids, page, text, upTo } from './ids.js';
 
 const name = (field: string, description: string) => text(field, 100).describe(description);
 const username = name('username', 'Login name; an email address where the server requires one');
-const password = text('password', 256, 8).describe(
-  'At least 8 characters; sent to the platform only, never shown or logged',
-);
+const password = text('password', 256, 8).describe('At least 8 characters; never shown or logged');
 // The same checks as z.ipv4()/z.ipv6(), without their long patterns in the JSON Schema.
 const ip = z.union([z.ipv4(), z.ipv6()]);
 
@@ -73,9 +71,11 @@ export const createFirstUser = defineTool({
     firstName: name('firstName', 'First name'),
     lastName: name('lastName', 'Last name'),
     emailAddress: text('emailAddress', 320, 0).optional().describe('Not needed when username is an email'),
-    accessList: z
-      .array(z.string().refine((s) => ip.safeParse(s).success, 'accessList holds IPv4 or IPv6 addresses'))
-      .max(50)
+    accessList: upTo(
+      z.string().refine((s) => ip.safeParse(s).success, 'accessList holds IPv4 or IPv6 addresses'),
+      50,
+      'accessList',
+    )
       .optional()
       .describe('IPv4 or IPv6 addresses allowed to use the new API key'),
   },
@@ -144,7 +144,7 @@ export const createUser = defineTool({
     mobileNumber: text('mobileNumber', 40).describe('Mobile number, e.g. "+1 555 0100"'),
     firstName: name('firstName', 'First name'),
     lastName: name('lastName', 'Last name'),
-    roles: z.array(role).max(100).describe('Roles to give'),
+    roles: upTo(role, 100, 'roles').describe('Roles to give'),
   },
   output: recordOutput,
   preview: async (_ctx, args) => {
@@ -195,7 +195,7 @@ export const updateUserRoles = defineTool({
   idempotent: true,
   input: {
     userId: ids.user,
-    roles: z.array(role).max(100).describe('The complete new set of roles'),
+    roles: upTo(role, 100, 'roles').describe('The complete new set of roles'),
   },
   output: recordOutput,
   preview: async (ctx, args) => {
