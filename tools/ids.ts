@@ -40,7 +40,7 @@ export const text = (what: string, max: number, min = 1) =>
 
 /** An array of at most `max` items; the bound is checked in code (no model needs it to act). */
 export const upTo = <T extends z.ZodType>(item: T, max: number, what: string) =>
-  z.array(item).refine((a) => a.length <= max, { message: `${what}: at most ${max}` });
+  z.array(item).refine((a) => a.length <= max, { message: `${what} takes at most ${max} items` });
 
 /** An upper-case type name such as HOST or REPLICA_SET (alert and event types are open-ended lists). */
 export const typeName = (message: string) =>
