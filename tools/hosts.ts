@@ -1,14 +1,10 @@
 // Hosts: the monitored processes of a project (hostId values for alerts and disks), and one disk partition.
-import type { Host } from '../src/api/client.js';
+import { z } from 'zod';
+import type { DiskPartition, Host, Page } from '../src/api/client.js';
 import { age } from '../src/format/markdown.js';
-import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
-import { defineTool, projectOf } from './define.js';
+import { listAnswer, listOutput, pageQuery, recordAnswer } from './common.js';
+import { defineTool, projectOf, type ToolAnswer } from './define.js';
 import { ids, page } from './ids.js';
-
-const disksOf = (h: Host): string[] | undefined => {
-  const d = (h as Record<string, unknown>).disks;
-  return Array.isArray(d) ? d.map(String) : undefined;
-};
 
 export const listHosts = defineTool({
   name: 'list_hosts',
@@ -19,52 +15,60 @@ export const listHosts = defineTool({
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
   run: (ctx, args) => ctx.api.hosts.list(projectOf(args, ctx), pageQuery(args), { signal: ctx.signal }),
-  format: (result, args, f) => {
-    const withDisks = result.results.some((h) => disksOf(h) !== undefined);
-    const columns = ['hostId', 'host', 'type', 'replica set', 'last ping'];
-    return listAnswer(
+  format: (result, args, f) =>
+    listAnswer(
       result,
       pageQuery(args),
       {
         title: `Hosts of project ${args.projectId ?? '(default)'}`,
-        columns: withDisks ? [...columns, 'disks'] : columns,
-        row: (h: Host) => {
-          const row = [
-            h.id,
-            h.port !== undefined ? `${h.hostname ?? '?'}:${h.port}` : h.hostname,
-            h.typeName,
-            h.replicaSetName,
-            age((h as Record<string, unknown>).lastPing, f.now),
-          ];
-          return withDisks ? [...row, (disksOf(h) ?? []).join(', ')] : row;
-        },
-        next: 'get_disk_partition with a hostId and partition name; list_agents for the agents',
+        columns: ['hostId', 'host', 'type', 'replica set', 'last ping'],
+        row: (h: Host) => [
+          h.id,
+          h.port !== undefined ? `${h.hostname ?? '?'}:${h.port}` : h.hostname,
+          h.typeName,
+          h.replicaSetName,
+          age((h as Record<string, unknown>).lastPing, f.now),
+        ],
+        next: 'get_disk_partition with a hostId (without partitionName it lists the partitions)',
         empty: 'No hosts are monitored in this project.',
       },
       f,
-    );
-  },
+    ),
 });
+
+const isPage = (d: DiskPartition | Page<DiskPartition>): d is Page<DiskPartition> =>
+  Array.isArray((d as Page<DiskPartition>).results);
 
 export const getDiskPartition = defineTool({
   name: 'get_disk_partition',
   title: 'Get a disk partition',
   description:
-    'Shows one disk partition of a host as the platform reports it. Use when a disk alert names a host and device; list_hosts gives the ids.',
+    "Shows one disk partition of a host; without partitionName, lists the host's partitions (beyond the spec). Use when a disk alert names a host.",
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
     hostId: ids.host,
-    partitionName: ids.partition,
+    partitionName: ids.partition.optional(),
     responseFormat: page.responseFormat,
   },
-  output: recordOutput,
-  run: (ctx, args) =>
-    ctx.api.hosts.diskPartition(projectOf(args, ctx), args.hostId, args.partitionName, {
-      signal: ctx.signal,
-    }),
-  format: (d, args, f) =>
-    recordAnswer(
+  output: { record: z.looseObject({}).optional(), partitions: z.array(z.string()).optional() },
+  run: async (ctx, args): Promise<DiskPartition | Page<DiskPartition>> => {
+    const projectId = projectOf(args, ctx);
+    const o = { signal: ctx.signal };
+    return args.partitionName
+      ? ctx.api.hosts.diskPartition(projectId, args.hostId, args.partitionName, o)
+      : ctx.api.hosts.listDisks(projectId, args.hostId, { itemsPerPage: 500 }, o);
+  },
+  format: (d, args, f): ToolAnswer => {
+    if (isPage(d)) {
+      const names = d.results.map((p) => String(p.partitionName ?? '?'));
+      const body = names.length ? f.fence.wrap(names.join(', ')) : 'No partitions reported.';
+      return {
+        text: `# Disk partitions of host ${args.hostId} — ${d.totalCount}\n${body}\nNext: get_disk_partition with a partitionName.`,
+        structured: { partitions: names },
+      };
+    }
+    return recordAnswer(
       `Disk partition ${args.partitionName} of host ${args.hostId}`,
       d,
       // The spec names only partitionName; servers add more, so show every plain field they send.
@@ -73,7 +77,8 @@ export const getDiskPartition = defineTool({
           .filter(([k, v]) => k !== 'links' && (v === null || typeof v !== 'object'))
           .map(([k, v]) => [k, v] as [string, unknown]),
       f,
-    ),
+    );
+  },
 });
 
 export const hostTools = [listHosts, getDiskPartition];

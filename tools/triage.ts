@@ -72,14 +72,14 @@ export const listOpenAlerts = defineTool({
   name: 'list_open_alerts',
   title: 'List open alerts of a project',
   description:
-    'Lists the open and tracking alerts of a project across all its alert configurations, grouped by cause, with acknowledgement and age. Use for "what is alerting"; for changes and deployments too use triage_project, for one configuration list_open_alerts_for_config.',
+    'Lists a project\'s open and tracking alerts across all alert configurations, grouped by cause, with acknowledgement and age. Use for "what is alerting"; for changes too use triage_project instead.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
     status: z
       .enum(OPEN_STATUSES)
       .optional()
-      .describe('Only OPEN or only TRACKING (not yet past the notification delay) alerts; default both'),
+      .describe('OPEN, or TRACKING (not yet past the notification delay); default both'),
     responseFormat: page.responseFormat,
   },
   output: {
@@ -327,7 +327,7 @@ export const triageProject = defineTool({
   name: 'triage_project',
   title: 'Triage a project',
   description:
-    'One-call incident triage of a project: open alerts by cause and host with acknowledgement, processes behind the automation goal, who changed what in the window (before the alerts it may explain), maintenance windows in force. Use first for "what is wrong and why".',
+    'One-call triage of a project: open alerts by cause and host, processes behind the automation goal, recent changes and who made them, maintenance windows in force. Use first for "what is wrong and why".',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -337,7 +337,7 @@ export const triageProject = defineTool({
       .min(1)
       .max(720)
       .optional()
-      .describe('How far back to look for changes, in hours (1..720, default 24)'),
+      .describe('Hours back to look for changes, default 24'),
     responseFormat: page.responseFormat,
   },
   output: {

@@ -2,7 +2,13 @@
 // MCP tools, turns every outcome into a result (never a crash), and wires progress, cancellation,
 // elicitation and logging to the SDK.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AnyTool, ToolContext, ToolKind } from '../../tools/define.js';
 import { maxKindOf } from '../../tools/define.js';
@@ -81,11 +87,10 @@ export function inputSchemaFor(tool: AnyTool) {
 export function outputSchemaFor(tool: AnyTool) {
   if (maxKindOf(tool) === 'read') return z.looseObject(tool.output);
   // Guarded tools answer with an outcome; `result` (the tool's own output) is present once executed.
-  return z.object({
+  return z.looseObject({
     outcome: z.enum(['executed', 'confirmation_required', 'approval_pending', 'declined']),
+    // Also `preview` (what will change) and `confirmation` (token or approval link) until executed.
     result: z.record(z.string(), z.unknown()).optional(),
-    preview: z.record(z.string(), z.unknown()).optional(),
-    confirmation: z.record(z.string(), z.unknown()).optional(),
   });
 }
 
@@ -232,5 +237,33 @@ export function createMcpServer(deps: ServerDeps): McpServer {
   };
 
   for (const extend of deps.extensions ?? []) extend(server, deps);
+  answerUnknownCompletionRefs(server);
   return server;
+}
+
+type CompletionHooks = Record<
+  'handlePromptCompletion' | 'handleResourceCompletion',
+  (request: unknown, ref: unknown) => Promise<unknown>
+>;
+
+/**
+ * completion/complete for a prompt or resource template this server does not offer answers an empty list
+ * instead of an InvalidParams error: clients probe with references of their own, and the MCP conformance
+ * suite requires an answer. Wraps the SDK's two lookup methods (SDK 1.32; they are not public).
+ */
+function answerUnknownCompletionRefs(server: McpServer): void {
+  const hooks = server as unknown as CompletionHooks;
+  for (const name of ['handlePromptCompletion', 'handleResourceCompletion'] as const) {
+    const lookup = hooks[name];
+    if (typeof lookup !== 'function') continue;
+    hooks[name] = async (request, ref) => {
+      try {
+        return await lookup.call(server, request, ref);
+      } catch (e) {
+        if (e instanceof McpError && e.code === ErrorCode.InvalidParams && / not found$/.test(e.message))
+          return { completion: { values: [], total: 0, hasMore: false } };
+        throw e;
+      }
+    };
+  }
 }

@@ -38,6 +38,10 @@ describe('hosts and disks', () => {
     const [first] = r.structured!.results as Array<{ id: string; hostname: string }>;
     expect(r.text).toContain(first!.hostname);
     const host = sim.store.data.hosts.find((h) => h.id === first!.id)!;
+    const listed = await t.call('get_disk_partition', { hostId: host.id });
+    expect(listed.isError, listed.text).toBe(false);
+    expect(listed.structured!.partitions).toEqual(host.disks);
+    expect(listed.text).toContain(`Disk partitions of host ${host.id} — ${host.disks.length}`);
     const disk = await t.call('get_disk_partition', { hostId: host.id, partitionName: host.disks[0] });
     expect(disk.isError, disk.text).toBe(false);
     expect(disk.text).toContain(`**partitionName**: ${host.disks[0]}`);

@@ -1,7 +1,13 @@
 // Conventions every tool of the catalog keeps, checked in one place so a new tool cannot drift from them.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { annotationsFor, enabledTools, inputSchemaFor, outputSchemaFor } from '../../src/mcp/server.js';
+import {
+  annotationsFor,
+  enabledTools,
+  inputSchemaFor,
+  listingOf,
+  outputSchemaFor,
+} from '../../src/mcp/server.js';
 import { maxKindOf } from '../../tools/define.js';
 import { catalog } from '../../tools/index.js';
 
@@ -145,17 +151,15 @@ describe('the tool catalog', () => {
       expect(maxKindOf(catalog.find((t) => t.name === n)!), n).toBe('destructive');
   });
 
-  it('fits the whole catalog (schemas and descriptions) in under 40 KB', () => {
-    const parts = { text: 0, input: 0, output: 0 };
-    for (const t of catalog) {
-      parts.text += t.name.length + t.title.length + t.description.length;
-      parts.input += JSON.stringify(z.toJSONSchema(inputSchemaFor(t), { io: 'input' })).length;
-      parts.output += JSON.stringify(z.toJSONSchema(outputSchemaFor(t))).length;
-    }
-    const size = parts.text + parts.input + parts.output;
+  it('fits the whole tools/list payload in under 40 KB', () => {
+    // The same entries the server's tools/list handler answers with, measured in UTF-8 bytes as sent.
+    const listings = catalog.map(listingOf);
+    const size = Buffer.byteLength(JSON.stringify({ tools: listings }));
+    const part = (pick: (l: (typeof listings)[number]) => unknown) =>
+      listings.reduce((n, l) => n + Buffer.byteLength(JSON.stringify(pick(l)) ?? ''), 0);
     expect(
       size,
-      `names+descriptions ${parts.text}, inputs ${parts.input}, outputs ${parts.output}`,
+      `descriptions ${part((l) => l.description)}, inputs ${part((l) => l.inputSchema)}, outputs ${part((l) => l.outputSchema)}`,
     ).toBeLessThan(40_000);
   });
 
