@@ -190,3 +190,47 @@ describe('the tool catalog', () => {
     expect(only.map((t) => t.name)).toEqual(['list_hosts', 'get_disk_partition']);
   });
 });
+
+describe('checks enforced in code rather than spelled out in tools/list', () => {
+  const parse = (name: string, args: Record<string, unknown>) =>
+    inputSchemaFor(catalog.find((t) => t.name === name)!).safeParse(args);
+  const id = 'a'.repeat(24);
+
+  it('still rejects out-of-range values with a message naming the field', () => {
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['list_alert_configs', { pageNum: 0 }],
+      ['list_alert_configs', { itemsPerPage: 501 }],
+      ['acknowledge_alert', { alertId: id, forHours: 1, acknowledgementComment: 'x'.repeat(201) }],
+      ['acknowledge_alert', { alertId: id, acknowledgedUntil: 'tomorrow' }],
+      ['create_org_api_key', { orgId: id, desc: '', roles: ['ORG_MEMBER'] }],
+      ['create_org_api_key', { orgId: id, desc: 'x'.repeat(251), roles: ['ORG_MEMBER'] }],
+      [
+        'create_first_user',
+        { username: 'a', password: 'longenough1', firstName: 'A', lastName: 'B', accessList: ['not-an-ip'] },
+      ],
+      ['get_alert_config', { alertConfigId: 'x'.repeat(201) }],
+      [
+        'set_alert_config_enabled',
+        { alertConfigId: id, enabled: false, confirmationToken: 'x'.repeat(1001) },
+      ],
+    ];
+    for (const [name, args] of cases)
+      expect(parse(name, args).success, `${name} ${JSON.stringify(args).slice(0, 80)}`).toBe(false);
+  });
+
+  it('accepts the same fields within range', () => {
+    expect(parse('list_alert_configs', { pageNum: 1, itemsPerPage: 500 }).success).toBe(true);
+    expect(
+      parse('acknowledge_alert', { alertId: id, acknowledgedUntil: '2026-11-21T14:00:00Z' }).success,
+    ).toBe(true);
+    expect(
+      parse('create_first_user', {
+        username: 'a',
+        password: 'longenough1',
+        firstName: 'A',
+        lastName: 'B',
+        accessList: ['203.0.113.7', '::1'],
+      }).success,
+    ).toBe(true);
+  });
+});
