@@ -1,11 +1,9 @@
 #!/usr/bin/env node
 // Writes docs/tools.md from the built catalog: per tool its kind, title, description, annotations and a table
-// of parameters taken from the JSON Schema clients receive (inputSchemaFor → zod's toJSONSchema, as the SDK
-// converts it). `--check` writes nothing and exits 1 when the checked-in file differs (stale docs).
+// of parameters taken from the JSON Schema clients receive in tools/list (listingOf, built from inputSchemaFor). `--check` writes nothing and exits 1 when the checked-in file differs (stale docs).
 // Run after a build: `npm run docs:tools` builds first.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 
 const root = new URL('../', import.meta.url);
 const out = fileURLToPath(new URL('docs/tools.md', root));
@@ -13,7 +11,7 @@ const dist = (p) => new URL(`dist/${p}`, root).href;
 
 const { catalog } = await import(dist('tools/index.js'));
 const { maxKindOf } = await import(dist('tools/define.js'));
-const { inputSchemaFor, annotationsFor } = await import(dist('src/mcp/server.js'));
+const { listingOf } = await import(dist('src/mcp/server.js'));
 
 const cell = (s) =>
   String(s ?? '')
@@ -40,9 +38,10 @@ function typeOf(p) {
 }
 
 function section(tool) {
-  const schema = z.toJSONSchema(inputSchemaFor(tool), { target: 'draft-7', io: 'input' });
+  const listing = listingOf(tool);
+  const schema = listing.inputSchema;
   const required = new Set(schema.required ?? []);
-  const a = annotationsFor(tool);
+  const a = listing.annotations;
   const hints = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']
     .map((k) => `\`${k}: ${a[k]}\``)
     .join(', ');

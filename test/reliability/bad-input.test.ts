@@ -7,6 +7,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHttp, startHttp } from '../../src/mcp/http.js';
+import { registerPrompts } from '../../src/mcp/prompts.js';
+import { registerResources } from '../../src/mcp/resources.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { buildDeps, fencingProblems, INVISIBLE } from './deps.js';
@@ -19,7 +21,7 @@ let closeServer: () => Promise<void>;
 beforeAll(async () => {
   sim = await startSimulator({ host: '127.0.0.1', port: 0, dataset: 'demo' });
   deps = buildDeps(sim);
-  const server = createMcpServer(deps);
+  const server = createMcpServer({ ...deps, extensions: [registerResources, registerPrompts] });
   client = new Client({ name: 'bad-input', version: '1' });
   const [c, s] = InMemoryTransport.createLinkedPair();
   await server.connect(s);
@@ -114,6 +116,65 @@ describe('random and hostile arguments for every tool', () => {
     const after = await client.callTool({ name: 'list_alert_configs', arguments: {} });
     expect(after.isError).not.toBe(true);
     expect(successes + errors).toBe(tools.length * 25);
+  });
+
+  it('answers hostile prompt arguments and resource URIs with a result or a protocol error', async () => {
+    const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
+    /** Resolves either way; a rejection must be an error answer, not a broken connection. */
+    const settle = async (p: Promise<unknown>): Promise<void> => {
+      try {
+        await p;
+      } catch (e) {
+        expect(e).toBeInstanceOf(McpError);
+      }
+    };
+    const { prompts } = await client.listPrompts();
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(prompts.length).toBeGreaterThan(0);
+    const hostileText = fc.oneof(hostileStrings, fc.string());
+    for (const prompt of prompts) {
+      const names = (prompt.arguments ?? []).map((a) => a.name);
+      await fc.assert(
+        fc.asyncProperty(
+          fc
+            .subarray(names)
+            .chain((keys) =>
+              fc.tuple(...keys.map(() => hostileText)).map((vs) => keys.map((k, i) => [k, vs[i]!] as const)),
+            ),
+          (pairs) => settle(client.getPrompt({ name: prompt.name, arguments: Object.fromEntries(pairs) })),
+        ),
+        { numRuns: 15, seed: 20261121 },
+      );
+    }
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...resourceTemplates.map((t) => t.uriTemplate)),
+        hostileText,
+        fc.boolean(),
+        (template, v, encode) => {
+          // Raw (path and query confusion) or percent-encoded (what a careful client would send).
+          const value = encode ? encodeURIComponent(v.replace(/[\uD800-\uDFFF]/g, '\uFFFD')) : v;
+          return settle(client.readResource({ uri: template.replace(/\{[^}]+\}/g, value) }));
+        },
+      ),
+      { numRuns: 60, seed: 20261121 },
+    );
+    expect((await client.callTool({ name: 'list_alert_configs', arguments: {} })).isError).not.toBe(true);
+  });
+
+  it('answers completion for prompts and templates it does not offer with an empty list', async () => {
+    for (const ref of [
+      { type: 'ref/prompt' as const, name: 'no_such_prompt' },
+      { type: 'ref/resource' as const, uri: 'dbops://nowhere/{id}' },
+    ]) {
+      const r = await client.complete({ ref, argument: { name: 'id', value: '../' } });
+      expect(r.completion.values).toEqual([]);
+    }
+    const known = await client.complete({
+      ref: { type: 'ref/prompt', name: 'triage_alerts' },
+      argument: { name: 'projectId', value: '' },
+    });
+    expect(known.completion.values).toContain(sim.projectIds[0]);
   });
 
   it('refuses ids that would leave their path segment before any request', async () => {
@@ -359,6 +420,14 @@ describe('hostile text in the platform data', () => {
         expect(r.isError, `${tool.name}: ${textOf(r).slice(0, 200)}`).not.toBe(true);
         check(`${tool.name} ${responseFormat ?? ''}`, r);
       }
+    }
+    // The feeds show the same data as resources.
+    const { resourceTemplates } = await client.listResourceTemplates();
+    for (const t of resourceTemplates.filter((t) => /^[^{]*\{projectId\}[^{]*$/.test(t.uriTemplate))) {
+      const r = await client.readResource({ uri: t.uriTemplate.replace('{projectId}', projectId) });
+      const text = r.contents.map((c) => ('text' in c ? String(c.text) : '')).join('\n');
+      checked.push(t.uriTemplate);
+      for (const p of fencingProblems(text, MARK)) problems.push(`${t.uriTemplate}: ${p}`);
     }
     expect(problems).toEqual([]);
     // The hostile text did reach the answers (fenced), so the check above looked at something.
