@@ -2,6 +2,7 @@
 // ctx.secrets and the model sees it masked with the file's path (in full only if the operator chose so).
 import { z } from 'zod';
 import type { ApiKey } from '../src/api/client.js';
+import { ORG_ROLES, PROJECT_ROLES } from '../src/api/roles.js';
 import { fields } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { cell } from '../src/format/untrusted.js';
@@ -17,26 +18,7 @@ import {
 } from './define.js';
 import { ids, text, upTo } from './ids.js';
 
-export const ORG_ROLES = ['ORG_OWNER', 'ORG_MEMBER', 'ORG_GROUP_CREATOR', 'ORG_READ_ONLY'] as const;
-export const PROJECT_ROLES = [
-  'GROUP_AUTOMATION_ADMIN',
-  'GROUP_BACKUP_ADMIN',
-  'GROUP_DATA_ACCESS_ADMIN',
-  'GROUP_DATA_ACCESS_READ_ONLY',
-  'GROUP_DATA_ACCESS_READ_WRITE',
-  'GROUP_MONITORING_ADMIN',
-  'GROUP_OWNER',
-  'GROUP_READ_ONLY',
-  'GROUP_USER_ADMIN',
-] as const;
-export const GLOBAL_ROLES = [
-  'GLOBAL_AUTOMATION_ADMIN',
-  'GLOBAL_BACKUP_ADMIN',
-  'GLOBAL_MONITORING_ADMIN',
-  'GLOBAL_OWNER',
-  'GLOBAL_READ_ONLY',
-  'GLOBAL_USER_ADMIN',
-] as const;
+export { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/api/roles.js';
 
 export type KeptKey = ApiKey & { privateKeyFile?: string };
 

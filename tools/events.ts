@@ -22,6 +22,12 @@ function checkRange(args: { minDate?: string; maxDate?: string }): void {
 }
 
 /** Who caused it: a person's username, or an API key's public key. */
+export const eventColumns = ['eventId', 'time', 'type', 'who', 'target', 'alertId'];
+
+export function eventRow(e: ApiEvent, now: Date): unknown[] {
+  return [e.id, age(e.created, now), e.eventTypeName, eventWho(e), eventTarget(e), e.alertId];
+}
+
 export function eventWho(e: ApiEvent): string | undefined {
   return e.username ?? (e.publicKey ? `key ${e.publicKey}` : undefined);
 }
@@ -59,15 +65,8 @@ function eventList(
     pageQuery(args),
     {
       title,
-      columns: ['eventId', 'time', 'type', 'who', 'target', 'alertId'],
-      row: (e: ApiEvent) => [
-        e.id,
-        age(e.created, f.now),
-        e.eventTypeName,
-        eventWho(e),
-        eventTarget(e),
-        e.alertId,
-      ],
+      columns: eventColumns,
+      row: (e: ApiEvent) => eventRow(e, f.now),
       next,
       empty: 'No events match. Widen minDate/maxDate or drop the eventType filter.',
     },

@@ -5,11 +5,11 @@
 import { ackState, alertColumns, alertRow } from '../../tools/alerts.js';
 import { atGoal, automationRow } from '../../tools/automation.js';
 import type { FormatContext } from '../../tools/define.js';
-import { eventTarget, eventWho } from '../../tools/events.js';
+import { eventColumns, eventRow } from '../../tools/events.js';
 import { safeSegment } from '../../tools/ids.js';
 import type { Alert, ApiClient, ApiEvent, AutomationStatus } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
-import { age, plural, table } from '../format/markdown.js';
+import { plural, table } from '../format/markdown.js';
 import { redact } from '../format/redact.js';
 import {
   ackInForce,
@@ -82,20 +82,8 @@ function eventsMarkdown(title: string, d: RecentEvents, f: FormatContext): strin
   const lines = [`# ${title} — ${plural(d.events.length, 'event')} in the last ${FEED_EVENT_HOURS} h`];
   if (!d.events.length) lines.push('No events in the window.');
   else {
-    const rows = d.events
-      .slice(0, DIGEST_ROWS)
-      .map((e: ApiEvent) => [
-        e.id,
-        age(e.created, f.now),
-        e.eventTypeName,
-        eventWho(e),
-        eventTarget(e),
-        e.alertId,
-      ]);
-    lines.push(
-      f.fence.notice,
-      f.fence.wrap(table(['eventId', 'time', 'type', 'who', 'target', 'alertId'], rows)),
-    );
+    const rows = d.events.slice(0, DIGEST_ROWS).map((e: ApiEvent) => eventRow(e, f.now));
+    lines.push(f.fence.notice, f.fence.wrap(table(eventColumns, rows)));
     if (d.events.length > DIGEST_ROWS)
       lines.push(`${d.events.length - DIGEST_ROWS} older events in ?format=json.`);
   }

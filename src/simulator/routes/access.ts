@@ -3,30 +3,12 @@
 // that is none of these in a project is "not in the group" (401 NOT_IN_GROUP); a member that lacks the
 // role the action needs is 401 USER_UNAUTHORIZED. The table of what each action needs is in index.ts.
 
+import { GLOBAL_ROLES, PROJECT_ROLES as GROUP_ROLES, ORG_ROLES } from '../../api/roles.js';
 import type { OrgRec, ProjectRec } from '../store.js';
 import { type Caller, type RoleAssignment, type SimContext, SimError, type SimRequest } from '../types.js';
 import { findById } from './validate.js';
 
-export const ORG_ROLES = ['ORG_OWNER', 'ORG_MEMBER', 'ORG_GROUP_CREATOR', 'ORG_READ_ONLY'] as const;
-export const GROUP_ROLES = [
-  'GROUP_AUTOMATION_ADMIN',
-  'GROUP_BACKUP_ADMIN',
-  'GROUP_DATA_ACCESS_ADMIN',
-  'GROUP_DATA_ACCESS_READ_ONLY',
-  'GROUP_DATA_ACCESS_READ_WRITE',
-  'GROUP_MONITORING_ADMIN',
-  'GROUP_OWNER',
-  'GROUP_READ_ONLY',
-  'GROUP_USER_ADMIN',
-] as const;
-export const GLOBAL_ROLES = [
-  'GLOBAL_AUTOMATION_ADMIN',
-  'GLOBAL_BACKUP_ADMIN',
-  'GLOBAL_MONITORING_ADMIN',
-  'GLOBAL_OWNER',
-  'GLOBAL_READ_ONLY',
-  'GLOBAL_USER_ADMIN',
-] as const;
+export { GLOBAL_ROLES, GROUP_ROLES, ORG_ROLES };
 export const ALL_ROLES: readonly string[] = [...ORG_ROLES, ...GROUP_ROLES, ...GLOBAL_ROLES];
 
 export type RoleScope = 'org' | 'group' | 'global';
