@@ -20,7 +20,8 @@ export function alertWhere(a: Alert): string {
 export function ackState(a: Alert, now: Date): string {
   if (!a.acknowledgedUntil || Date.parse(a.acknowledgedUntil) <= now.getTime()) return 'no';
   const until = age(a.acknowledgedUntil, now);
-  return `until ${until === 'indefinitely' ? 'further notice' : until} by ${a.acknowledgingUsername ?? '?'}`;
+  const span = until === 'indefinitely' ? 'until further notice' : `${until?.replace(/^in /, '')} left`;
+  return `yes, ${span}, by ${a.acknowledgingUsername ?? '?'}`;
 }
 
 export function alertRow(a: Alert, now: Date): unknown[] {

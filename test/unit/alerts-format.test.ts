@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { Alert } from '../../src/api/client.js';
+import { ackState, alertRow } from '../../tools/alerts.js';
+
+const now = new Date('2026-11-21T12:00:00Z');
+const alert = (fields: Partial<Alert>): Alert => ({ id: 'a'.repeat(24), status: 'OPEN', ...fields }) as Alert;
+
+describe('alert rows', () => {
+  it('say how long an acknowledgement has left and who gave it', () => {
+    expect(ackState(alert({}), now)).toBe('no');
+    expect(
+      ackState(alert({ acknowledgedUntil: '2026-11-21T21:00:00Z', acknowledgingUsername: 'ann' }), now),
+    ).toBe('yes, 9 h left, by ann');
+    expect(
+      ackState(alert({ acknowledgedUntil: '2126-11-21T12:00:00Z', acknowledgingUsername: 'bo' }), now),
+    ).toBe('yes, until further notice, by bo');
+    expect(
+      ackState(alert({ acknowledgedUntil: '2026-11-21T11:00:00Z', acknowledgingUsername: 'cy' }), now),
+    ).toBe('no');
+  });
+  it('show value, place and age', () => {
+    const row = alertRow(
+      alert({
+        eventTypeName: 'OUTSIDE_METRIC_THRESHOLD',
+        metricName: 'CONNECTIONS',
+        created: '2026-11-21T10:00:00Z',
+        hostnameAndPort: 'db-1:27017',
+        currentValue: { number: 5347.7, units: 'RAW' },
+      }),
+      now,
+    );
+    expect(row).toEqual([
+      'a'.repeat(24),
+      'OPEN',
+      'OUTSIDE_METRIC_THRESHOLD CONNECTIONS',
+      '2 h ago',
+      'db-1:27017',
+      '5347.7 RAW',
+      'no',
+    ]);
+  });
+});
