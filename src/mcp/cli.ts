@@ -1,7 +1,10 @@
 // serve | tools | call. Output for people goes to stdout only where stdout is not the protocol (tools, call,
 // the HTTP transport's banner); under stdio every log line goes to stderr.
 
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -171,6 +174,26 @@ export function forCall(parsed: Config): Config {
   return others.length ? { ...config, confirmVia: others } : { ...config, approvalOpen: true };
 }
 
+/**
+ * A token printed by one `call` must verify in the next one, so without DBOPS_TOKEN_SECRET the command keeps
+ * a random secret in a 0600 file beside the audit log (the person's own state directory).
+ */
+export function callTokenSecret(auditLog: string): string {
+  const file = join(dirname(auditLog), 'call-token-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const secret = randomBytes(32).toString('hex');
+    try {
+      writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+      return secret;
+    } catch {
+      return readFileSync(file, 'utf8').trim(); // another call created it first
+    }
+  }
+}
+
 export async function runCall(args: string[]): Promise<number> {
   const [name, maybeJson, ...rest] = args;
   if (!name || name === '--help' || name === '-h') {
@@ -192,7 +215,7 @@ export async function runCall(args: string[]): Promise<number> {
     }
     const parsed = parse(flags.filter((a) => a !== '--yes'));
     browser = parsed.approvalOpen;
-    config = forCall(parsed);
+    config = { ...forCall(parsed), tokenSecret: parsed.tokenSecret ?? callTokenSecret(parsed.auditLog) };
   } catch (e) {
     if (e instanceof SyntaxError)
       return fail(new ConfigError(`the tool arguments are not valid JSON: ${e.message}`));

@@ -256,12 +256,16 @@ describe('stdio transport (built CLI)', () => {
   });
 
   it('runs one tool through dbops-mcp call in demo mode, exit 1 on a tool error', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'dbops-call-'));
+    const configId = sim.store.data.alertConfigs.find(
+      (c) => c.enabled && c.groupId === sim.projectIds[0],
+    )!.id;
     const run = (args: string[]) =>
       new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
         const child = spawn(process.execPath, [cli, 'call', ...args], {
           env: {
             PATH: process.env.PATH ?? '',
-            DBOPS_AUDIT_LOG: join(tmpdir(), `dbops-call-${process.pid}.log`),
+            DBOPS_AUDIT_LOG: join(stateDir, 'audit.log'),
           },
         });
         let out = '';
@@ -280,6 +284,20 @@ describe('stdio transport (built CLI)', () => {
     expect(ok.err).toContain('demo mode');
     const bad = await run(['get_alert_config', '{"alertConfigId":"ffffffffffffffffffffffff"}', '--demo']);
     expect(bad.code).toBe(1);
+    // A guarded change: the first call prints a token, a second call (another process) redeems it once.
+    const first = await run([
+      'set_alert_config_enabled',
+      `{"alertConfigId":"${configId}","enabled":false}`,
+      '--demo',
+    ]);
+    expect(first.code).toBe(0);
+    const token = /"confirmationToken`: "([^"]+)"|confirmationToken`: "([^"]+)"/.exec(first.out);
+    const value = token?.[1] ?? token?.[2];
+    expect(value, first.out).toBeDefined();
+    const args = `{"alertConfigId":"${configId}","enabled":false,"confirmationToken":"${value}"}`;
+    const second = await run(['set_alert_config_enabled', args, '--demo']);
+    expect(second.code, second.err).toBe(0);
+    expect(second.out).toContain('is now disabled');
     const badJson = await run(['get_alert_config', '{nope']);
     expect(badJson.code).toBe(2);
     expect(badJson.err).toContain('not valid JSON');
