@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Logger } from '../log.js';
 import { abortError, sleep } from './abort.js';
 import { createDigestAuth, type DigestChallenge, parseDigestChallenge, type Signed } from './digest.js';
@@ -153,12 +153,15 @@ function queryString(q: Query | undefined): string {
 
 const PROXY_ENV = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
 
-/** One keep-alive pool per origin (undici Agent), through the environment's proxy when one is set. */
-export function createDispatcher(cfg: {
-  caFile?: string;
-  tlsInsecure?: boolean;
-  logger: Logger;
-}): Dispatcher {
+/**
+ * One keep-alive pool per origin (undici Agent), through the environment's proxy when one is set. Settings are
+ * checked at once (a bad CA file fails start-up); undici itself is loaded on the first request, which keeps
+ * it off the server's cold start (tools/list needs no HTTP).
+ */
+export function createDispatcher(cfg: { caFile?: string; tlsInsecure?: boolean; logger: Logger }): {
+  get(): Promise<Dispatcher>;
+  close(): Promise<void>;
+} {
   const tls: { ca?: string[]; rejectUnauthorized?: boolean } = {};
   if (cfg.caFile) {
     let pem: string;
@@ -179,11 +182,18 @@ export function createDispatcher(cfg: {
     );
   }
   const opts = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connect: tls };
-  if (PROXY_ENV.some((k) => process.env[k])) {
-    cfg.logger.debug('using the proxy settings of the environment');
-    return new EnvHttpProxyAgent({ ...opts, requestTls: tls, proxyTls: tls.ca ? { ca: tls.ca } : {} });
-  }
-  return new Agent(opts);
+  let dispatcher: Promise<Dispatcher> | undefined;
+  return {
+    get: () =>
+      (dispatcher ??= import('undici').then(({ Agent, EnvHttpProxyAgent }) => {
+        if (!PROXY_ENV.some((k) => process.env[k])) return new Agent(opts);
+        cfg.logger.debug('using the proxy settings of the environment');
+        return new EnvHttpProxyAgent({ ...opts, requestTls: tls, proxyTls: tls.ca ? { ca: tls.ca } : {} });
+      })),
+    close: async () => {
+      if (dispatcher) await (await dispatcher).close();
+    },
+  };
 }
 
 interface RawResponse {
@@ -230,7 +240,14 @@ export function createTransport(cfg: TransportConfig): Transport {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'dbops-mcp' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (authorization) headers.authorization = authorization;
-    const res = await dispatcher.request({ origin, path: target, method, headers, body, signal });
+    const res = await (await dispatcher.get()).request({
+      origin,
+      path: target,
+      method,
+      headers,
+      body,
+      signal,
+    });
     return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
   }
 
