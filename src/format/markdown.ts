@@ -46,10 +46,18 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** Caps text at max characters, cutting at a line break, with a note saying how to narrow. */
-export function capText(text: string, max: number, narrow: string): string {
+/**
+ * Caps text at max characters, cutting at a line break, with a note saying how to narrow. When the cut falls
+ * inside a fenced block (`fenceTag`), the block is closed before the note so the note is not read as data.
+ */
+export function capText(text: string, max: number, narrow: string, fenceTag?: string): string {
   if (text.length <= max) return text;
   const note = `\n\n… output truncated at ${max} characters. ${narrow}`;
-  const cut = text.lastIndexOf('\n', max - note.length);
-  return text.slice(0, cut > 0 ? cut : max - note.length) + note;
+  const close = fenceTag ? `\n</${fenceTag}>` : '';
+  const room = max - note.length - close.length;
+  const cut = text.lastIndexOf('\n', room);
+  const kept = text.slice(0, cut > 0 ? cut : room);
+  // An opening tag stands alone on its line (the notice mentions the tag mid-sentence).
+  const open = fenceTag && kept.split(`<${fenceTag}>\n`).length > kept.split(`</${fenceTag}>`).length;
+  return kept + (open ? close : '') + note;
 }

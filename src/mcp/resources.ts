@@ -48,10 +48,13 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
       return {
         contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(m.feed.json(data, m.vars)) }],
       };
-    const text = m.feed.markdown(data, m.vars, { fence: newFence(), now: at, detailed: false });
+    const fence = newFence();
+    const text = m.feed.markdown(data, m.vars, { fence, now: at, detailed: false });
     const narrow = 'Read it with ?format=json for everything.';
     return {
-      contents: [{ uri, mimeType: 'text/markdown', text: capText(text, config.maxOutputChars, narrow) }],
+      contents: [
+        { uri, mimeType: 'text/markdown', text: capText(text, config.maxOutputChars, narrow, fence.tag) },
+      ],
     };
   }
 

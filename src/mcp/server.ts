@@ -195,15 +195,18 @@ export function createMcpServer(deps: ServerDeps): McpServer {
           },
         };
         try {
+          const fence = newFence();
           const answer = await callTool(tool, args, ctx, env, deps, {
-            fence: newFence(),
+            fence,
             now: now(),
             detailed: args.responseFormat === 'detailed',
           });
           const narrow =
             'Narrow it with pageNum/itemsPerPage or filters, or read structuredContent for the full result.';
           return {
-            content: [{ type: 'text', text: capText(answer.text, deps.config.maxOutputChars, narrow) }],
+            content: [
+              { type: 'text', text: capText(answer.text, deps.config.maxOutputChars, narrow, fence.tag) },
+            ],
             structuredContent: answer.structured,
           };
         } catch (e) {

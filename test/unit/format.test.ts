@@ -81,6 +81,21 @@ describe('markdown helpers', () => {
     expect(age('nonsense', now)).toBeUndefined();
     expect(when('2026-11-21T11:30:00Z', now)).toBe('2026-11-21 11:30 UTC (30 min ago)');
   });
+  it('closes a fence the cap cut through, so nothing after it reads as data', () => {
+    const fence = newFence();
+    const text = `# Title\n${fence.notice}\n${fence.wrap('row\n'.repeat(500))}\nNext: more.`;
+    const capped = capText(text, 600, 'Narrow it.', fence.tag);
+    expect(capped.length).toBeLessThanOrEqual(600);
+    expect(capped.split(`<${fence.tag}>\n`).length).toBe(capped.split(`</${fence.tag}>`).length);
+    const closedEarly = capText(
+      `${fence.wrap('x')}\n${'tail line\n'.repeat(100)}`,
+      300,
+      'Narrow it.',
+      fence.tag,
+    );
+    expect(closedEarly.split(`</${fence.tag}>`).length).toBe(2);
+    expect(capped.indexOf(`</${fence.tag}>`)).toBeLessThan(capped.indexOf('truncated'));
+  });
   it('builds tables and caps text with a note', () => {
     expect(table(['a', 'b'], [[1, 'x|y']])).toBe('| a | b |\n|---|---|\n| 1 | x\\|y |');
     const capped = capText('line\n'.repeat(1000), 200, 'Narrow it.');
