@@ -181,3 +181,28 @@ describe('first user of a fresh installation', () => {
     }
   });
 });
+
+describe('secrets outside the answers', () => {
+  it('keeps minted private keys and passwords out of the logs and the audit log', async () => {
+    const password = 'An0ther!secret-pass';
+    await confirmed(t, 'create_org_api_key', { desc: 'Log check', roles: ['ORG_MEMBER'] });
+    await t.call('create_user', {
+      username: 'log.check@example.com',
+      password,
+      emailAddress: 'log.check@example.com',
+      mobileNumber: '+15555550100',
+      firstName: 'Log',
+      lastName: 'Check',
+      roles: [],
+    });
+    const audit = readFileSync(t.config.auditLog, 'utf8');
+    const logs = t.logLines.join('');
+    expect(audit).toContain('create_org_api_key');
+    expect(logs.length).toBeGreaterThan(0);
+    const secrets = [password, t.config.privateKey!, ...sim.store.data.apiKeys.map((k) => k.privateKey)];
+    for (const secret of secrets) {
+      expect(audit, 'audit log').not.toContain(secret);
+      expect(logs, 'logs').not.toContain(secret);
+    }
+  });
+});
