@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,5 +36,15 @@ describe('configuration', () => {
   it('maps names to DBOPS_* and --kebab-case', () => {
     expect(settingNames.baseUrl).toEqual({ env: 'DBOPS_BASE_URL', flag: '--base-url' });
     expect(settingNames.approvalTtlMs.env).toBe('DBOPS_APPROVAL_TTL_MS');
+  });
+});
+
+describe('README', () => {
+  it('documents every setting', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const missing = Object.values(settingNames)
+      .map((n) => n.env)
+      .filter((env) => !readme.includes(`\`${env}\``));
+    expect(missing).toEqual([]);
   });
 });
