@@ -185,6 +185,26 @@ describe('tool filters', () => {
   });
 });
 
+describe('MCP logging', () => {
+  it('sends log messages at or above the level the client set', () =>
+    withServer({}, async (t) => {
+      const messages: Array<{ level: string; data: unknown }> = [];
+      const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+      t.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+        messages.push(n.params);
+      });
+      await t.client.setLoggingLevel('error');
+      await t.call('get_alert_config', { alertConfigId: 'f'.repeat(24) });
+      await t.client.setLoggingLevel('debug');
+      await t.call('get_alert_config', { alertConfigId: 'e'.repeat(24) });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(messages.length).toBeGreaterThan(0);
+      expect(messages.every((m) => m.level === 'debug')).toBe(true);
+      expect(JSON.stringify(messages)).toContain('e'.repeat(24));
+      expect(JSON.stringify(messages)).not.toContain('f'.repeat(24));
+    }));
+});
+
 describe('answers', () => {
   it('fences and sanitizes text written by people', () =>
     withServer({}, async (t) => {

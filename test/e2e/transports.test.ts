@@ -183,6 +183,32 @@ describe('Streamable HTTP transport', () => {
     }
   });
 
+  it('closes idle sessions', async () => {
+    const h = await startHttp({
+      host: '127.0.0.1',
+      port: 0,
+      allowedOrigins: [],
+      sessionIdleMs: 1000,
+      logger: base.deps.logger,
+      newServer: () => createMcpServer(base.deps),
+    });
+    try {
+      const init = await post(h.url, initialize);
+      const sessionId = init.headers.get('mcp-session-id')!;
+      expect(h.sessions()).toBe(1);
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(h.sessions()).toBe(0);
+      const late = await post(
+        h.url,
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+        { 'mcp-session-id': sessionId },
+      );
+      expect(late.status).toBe(404);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('refuses to bind beyond loopback without a token', async () => {
     await expect(
       startHttp({
