@@ -212,7 +212,9 @@ async function sibling(file, resultFile, env = {}) {
     const mod = await import(path);
     return mod[exported]();
   }
+  // Their result file is their record: read this run's figures, then put the recorded file back.
   const out = bench(resultFile);
+  const recorded = existsSync(out) ? readFileSync(out) : undefined;
   rmSync(out, { force: true });
   const child = spawn(process.execPath, [path], {
     env: { ...baseEnv, ...env },
@@ -223,11 +225,15 @@ async function sibling(file, resultFile, env = {}) {
     err += d;
   });
   await exited(child);
-  if (child.exitCode !== 0 || !existsSync(out))
-    return {
-      failed: `${file} exited with ${child.exitCode}: ${err.trim().split('\n').slice(-3).join(' / ')}`,
-    };
-  return JSON.parse(readFileSync(out, 'utf8'));
+  try {
+    if (child.exitCode !== 0 || !existsSync(out))
+      return {
+        failed: `${file} exited with ${child.exitCode}: ${err.trim().split('\n').slice(-3).join(' / ')}`,
+      };
+    return JSON.parse(readFileSync(out, 'utf8'));
+  } finally {
+    if (recorded) writeFileSync(out, recorded);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------

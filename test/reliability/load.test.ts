@@ -40,11 +40,12 @@ afterAll(async () => {
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
-/** RSS after a full collection, so that garbage not yet collected does not count as growth. */
-const rssAfterGc = () => {
+/** Memory after a full collection, so that garbage not yet collected does not count as growth. */
+const memory = () => {
   gc();
-  return process.memoryUsage().rss;
+  return process.memoryUsage();
 };
+const mb = (bytes: number) => bytes / 2 ** 20;
 const activeHandles = () =>
   (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles().length;
 
@@ -91,76 +92,89 @@ describe('20 sessions × 100 calls against a faulty platform', () => {
     await warm.close();
     await until(() => http.sessions() === 0, 5_000);
     const handlesBefore = activeHandles();
-    const rssBefore = rssAfterGc();
-    const acksBefore = countAcks();
-    const statsBefore = sim.stats.snapshot();
+    const before = memory();
 
-    sim.setFaults({ errorRate: 0.2, errorStatuses: [503], resetRate: 0.05, nonceMaxUses: 3 });
-    const outcomes: Outcome[] = [];
-    const sessions = await Promise.all(Array.from({ length: SESSIONS }, () => connect()));
-    expect(http.sessions()).toBe(SESSIONS);
-    await Promise.all(
-      sessions.map(async ({ client }, s) => {
-        for (let i = 0; i < CALLS; i++) {
-          if (i % ACK_EVERY === ACK_EVERY - 1) {
-            const alertId = alertIds[(s * CALLS + i) % alertIds.length]!;
-            const r = await client.callTool({
-              name: 'acknowledge_alert',
-              arguments: { alertId, forHours: 1, acknowledgementComment: `load ${s}/${i}` },
-            });
-            const structured = r.structuredContent as { outcome?: string } | undefined;
-            outcomes.push({
-              tool: 'acknowledge_alert',
-              alertId,
-              ok: r.isError !== true && structured?.outcome === 'executed',
-              text: textOf(r),
-            });
-          } else {
-            const [name, args] = reads[(s + i) % reads.length]!;
-            const r = await client.callTool({ name, arguments: args });
-            outcomes.push({ tool: name, ok: r.isError !== true, text: textOf(r) });
+    /** One round: 20 sessions open, make their 100 calls each against the faults, and close. */
+    async function round() {
+      const acksBefore = countAcks();
+      const statsBefore = sim.stats.snapshot();
+      sim.setFaults({ errorRate: 0.2, errorStatuses: [503], resetRate: 0.05, nonceMaxUses: 3 });
+      const outcomes: Outcome[] = [];
+      const sessions = await Promise.all(Array.from({ length: SESSIONS }, () => connect()));
+      expect(http.sessions()).toBe(SESSIONS);
+      await Promise.all(
+        sessions.map(async ({ client }, s) => {
+          for (let i = 0; i < CALLS; i++) {
+            if (i % ACK_EVERY === ACK_EVERY - 1) {
+              const alertId = alertIds[(s * CALLS + i) % alertIds.length]!;
+              const r = await client.callTool({
+                name: 'acknowledge_alert',
+                arguments: { alertId, forHours: 1, acknowledgementComment: `load ${s}/${i}` },
+              });
+              const structured = r.structuredContent as { outcome?: string } | undefined;
+              outcomes.push({
+                tool: 'acknowledge_alert',
+                alertId,
+                ok: r.isError !== true && structured?.outcome === 'executed',
+                text: textOf(r),
+              });
+            } else {
+              const [name, args] = reads[(s + i) % reads.length]!;
+              const r = await client.callTool({ name, arguments: args });
+              outcomes.push({ tool: name, ok: r.isError !== true, text: textOf(r) });
+            }
           }
-        }
-      }),
-    );
-    sim.setFaults({ errorRate: 0, resetRate: 0, nonceMaxUses: 0 });
-    const stats = sim.stats.snapshot();
+        }),
+      );
+      sim.setFaults({ errorRate: 0, resetRate: 0, nonceMaxUses: 0 });
+      const stats = sim.stats.snapshot();
 
-    // The faults really happened, on this scale.
-    expect(outcomes).toHaveLength(SESSIONS * CALLS);
-    expect(stats.injectedErrors - statsBefore.injectedErrors).toBeGreaterThan(100);
-    expect(stats.resets - statsBefore.resets).toBeGreaterThan(20);
-    expect(stats.staleNonces - statsBefore.staleNonces).toBeGreaterThan(50);
+      // The faults really happened, on this scale.
+      expect(outcomes).toHaveLength(SESSIONS * CALLS);
+      expect(stats.injectedErrors - statsBefore.injectedErrors).toBeGreaterThan(100);
+      expect(stats.resets - statsBefore.resets).toBeGreaterThan(20);
+      expect(stats.staleNonces - statsBefore.staleNonces).toBeGreaterThan(50);
 
-    // Every read succeeded.
-    const failedReads = outcomes.filter((o) => o.tool !== 'acknowledge_alert' && !o.ok);
-    expect(failedReads.map((o) => `${o.tool}: ${o.text.slice(0, 200)}`)).toEqual([]);
+      // Every read succeeded.
+      const failedReads = outcomes.filter((o) => o.tool !== 'acknowledge_alert' && !o.ok);
+      expect(failedReads.map((o) => `${o.tool}: ${o.text.slice(0, 200)}`)).toEqual([]);
 
-    // Writes: a failure is allowed (a PATCH is never retried once it may have reached the platform), but
-    // it must say so, and the platform must hold exactly one acknowledgement per reported success.
-    const writes = outcomes.filter((o) => o.tool === 'acknowledge_alert');
-    const acked = writes.filter((o) => o.ok);
-    expect(acked.length).toBeGreaterThan(writes.length / 2);
-    for (const w of writes.filter((o) => !o.ok))
-      expect(w.text).toMatch(/503|reset|socket|connect|unavailable/i);
-    const acksAfter = countAcks();
-    for (const alertId of alertIds) {
-      const reported = acked.filter((o) => o.alertId === alertId).length;
-      const attempted = writes.filter((o) => o.alertId === alertId).length;
-      const applied = (acksAfter.get(alertId) ?? 0) - (acksBefore.get(alertId) ?? 0);
-      // Injected faults strike before a route runs, so nothing that failed was applied: exactly once.
-      expect({ alertId, applied }).toEqual({ alertId, applied: reported });
-      expect(applied).toBeLessThanOrEqual(attempted);
+      // Writes: a failure is allowed (a PATCH is never retried once it may have reached the platform), but
+      // it must say so, and the platform must hold exactly one acknowledgement per reported success.
+      const writes = outcomes.filter((o) => o.tool === 'acknowledge_alert');
+      const acked = writes.filter((o) => o.ok);
+      expect(acked.length).toBeGreaterThan(writes.length / 2);
+      for (const w of writes.filter((o) => !o.ok))
+        expect(w.text).toMatch(/503|reset|socket|connect|unavailable/i);
+      const acksAfter = countAcks();
+      for (const alertId of alertIds) {
+        const reported = acked.filter((o) => o.alertId === alertId).length;
+        const attempted = writes.filter((o) => o.alertId === alertId).length;
+        const applied = (acksAfter.get(alertId) ?? 0) - (acksBefore.get(alertId) ?? 0);
+        // Injected faults strike before a route runs, so nothing that failed was applied: exactly once.
+        expect({ alertId, applied }).toEqual({ alertId, applied: reported });
+        expect(applied).toBeLessThanOrEqual(attempted);
+      }
+
+      // Sessions and sockets come back.
+      await Promise.all(sessions.map((s) => s.close()));
+      await until(() => http.sessions() === 0, 5_000);
+      expect(http.sessions()).toBe(0);
+      await until(() => activeHandles() <= handlesBefore + 4, 10_000);
+      expect(activeHandles()).toBeLessThanOrEqual(handlesBefore + 4);
     }
 
-    // Sessions and sockets come back; memory stays bounded.
-    await Promise.all(sessions.map((s) => s.close()));
-    await until(() => http.sessions() === 0, 5_000);
-    expect(http.sessions()).toBe(0);
-    await until(() => activeHandles() <= handlesBefore + 4, 10_000);
-    expect(activeHandles()).toBeLessThanOrEqual(handlesBefore + 4);
-    const growthMb = (rssAfterGc() - rssBefore) / 2 ** 20;
-    expect(growthMb).toBeLessThan(100);
+    // Memory: a second identical round must leave no live objects behind beyond the platform's own new
+    // records (heap after a full GC), and RSS stays within a bound. RSS alone is a poor leak signal here:
+    // V8 keeps the heap it grew for the burst (observed: +70..100 MB after round one, +40..70 MB after
+    // round two, with the live heap flat at ~36 MB).
+    await round();
+    const first = memory();
+    await round();
+    const second = memory();
+    expect(mb(second.heapUsed - first.heapUsed)).toBeLessThan(10);
+    expect(mb(first.rss - before.rss)).toBeLessThan(150);
+    expect(mb(second.rss - first.rss)).toBeLessThan(100);
   });
 });
 
