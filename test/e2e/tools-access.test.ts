@@ -1,19 +1,15 @@
 // Users and API keys end to end: secrets minted by the platform end up in 0600 files, never in the answer.
 import { readFileSync, statSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
-import { startTestServer, type TestServer } from '../helpers/mcp.js';
+import { startTestServer, type TestServer, withDemoServer } from '../helpers/mcp.js';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;
 let t: TestServer;
-beforeAll(async () => {
-  sim = await startSimulator({ dataset: 'demo', port: 0 });
-  t = await startTestServer({ sim });
-});
-afterAll(async () => {
-  await t.close();
-  await sim.close();
+withDemoServer((s, server) => {
+  sim = s;
+  t = server;
 });
 
 async function confirmed(server: TestServer, name: string, args: Record<string, unknown>) {

@@ -1,18 +1,14 @@
 // Event tools end to end against the simulator's demo dataset.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../src/simulator/index.js';
-import { startTestServer, type TestServer } from '../helpers/mcp.js';
+import { describe, expect, it } from 'vitest';
+import type { startSimulator } from '../../src/simulator/index.js';
+import { startTestServer, type TestServer, withDemoServer } from '../helpers/mcp.js';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;
 let t: TestServer;
-beforeAll(async () => {
-  sim = await startSimulator({ dataset: 'demo', port: 0 });
-  t = await startTestServer({ sim });
-});
-afterAll(async () => {
-  await t.close();
-  await sim.close();
+withDemoServer((s, server) => {
+  sim = s;
+  t = server;
 });
 
 type Row = { id: string; created: string; eventTypeName: string; raw?: unknown };

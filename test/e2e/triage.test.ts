@@ -1,24 +1,19 @@
 // triage_project and list_open_alerts end to end: SDK client ↔ server ↔ API client ↔ simulator (digest,
 // loopback), including the spec-only fallback when the server lacks the project-wide alert list.
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { supports } from '../../src/feeds/capabilities.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { routes } from '../../src/simulator/routes/index.js';
-import { startTestServer, type TestServer } from '../helpers/mcp.js';
+import { startTestServer, type TestServer, withDemoServer } from '../helpers/mcp.js';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;
 let t: TestServer;
-
-beforeAll(async () => {
-  sim = await startSimulator({ dataset: 'demo', port: 0 });
-  t = await startTestServer({ sim });
-});
-afterAll(async () => {
-  await t.close();
-  await sim.close();
+withDemoServer((s, server) => {
+  sim = s;
+  t = server;
 });
 
 const openAlertsOf = (s: Sim, projectId: string, statuses = ['OPEN', 'TRACKING']) =>

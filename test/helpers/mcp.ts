@@ -10,6 +10,7 @@ import {
   ElicitRequestSchema,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { type Config, configSchema } from '../../src/config.js';
 import { createLogger, type LogLevel } from '../../src/log.js';
@@ -120,3 +121,18 @@ export async function startTestServer(opts: TestServerOptions = {}) {
 }
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/** For a whole test file: a demo simulator and a test server on it, started before its tests, closed after. */
+export function withDemoServer(use: (sim: Sim, t: TestServer) => void, opts: TestServerOptions = {}): void {
+  let sim: Sim | undefined;
+  let t: TestServer | undefined;
+  beforeAll(async () => {
+    sim = await startSimulator({ dataset: 'demo', port: 0 });
+    t = await startTestServer({ ...opts, sim });
+    use(sim, t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await sim?.close();
+  });
+}
