@@ -28,7 +28,7 @@ import { createTokenSigner } from '../dist/src/policy/tokens.js';
 import { startSimulator } from '../dist/src/simulator/index.js';
 
 const quick = process.env.BENCH_QUICK === '1';
-const COLD_RUNS = quick ? 3 : 9;
+const COLD_RUNS = quick ? 3 : 15;
 const CALLS = quick ? 50 : 300;
 const MEMORY_CALLS = quick ? 400 : 2000;
 const bench = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -364,12 +364,14 @@ async function benchMemory(alertConfigId) {
     for (let i = 1; i <= MEMORY_CALLS; i++) {
       const [n, a] = calls[i % calls.length];
       await callOk(server.client, n, a);
-      if (i === 100 || i === MEMORY_CALLS) rssAt[i] = procStatusKb(server.pid, 'VmRSS');
+      if (i === 100 || i === MEMORY_CALLS / 2 || i === MEMORY_CALLS)
+        rssAt[i] = procStatusKb(server.pid, 'VmRSS');
     }
     return {
       calls: MEMORY_CALLS,
       mix: calls.map(([n]) => n),
       rssAfter100Mb: round(rssAt[100] / 1024, 1),
+      rssAfterHalfMb: round(rssAt[MEMORY_CALLS / 2] / 1024, 1),
       rssAfterAllMb: round(rssAt[MEMORY_CALLS] / 1024, 1),
       ratio: round(rssAt[MEMORY_CALLS] / rssAt[100]),
     };
@@ -473,6 +475,13 @@ const rows = [
     `${mem.rssAfter100Mb} MB`,
     mem.ratio,
     '',
+  ],
+  [
+    `RSS after ${mem.calls} vs ${mem.calls / 2} calls`,
+    `${mem.rssAfterAllMb} MB`,
+    `${mem.rssAfterHalfMb} MB`,
+    round(mem.rssAfterAllMb / mem.rssAfterHalfMb),
+    '≈ 1 (no leak)',
   ],
 ].map((r) => r.map(String));
 const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
