@@ -5,16 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { maxKindOf } from '../../tools/define.js';
 import { catalog } from '../../tools/index.js';
 import { openInBrowser } from '../approval/open.js';
 import { type Config, ConfigError, loadConfig, settingNames } from '../config.js';
 import { createLogger } from '../log.js';
-import { startHttp } from './http.js';
 import { createRuntime } from './runtime.js';
 import { createMcpServer, enabledTools, type ServerDeps } from './server.js';
 
@@ -61,6 +57,8 @@ export async function runServe(args: string[]): Promise<number> {
   let closeTransport: () => Promise<void>;
 
   if (config.transport === 'http') {
+    // Loaded here: the stdio path (the common one) does not pay for the HTTP transport at start-up.
+    const { startHttp } = await import('./http.js');
     let http: Awaited<ReturnType<typeof startHttp>>;
     try {
       http = await startHttp({
@@ -234,6 +232,11 @@ export async function runCall(args: string[]): Promise<number> {
     return fail(e);
   }
   const server = createMcpServer({ ...runtime.deps, extensions: await loadExtensions() });
+  const [{ Client }, { InMemoryTransport }, { ElicitRequestSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/inMemory.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
   const client = new Client(
     { name: 'dbops-mcp-call', version: '1' },
     { capabilities: yes ? { elicitation: { form: {} } } : {} },

@@ -9,9 +9,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../log.js';
+import { isLoopback } from '../net.js';
 
 const MAX_BODY = 1 << 20;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export interface HttpOptions {
   host: string;
@@ -31,10 +31,6 @@ export interface RunningHttp {
   server: Server;
   sessions: () => number;
   close(): Promise<void>;
-}
-
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
 }
 
 export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
@@ -57,7 +53,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     if (!isLoopback(opts.host)) return true; // beyond loopback the bearer token is the guard
     if (!host) return false;
     const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
-    return name !== undefined && LOOPBACK.has(name);
+    return name !== undefined && isLoopback(name);
   };
   const tokenOk = (header: string | undefined) => {
     if (!opts.token) return true;

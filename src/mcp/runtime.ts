@@ -5,10 +5,10 @@ import { createApiClient } from '../api/client.js';
 import { type ApprovalService, createApprovalService } from '../approval/index.js';
 import { type Config, ConfigError } from '../config.js';
 import type { Logger } from '../log.js';
+import { isLoopback } from '../net.js';
 import { createAuditLog } from '../policy/audit.js';
 import { createSecretKeeper } from '../policy/secrets.js';
 import { createTokenSigner } from '../policy/tokens.js';
-import { isLoopback } from './http.js';
 import type { ServerDeps } from './server.js';
 
 export interface Runtime {

@@ -3,6 +3,7 @@
 
 import { parseArgs } from 'node:util';
 import { createLogger } from '../log.js';
+import { isLoopback } from '../net.js';
 import { FAULT_STATUSES, type FaultStatus, type Faults } from './faults.js';
 import { type StartSimulatorOptions, startSimulator } from './index.js';
 import { STATS_PATH } from './server.js';
@@ -66,10 +67,6 @@ function oneOf<T extends string>(flag: string, text: string, allowed: readonly T
     throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}`);
   }
   return text as T;
-}
-
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 function readFlags(args: string[]) {
