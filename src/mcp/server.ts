@@ -1,6 +1,7 @@
 // The only place (with the other files of src/mcp/) that imports the MCP SDK: it registers the catalog as
 // MCP tools, turns every outcome into a result (never a crash), and wires progress, cancellation,
 // elicitation and logging to the SDK.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   type CallToolResult,
@@ -139,6 +140,9 @@ export function listingOf(tool: AnyTool): Tool {
   return entry;
 }
 
+/** The session (server) whose request is being handled: log messages go to that session only. */
+const handling = new AsyncLocalStorage<McpServer>();
+
 export function createMcpServer(deps: ServerDeps): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'dbops — database deployment operations' },
@@ -157,64 +161,65 @@ export function createMcpServer(deps: ServerDeps): McpServer {
         outputSchema: outputSchemaFor(tool),
         annotations: annotationsFor(tool),
       },
-      async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
-        const progressToken = extra._meta?.progressToken;
-        const ctx: ToolContext = {
-          api: deps.api,
-          defaults: { projectId: deps.config.projectId, orgId: deps.config.orgId },
-          signal: extra.signal,
-          now,
-          logger: deps.logger,
-          secrets: deps.secrets,
-          progress: async (progress, total, message) => {
-            if (progressToken === undefined) return;
-            await extra
-              .sendNotification({
-                method: 'notifications/progress',
-                params: { progressToken, progress, total, message },
-              })
-              .catch(() => {});
-          },
-        };
-        const env = {
-          canElicit: Boolean(server.server.getClientCapabilities()?.elicitation?.form),
-          elicit: async (message: string) => {
-            const r = await server.server.elicitInput(
-              {
-                mode: 'form',
-                message,
-                requestedSchema: {
-                  type: 'object',
-                  properties: { confirm: { type: 'boolean', title: 'Apply this change', default: false } },
-                  required: ['confirm'],
-                },
-              },
-              { signal: extra.signal, timeout: deps.config.approvalWaitMs },
-            );
-            return r.action === 'accept' && r.content?.confirm !== true ? 'decline' : r.action;
-          },
-        };
-        try {
-          const fence = newFence();
-          const answer = await callTool(tool, args, ctx, env, deps, {
-            fence,
-            now: now(),
-            detailed: args.responseFormat === 'detailed',
-          });
-          const narrow =
-            'Narrow it with pageNum/itemsPerPage or filters, or read structuredContent for the full result.';
-          return {
-            content: [
-              { type: 'text', text: capText(answer.text, deps.config.maxOutputChars, narrow, fence.tag) },
-            ],
-            structuredContent: answer.structured,
+      (args: Record<string, unknown>, extra): Promise<CallToolResult> =>
+        handling.run(server, async (): Promise<CallToolResult> => {
+          const progressToken = extra._meta?.progressToken;
+          const ctx: ToolContext = {
+            api: deps.api,
+            defaults: { projectId: deps.config.projectId, orgId: deps.config.orgId },
+            signal: extra.signal,
+            now,
+            logger: deps.logger,
+            secrets: deps.secrets,
+            progress: async (progress, total, message) => {
+              if (progressToken === undefined) return;
+              await extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken, progress, total, message },
+                })
+                .catch(() => {});
+            },
           };
-        } catch (e) {
-          const text = errorMessage(e, tool.name);
-          deps.logger.debug('tool call failed', { tool: tool.name, error: text });
-          return { content: [{ type: 'text', text }], isError: true };
-        }
-      },
+          const env = {
+            canElicit: Boolean(server.server.getClientCapabilities()?.elicitation?.form),
+            elicit: async (message: string) => {
+              const r = await server.server.elicitInput(
+                {
+                  mode: 'form',
+                  message,
+                  requestedSchema: {
+                    type: 'object',
+                    properties: { confirm: { type: 'boolean', title: 'Apply this change', default: false } },
+                    required: ['confirm'],
+                  },
+                },
+                { signal: extra.signal, timeout: deps.config.approvalWaitMs },
+              );
+              return r.action === 'accept' && r.content?.confirm !== true ? 'decline' : r.action;
+            },
+          };
+          try {
+            const fence = newFence();
+            const answer = await callTool(tool, args, ctx, env, deps, {
+              fence,
+              now: now(),
+              detailed: args.responseFormat === 'detailed',
+            });
+            const narrow =
+              'Narrow it with pageNum/itemsPerPage or filters, or read structuredContent for the full result.';
+            return {
+              content: [
+                { type: 'text', text: capText(answer.text, deps.config.maxOutputChars, narrow, fence.tag) },
+              ],
+              structuredContent: answer.structured,
+            };
+          } catch (e) {
+            const text = errorMessage(e, tool.name);
+            deps.logger.debug('tool call failed', { tool: tool.name, error: text });
+            return { content: [{ type: 'text', text }], isError: true };
+          }
+        }),
     );
   }
 
@@ -223,7 +228,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
 
   // Log entries at or above the logger's level also go to the client (it filters by logging/setLevel).
   const sink = (level: LogLevel, msg: string, fields: Record<string, unknown>) => {
-    if (!server.isConnected()) return;
+    if (!server.isConnected() || handling.getStore() !== server) return;
     void server
       .sendLoggingMessage({
         level: level === 'warn' ? 'warning' : level,

@@ -205,6 +205,40 @@ describe('MCP logging', () => {
     }));
 });
 
+describe('MCP logging across sessions', () => {
+  it("never sends one session's log messages to another", () =>
+    withServer({}, async (a) => {
+      const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+      const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+      const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+      const { createMcpServer } = await import('../../src/mcp/server.js');
+      // A second session on the same server process: same logger, same API client.
+      const serverB = createMcpServer(a.deps);
+      const b = new Client({ name: 'b', version: '1' });
+      const [bc, bs] = InMemoryTransport.createLinkedPair();
+      await serverB.connect(bs);
+      await b.connect(bc);
+      const seen: Record<'a' | 'b', string[]> = { a: [], b: [] };
+      a.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+        seen.a.push(JSON.stringify(n.params.data));
+      });
+      b.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+        seen.b.push(JSON.stringify(n.params.data));
+      });
+      await a.client.setLoggingLevel('debug');
+      await b.setLoggingLevel('debug');
+      await a.call('get_alert_config', { alertConfigId: 'd'.repeat(24) });
+      await b.callTool({ name: 'get_alert_config', arguments: { alertConfigId: 'c'.repeat(24) } });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(seen.a.join()).toContain('d'.repeat(24));
+      expect(seen.b.join()).toContain('c'.repeat(24));
+      expect(seen.a.join()).not.toContain('c'.repeat(24));
+      expect(seen.b.join()).not.toContain('d'.repeat(24));
+      await b.close();
+      await serverB.close();
+    }));
+});
+
 describe('answers', () => {
   it('fences and sanitizes text written by people', () =>
     withServer({}, async (t) => {
