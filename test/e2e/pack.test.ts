@@ -44,6 +44,18 @@ describe('npm package', () => {
     const tools = JSON.parse(stdout) as Array<{ name: string; kind: string }>;
     expect(tools.map((t) => t.name)).toEqual(catalog.map((t) => t.name));
 
+    // The library entry resolves and starts the simulator it ships.
+    const lib = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('dbops-mcp'); const s = await m.startSimulator({}); console.log(typeof m.createMcpServer, m.catalog.length); await s.close();",
+      ],
+      { cwd: app, timeout: 30_000 },
+    );
+    expect(lib.stdout.trim()).toBe(`function ${catalog.length}`);
+
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/dbops-mcp/package.json'), 'utf8'));
     const server = JSON.parse(readFileSync(join(app, 'node_modules/dbops-mcp/server.json'), 'utf8'));
     expect(server.name).toBe(manifest.mcpName);
