@@ -14,6 +14,20 @@ describe('cli', () => {
     expect(out.status).toBe(2);
     expect(out.stderr).toContain('unknown command "bogus"');
   });
+  it('refuses a bad setting at start-up, naming it, with exit 2', () => {
+    const flag = spawnSync(process.execPath, [cli, 'serve', '--confirm', 'always'], { encoding: 'utf8' });
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toContain('DBOPS_CONFIRM / --confirm');
+    const env = spawnSync(process.execPath, [cli, 'tools'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, DBOPS_MAX_RETRIES: 'many' },
+    });
+    expect(env.status).toBe(2);
+    expect(env.stderr).toContain('DBOPS_MAX_RETRIES');
+    const typo = spawnSync(process.execPath, [cli, 'serve', '--read-onyl'], { encoding: 'utf8' });
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain('unknown option --read-onyl');
+  });
   it('is executable through node', () => {
     expect(() => execFileSync(process.execPath, [cli, '--help'], { stdio: 'pipe' })).not.toThrow();
   });
