@@ -14,6 +14,7 @@ import type { Logger } from '../log.js';
 import type { DigestVerifier } from './digest-server.js';
 import { decideFault, type Faults, faultDelayMs, injectedAnswer } from './faults.js';
 import { bump, type Stats } from './stats.js';
+import { normalizeAddress } from './store.js';
 import {
   type Caller,
   type KeyRecord,
@@ -70,11 +71,6 @@ type Match =
   | { kind: 'route'; route: SimRoute; params: Record<string, string> }
   | { kind: 'method'; allowed: string[] }
   | { kind: 'none' };
-
-export function normaliseAddress(address: string | undefined): string {
-  if (!address) return '';
-  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
-}
 
 function compile(routes: readonly SimRoute[]): Compiled[] {
   return routes.map((route) => {
@@ -281,7 +277,7 @@ export function createSimServer(opts: SimServerOptions): Server {
     if (match.kind === 'route') bump(stats.byRoute, `${match.route.method} ${match.route.path}`);
 
     // 1. Digest auth, before anything else (unknown paths and wrong methods are challenged too).
-    const remoteAddress = normaliseAddress(req.socket.remoteAddress);
+    const remoteAddress = normalizeAddress(req.socket.remoteAddress ?? '');
     let caller: Caller | null = null;
     if (match.kind !== 'route' || (match.route.auth ?? 'digest') === 'digest') {
       const result = digest.verify(
