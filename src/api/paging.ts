@@ -3,6 +3,7 @@
 // remaining pages concurrently with a bound, and returns the items in page order.
 
 import { abortError } from './abort.js';
+import { mapBounded } from './bounded.js';
 
 export interface PageQuery {
   pageNum?: number;
@@ -90,35 +91,13 @@ export async function fetchAll<T>(
   const pageSize = firstItems.length > 0 && firstItems.length < requested ? firstItems.length : requested;
   const pageCount = firstItems.length === 0 ? 1 : Math.ceil(wanted / pageSize);
 
-  const pages: T[][] = [firstItems];
-  if (pageCount > 1) {
-    // One failure stops the rest: abort what is in flight and reject with that failure.
-    const inner = new AbortController();
-    const onOuterAbort = () => inner.abort(opts.signal?.reason);
-    opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    let next = 2;
-    const worker = async () => {
-      while (next <= pageCount) {
-        const pageNum = next++;
-        if (inner.signal.aborted) throw abortError(inner.signal);
-        const page = await fetchPage({ pageNum, itemsPerPage: pageSize }, inner.signal);
-        pages[pageNum - 1] = page.results ?? [];
-      }
-    };
-    try {
-      await Promise.all(
-        Array.from({ length: Math.min(concurrency, pageCount - 1) }, () =>
-          worker().catch((e: unknown) => {
-            inner.abort(e);
-            throw e;
-          }),
-        ),
-      );
-    } finally {
-      opts.signal?.removeEventListener('abort', onOuterAbort);
-    }
-  }
-  const all = pages.flatMap((p) => p ?? []);
+  // The remaining pages, in page order; one failure (or the caller's abort) stops the rest.
+  const rest = Array.from({ length: pageCount - 1 }, (_, i) => i + 2);
+  const more = await mapBounded(rest, concurrency, opts.signal, async (pageNum, signal) => {
+    const page = await fetchPage({ pageNum, itemsPerPage: pageSize }, signal);
+    return page.results ?? [];
+  });
+  const all = [firstItems, ...more].flat();
   const items = all.length > wanted ? all.slice(0, wanted) : all;
   return { items, totalCount, truncated: items.length < totalCount };
 }

@@ -4,11 +4,11 @@
 
 import { condition } from '../../tools/alert-configs.js';
 import { alertColumns, alertRow, alertWhat, alertWhere } from '../../tools/alerts.js';
+import { mapBounded } from '../api/bounded.js';
 import type { Alert, AlertConfig, ApiClient } from '../api/client.js';
 import { type FetchPage, fetchAll } from '../api/paging.js';
 import { plural, table } from '../format/markdown.js';
 import { cell } from '../format/untrusted.js';
-import { mapBounded } from './bounded.js';
 import { withFallback } from './capabilities.js';
 
 export const OPEN_STATUSES = ['OPEN', 'TRACKING'] as const;

@@ -125,6 +125,17 @@ describe('fetchAll', () => {
     );
     expect(f.calls.length).toBeLessThan(100);
   });
+  it('stops when the caller aborts while the first page is in flight', async () => {
+    const ac = new AbortController();
+    const calls: number[] = [];
+    const fetchPage: FetchPage<number> = async ({ pageNum, itemsPerPage }) => {
+      calls.push(pageNum);
+      ac.abort(); // the answer was already on its way when the caller gave up
+      return { results: Array.from({ length: itemsPerPage }, (_, i) => i), totalCount: 100, links: [] };
+    };
+    await expect(fetchAll(fetchPage, { itemsPerPage: 10, signal: ac.signal })).rejects.toThrow();
+    expect(calls).toEqual([1]);
+  });
   it('honours the caller signal', async () => {
     const ac = new AbortController();
     ac.abort();

@@ -1,10 +1,10 @@
 // The feed building blocks without a network: capability memo and fallback, bounded fan-out, shared pollers,
 // change classification, fingerprints, grouping and URI matching.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mapBounded } from '../../src/api/bounded.js';
 import type { Alert, ApiClient, ApiEvent } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { alertsFingerprint, groupByCause } from '../../src/feeds/alerts.js';
-import { mapBounded } from '../../src/feeds/bounded.js';
 import { ifSupported, supports, withFallback } from '../../src/feeds/capabilities.js';
 import { changeKind, eventsFingerprint } from '../../src/feeds/events.js';
 import { feeds, feedUri, matchFeed } from '../../src/feeds/index.js';

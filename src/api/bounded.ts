@@ -1,6 +1,6 @@
 // Fan-out with a bound: at most `limit` calls in flight, none started once the caller's signal fired, and the
 // first failure aborts the calls still running (their answers would be thrown away anyway).
-import { abortError } from '../api/abort.js';
+import { abortError } from './abort.js';
 
 export async function mapBounded<T, R>(
   items: readonly T[],
