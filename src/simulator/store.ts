@@ -5,7 +5,7 @@
 
 import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { buildDemoDataset } from './dataset.js';
-import type { Caller, KeyRecord, RoleAssignment } from './types.js';
+import type { KeyRecord, RoleAssignment } from './types.js';
 
 export interface OrgRec {
   id: string;
@@ -337,7 +337,7 @@ export class Store {
    * must come from an address in it. An allowed use is recorded on the matching entry.
    */
   checkAccessList(key: KeyRecord, remoteAddress: string, now: Date): boolean {
-    const user = key.userId === undefined ? undefined : this.data.users.find((u) => u.id === key.userId);
+    const user = this.ownerOf(key);
     if (user === undefined || user.accessList.length === 0) return true;
     const address = normalizeAddress(remoteAddress);
     const entry = user.accessList.find((e) => entryMatches(e, address));
@@ -379,9 +379,9 @@ export class Store {
     return this.data.users.find((u) => u.id === id);
   }
 
-  /** The user behind a caller's key, when the key has one. */
-  ownerOf(caller: Caller): UserRec | undefined {
-    return caller.key.userId === undefined ? undefined : this.user(caller.key.userId);
+  /** The user who owns the key, when it has one. */
+  ownerOf(key: KeyRecord): UserRec | undefined {
+    return key.userId === undefined ? undefined : this.user(key.userId);
   }
 }
 

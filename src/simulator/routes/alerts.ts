@@ -68,7 +68,7 @@ function findGlobalAlert(ctx: SimContext, alertId: string): AlertRec {
 
 /** Who acknowledged: the key's user when it has one, else the key's public key. */
 function acknowledger(ctx: SimContext, caller: Caller): string {
-  return ctx.store.ownerOf(caller)?.username ?? caller.key.publicKey;
+  return ctx.store.ownerOf(caller.key)?.username ?? caller.key.publicKey;
 }
 
 const ACK_BODY = {
