@@ -5,10 +5,15 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Preview } from '../../tools/define.js';
 import { ToolInputError } from '../../tools/define.js';
-import { isSecretKey, redact } from '../format/redact.js';
+import { redact } from '../format/redact.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { AuditLog } from '../policy/audit.js';
-import type { ApprovalChannel, ApprovalState, PendingApproval } from '../policy/guard.js';
+import {
+  type ApprovalChannel,
+  type ApprovalState,
+  type PendingApproval,
+  redactPreview,
+} from '../policy/guard.js';
 
 export type RecordState = 'pending' | 'approved' | 'declined' | 'expired' | 'used';
 
@@ -205,27 +210,4 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
     },
   };
   return store;
-}
-
-/** Masks secrets in the preview, including a change whose field itself names a secret (apiKey: a → b). */
-export function redactPreview(p: Preview): Preview {
-  const masked = (field: string, v: unknown) => {
-    const key = field.split('.').pop() ?? field;
-    return isSecretKey(key) ? redact({ [key]: v })[key] : redact(v);
-  };
-  return {
-    action: p.action,
-    target: redact(p.target),
-    ...(p.current ? { current: redact(p.current) } : {}),
-    ...(p.changes
-      ? {
-          changes: p.changes.map((c) => ({
-            field: c.field,
-            from: masked(c.field, c.from),
-            to: masked(c.field, c.to),
-          })),
-        }
-      : {}),
-    ...(p.notes ? { notes: [...p.notes] } : {}),
-  };
 }

@@ -12,7 +12,7 @@ import type {
 import { ToolInputError } from '../../tools/define.js';
 import type { Channel, Config } from '../config.js';
 import { fields, when } from '../format/markdown.js';
-import { redact } from '../format/redact.js';
+import { isSecretKey, redact } from '../format/redact.js';
 import { cell } from '../format/untrusted.js';
 import type { AuditLog } from './audit.js';
 import { argsHash } from './canonical.js';
@@ -115,7 +115,8 @@ export async function callTool(
     return resolveApproval(state, tool, args, ctx, f, deps, approvalId);
   }
 
-  const preview = tool.preview ? await tool.preview(ctx, args) : defaultPreview(tool, args);
+  // Masked once here: every channel below shows this preview to the model or the person.
+  const preview = redactPreview(tool.preview ? await tool.preview(ctx, args) : defaultPreview(tool, args));
   const channel = pickChannel(deps.config.confirmVia, env, deps);
 
   if (channel === 'elicitation') {
@@ -134,7 +135,7 @@ export async function callTool(
       tool: tool.name,
       title: tool.title,
       hash,
-      args: redact(args),
+      args,
       preview,
     });
     await deps.audit.write({
@@ -171,7 +172,7 @@ export async function callTool(
     text,
     structured: {
       outcome: 'confirmation_required',
-      preview: redact(preview),
+      preview,
       confirmation: { channel: 'token', confirmationToken: token, expiresAt: expiresAt.toISOString() },
     },
   };
@@ -295,28 +296,52 @@ function defaultPreview(tool: AnyTool, args: Record<string, unknown>): Preview {
   };
 }
 
+/**
+ * Masks secrets in a preview, including a change whose field itself names a secret (apiKey: a → b), which
+ * redact() alone cannot see. The previews below are rendered from its result only.
+ */
+export function redactPreview(p: Preview): Preview {
+  const masked = (field: string, v: unknown) => {
+    const key = field.split('.').pop() ?? field;
+    return isSecretKey(key) ? redact({ [key]: v })[key] : redact(v);
+  };
+  return {
+    action: p.action,
+    target: redact(p.target),
+    ...(p.current ? { current: redact(p.current) } : {}),
+    ...(p.changes
+      ? {
+          changes: p.changes.map((c) => ({
+            field: c.field,
+            from: masked(c.field, c.from),
+            to: masked(c.field, c.to),
+          })),
+        }
+      : {}),
+    ...(p.notes ? { notes: [...p.notes] } : {}),
+  };
+}
+
+function changeLine(c: NonNullable<Preview['changes']>[number]): string {
+  return `${c.field}: ${cell(c.from ?? '(none)', 200)} → ${cell(c.to ?? '(none)', 200)}`;
+}
+
 /** Plain text for an elicitation message (shown by the client to the person). */
-export function previewText(p: Preview, tool: AnyTool): string {
+function previewText(p: Preview, tool: AnyTool): string {
   const lines = [`${tool.title}: ${cell(p.action, 300)}`];
   for (const [k, v] of Object.entries(p.target)) lines.push(`${k}: ${cell(v, 200)}`);
-  for (const c of p.changes ?? [])
-    lines.push(
-      `${c.field}: ${cell(redact(c.from) ?? '(none)', 200)} → ${cell(redact(c.to) ?? '(none)', 200)}`,
-    );
+  for (const c of p.changes ?? []) lines.push(changeLine(c));
   for (const n of p.notes ?? []) lines.push(cell(n, 300));
   lines.push('Apply this change?');
   return lines.join('\n');
 }
 
 /** Markdown for the model: action and target, then the platform's current values fenced as data. */
-export function previewMarkdown(p: Preview, f: FormatContext): string {
+function previewMarkdown(p: Preview, f: FormatContext): string {
   const parts = [fields([['Action', p.action], ...Object.entries(p.target)])];
   const data: string[] = [];
-  if (p.current) data.push(fields(Object.entries(redact(p.current))));
-  for (const c of p.changes ?? [])
-    data.push(
-      `${c.field}: ${cell(redact(c.from) ?? '(none)', 200)} → ${cell(redact(c.to) ?? '(none)', 200)}`,
-    );
+  if (p.current) data.push(fields(Object.entries(p.current)));
+  for (const c of p.changes ?? []) data.push(changeLine(c));
   if (data.length) parts.push(f.fence.notice, f.fence.wrap(data.join('\n')));
   for (const n of p.notes ?? []) parts.push(`- ${n}`);
   return parts.join('\n');
@@ -330,7 +355,7 @@ function declined(
 ): ToolAnswer {
   return {
     text: `The person ${how} — nothing changed.\n${previewMarkdown(preview, f)}\nDo not retry \`${tool.name}\` unless they ask again.`,
-    structured: { outcome: 'declined', preview: redact(preview) },
+    structured: { outcome: 'declined', preview },
   };
 }
 
@@ -353,7 +378,7 @@ function approvalPending(
     text,
     structured: {
       outcome: 'approval_pending',
-      preview: redact(preview),
+      preview,
       confirmation: {
         channel: 'approval-page',
         approvalId: pending.approvalId,

@@ -1,8 +1,16 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { newFence } from '../../src/format/untrusted.js';
+import { silentLogger } from '../../src/log.js';
+import { createAuditLog } from '../../src/policy/audit.js';
 import { argsHash, canonicalArgs } from '../../src/policy/canonical.js';
-import { needsConsent } from '../../src/policy/guard.js';
+import { callTool, type GuardDeps, needsConsent } from '../../src/policy/guard.js';
 import { createTokenSigner, TOKEN_TTL_MS } from '../../src/policy/tokens.js';
+import { type AnyTool, defineTool, type Preview, type ToolContext } from '../../tools/define.js';
 
 describe('canonical arguments', () => {
   it('ignores key order, undefined values and the consent fields', () => {
@@ -72,4 +80,66 @@ describe('consent policy', () => {
     expect(needsConsent('write', 'write')).toBe(true);
     expect(needsConsent('destructive', 'never')).toBe(false);
   });
+});
+
+describe('the preview shown before consent', () => {
+  const key = 'sk-live-1234567890abcd';
+  const rotate = (preview?: () => Promise<Preview>): AnyTool =>
+    defineTool({
+      name: 'rotate_key',
+      title: 'Rotate a key',
+      description: 'test tool',
+      kind: 'destructive',
+      input: { name: z.string(), apiKey: z.string() },
+      output: {},
+      preview,
+      run: async () => ({}),
+      format: () => ({ text: 'done', structured: {} }),
+    });
+  const deps = (via: GuardDeps['config']['confirmVia']): GuardDeps => ({
+    config: { confirm: 'destructive', confirmVia: via, approvalOpen: false, approvalWaitMs: 1000 },
+    tokens: createTokenSigner('s'.repeat(32)),
+    audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-policy-')), 'audit.log'), silentLogger),
+  });
+  const ctx = { signal: new AbortController().signal, progress: async () => {} } as unknown as ToolContext;
+  const f = () => ({ fence: newFence(), now: new Date(), detailed: false });
+
+  for (const [name, tool] of [
+    ['a tool without its own preview', rotate()],
+    [
+      'a change of a secret field',
+      rotate(async () => ({
+        action: 'Rotate the key',
+        target: { name: 'pager' },
+        changes: [{ field: 'apiKey', from: 'old-key-1234567890', to: key }],
+      })),
+    ],
+  ] as const) {
+    it(`masks secrets for ${name}, in the token answer and the elicitation message`, async () => {
+      const args = { name: 'pager', apiKey: key };
+      const answer = await callTool(
+        tool,
+        args,
+        ctx,
+        { canElicit: false, elicit: async () => 'decline' },
+        deps(['token']),
+        f(),
+      );
+      expect(answer.structured.outcome).toBe('confirmation_required');
+      expect(`${answer.text}${JSON.stringify(answer.structured)}`).not.toContain(key);
+      expect(answer.text).not.toContain('old-key-1234567890');
+      const asked: string[] = [];
+      const env = {
+        canElicit: true,
+        elicit: async (m: string) => {
+          asked.push(m);
+          return 'decline' as const;
+        },
+      };
+      await callTool(tool, args, ctx, env, deps(['elicitation']), f());
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).not.toContain(key);
+      expect(asked[0]).not.toContain('old-key-1234567890');
+    });
+  }
 });
