@@ -2,6 +2,8 @@
 // answers and connection resets (decided after auth, before the route runs, so they never apply a change),
 // and nonce limits that make clients meet stale nonces.
 
+import { errorBody } from './types.js';
+
 export const FAULT_STATUSES = [500, 502, 503, 429] as const;
 export type FaultStatus = (typeof FAULT_STATUSES)[number];
 
@@ -76,21 +78,18 @@ export interface InjectedAnswer {
 
 /** The answer for an injected error: JSON error bodies, except 502 which mimics a proxy's HTML page. */
 export function injectedAnswer(status: FaultStatus, f: Faults, resource: string): InjectedAnswer {
-  const json = (errorCode: string, reason: string, detail: string, headers: Record<string, string> = {}) => ({
+  const json = (errorCode: string, detail: string, headers: Record<string, string> = {}) => ({
     status,
     headers: { 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify({ error: status, errorCode, reason, detail }),
+    body: JSON.stringify(errorBody(status, errorCode, detail)),
   });
   switch (status) {
     case 429:
-      return json(
-        'RATE_LIMITED',
-        'Too Many Requests',
-        `Resource ${resource} is limited to 100 requests every 1 minutes.`,
-        { 'Retry-After': String(f.retryAfterSeconds) },
-      );
+      return json('RATE_LIMITED', `Resource ${resource} is limited to 100 requests every 1 minutes.`, {
+        'Retry-After': String(f.retryAfterSeconds),
+      });
     case 503:
-      return json('SERVICE_UNAVAILABLE', 'Service Unavailable', 'The service is temporarily unavailable.');
+      return json('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable.');
     case 502:
       return {
         status,
@@ -98,6 +97,6 @@ export function injectedAnswer(status: FaultStatus, f: Faults, resource: string)
         body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n',
       };
     default:
-      return json('UNEXPECTED_ERROR', 'Internal Server Error', 'Unexpected error.');
+      return json('UNEXPECTED_ERROR', 'Unexpected error.');
   }
 }

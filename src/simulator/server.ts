@@ -3,13 +3,7 @@
 // injection and statistics. Routes (the data layer) only see a SimRequest and return a SimResponse.
 
 import { createHash } from 'node:crypto';
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  STATUS_CODES,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import type { DigestVerifier } from './digest-server.js';
 import { decideFault, type Faults, faultDelayMs, injectedAnswer } from './faults.js';
@@ -17,6 +11,7 @@ import { bump, type Stats } from './stats.js';
 import { normalizeAddress } from './store.js';
 import {
   type Caller,
+  errorBody,
   type KeyRecord,
   type SimContext,
   SimError,
@@ -118,21 +113,6 @@ function decodeSegments(relPath: string): string[] | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function errorBody(
-  status: number,
-  errorCode: string | undefined,
-  detail: string,
-  parameters?: unknown[],
-) {
-  return {
-    error: status,
-    ...(errorCode === undefined ? {} : { errorCode }),
-    reason: STATUS_CODES[status] ?? 'Error',
-    detail,
-    ...(parameters === undefined ? {} : { parameters }),
-  };
 }
 
 interface QueryFlags {

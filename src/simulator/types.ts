@@ -2,6 +2,8 @@
 // and its data layer (store.ts, dataset.ts, routes/*.ts). The HTTP layer knows nothing of resources;
 // the routes know nothing of sockets, digest or paging links.
 
+import { STATUS_CODES } from 'node:http';
+
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface RoleAssignment {
@@ -77,7 +79,7 @@ export interface SimRoute {
   handle(req: SimRequest, ctx: SimContext): SimResponse;
 }
 
-/** Thrown by routes and the HTTP layer; becomes {error, errorCode, reason, detail} with this status. */
+/** Thrown by routes and the HTTP layer; answered with errorBody(...) and this status. */
 export class SimError extends Error {
   constructor(
     readonly status: number,
@@ -87,4 +89,20 @@ export class SimError extends Error {
   ) {
     super(detail);
   }
+}
+
+/** The platform's error body: {error, errorCode, reason, detail, parameters}, absent parts left out. */
+export function errorBody(
+  status: number,
+  errorCode: string | undefined,
+  detail: string,
+  parameters?: unknown[],
+) {
+  return {
+    error: status,
+    ...(errorCode === undefined ? {} : { errorCode }),
+    reason: STATUS_CODES[status] ?? 'Error',
+    detail,
+    ...(parameters === undefined ? {} : { parameters }),
+  };
 }
