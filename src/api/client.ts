@@ -16,7 +16,13 @@ import {
 import { eventsArea } from './areas/events.js';
 import { clampPage, normalisePage, type PageQuery } from './paging.js';
 import { createShapeChecker, pageOf } from './schemas.js';
-import { createTransport, type Method, type Query, type TransportStats } from './transport.js';
+import {
+  createTransport,
+  type Query,
+  type TransportConfig,
+  type TransportRequest,
+  type TransportStats,
+} from './transport.js';
 
 export type { NewFirstUser, NewUser } from './areas/access.js';
 export type { CallOptions } from './areas/context.js';
@@ -43,29 +49,13 @@ export type {
   User,
 } from './schemas.js';
 
-export interface ApiClientConfig {
-  /** Host root or the full /api/public/v1.0 prefix. */
-  baseUrl: string;
-  publicKey: string;
-  privateKey: string;
-  /** Deadline of one call, retries included (default 30000). */
-  timeoutMs?: number;
-  /** Retries of idempotent calls (default 3). */
-  maxRetries?: number;
-  caFile?: string;
-  tlsInsecure?: boolean;
+/** The transport's settings; the logger is optional (silent by default). */
+export interface ApiClientConfig extends Omit<TransportConfig, 'logger'> {
   logger?: Logger;
-  /** Default true; false = answer a challenge on every request (two round trips per call), for benchmarks. */
-  preemptive?: boolean;
 }
 
-export interface ApiRequest {
-  method: Method;
-  /** Already encoded, from apiPath. */
-  path: string;
-  query?: Query;
-  body?: unknown;
-}
+/** Any call below the API prefix (the path already encoded, from apiPath). */
+export type ApiRequest = Omit<TransportRequest, 'auth'>;
 
 export function createApiClient(cfg: ApiClientConfig) {
   const logger = cfg.logger ?? silentLogger;

@@ -24,14 +24,18 @@ export interface TransportRequest {
 }
 
 export interface TransportConfig {
+  /** Host root or the full /api/public/v1.0 prefix. */
   baseUrl: string;
   publicKey: string;
   privateKey: string;
+  /** Deadline of one call, retries included (default 30000). */
   timeoutMs?: number;
+  /** Retries of idempotent calls (default 3). */
   maxRetries?: number;
   caFile?: string;
   tlsInsecure?: boolean;
   logger: Logger;
+  /** Default true; false = answer a challenge on every request (two round trips per call), for benchmarks. */
   preemptive?: boolean;
 }
 

@@ -2,7 +2,7 @@
 
 import type { z } from 'zod';
 import type { Page, PageQuery } from '../paging.js';
-import type { Method, Query } from '../transport.js';
+import type { TransportRequest } from '../transport.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -10,12 +10,7 @@ export interface CallOptions {
 
 export interface AreaContext {
   /** One call whose answer is checked against `schema` (named in warnings); undefined schema = no body. */
-  call<T>(
-    schema: z.ZodType<T> | undefined,
-    name: string,
-    req: { method: Method; path: string; query?: Query; body?: unknown; auth?: boolean },
-    o?: CallOptions,
-  ): Promise<T>;
+  call<T>(schema: z.ZodType<T> | undefined, name: string, req: TransportRequest, o?: CallOptions): Promise<T>;
   /** GET of a paged list; pageNum/itemsPerPage are clamped, missing links/totalCount filled in. */
   list<T>(
     item: z.ZodType<T>,
