@@ -276,14 +276,11 @@ export function createTransport(cfg: TransportConfig): Transport {
       let fresh: { challenge: DigestChallenge; replacing: string | undefined } | undefined;
       for (;;) {
         // A 401 with an errorCode (USER_UNAUTHORIZED, NOT_IN_GROUP…) is about roles, not credentials.
-        const challenge =
-          res.status === 401 && !hasErrorCode(res.body)
-            ? parseDigestChallenge(res.headers['www-authenticate'])
-            : undefined;
+        const refused = res.status === 401 && !hasErrorCode(res.body);
+        const challenge = refused ? parseDigestChallenge(res.headers['www-authenticate']) : undefined;
         if (!challenge) {
           // Accepted: share the challenge this request proved (see DigestAuth.adopt).
-          const accepted = res.status !== 401 || hasErrorCode(res.body);
-          if (fresh && preemptive && accepted) digest.adopt(origin, fresh.challenge, fresh.replacing);
+          if (fresh && preemptive && !refused) digest.adopt(origin, fresh.challenge, fresh.replacing);
           return res;
         }
         stats.challenges++;
