@@ -72,9 +72,9 @@ export interface SimRoute {
   auth?: 'digest' | 'none';
   /** Marks a change: the HTTP layer persists the snapshot after a 2xx answer. */
   mutates?: boolean;
-  /** Whether pageNum/itemsPerPage apply (they are rejected when invalid either way). */
+  /** Default true: `list` answers are paged; false returns every item (pageNum/itemsPerPage still checked). */
   paged?: boolean;
-  /** Marked "beyond the spec" in docs. */
+  /** An endpoint real servers offer beyond the spec (a note for readers of the route table). */
   beyondSpec?: boolean;
   handle(req: SimRequest, ctx: SimContext): SimResponse;
 }

@@ -45,7 +45,6 @@ export const agentRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/groups/:projectId/agents/:agentType',
-    paged: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
       const type = req.params.agentType ?? '';

@@ -129,7 +129,6 @@ export const alertConfigRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/groups/:projectId/alertConfigs',
-    paged: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
       const list = ctx.store.data.alertConfigs.filter((c) => c.groupId === project.id);
@@ -177,7 +176,6 @@ export const alertConfigRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/globalAlertConfigs',
-    paged: true,
     beyondSpec: true,
     handle(req, ctx) {
       requireGlobalRole(req, GLOBAL_ALERTING_ROLES);

@@ -109,7 +109,6 @@ export const alertRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/groups/:projectId/alertConfigs/:alertConfigId/alerts',
-    paged: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
       const config = findAlertConfig(ctx, project.id, req.params.alertConfigId ?? '');
@@ -138,7 +137,6 @@ export const alertRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/groups/:projectId/alerts',
-    paged: true,
     beyondSpec: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
@@ -165,7 +163,6 @@ export const alertRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/globalAlertConfigs/:globalAlertConfigId/alerts',
-    paged: true,
     handle(req, ctx) {
       requireGlobalRole(req, GLOBAL_ALERTING_ROLES);
       const config = findGlobalAlertConfig(ctx, req.params.globalAlertConfigId ?? '');

@@ -55,7 +55,6 @@ export const eventRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/groups/:groupId/events',
-    paged: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.groupId ?? '', 'read');
       const includeRaw = queryBoolean(req.query, 'includeRaw');
@@ -83,7 +82,6 @@ export const eventRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/globalEvents',
-    paged: true,
     handle(req, ctx) {
       requireGlobalRole(req, GLOBAL_ROLES);
       return listEvents(req, ctx.store.data.globalEvents, false, true);

@@ -60,7 +60,6 @@ export const hostRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/groups/:projectId/hosts',
-    paged: true,
     beyondSpec: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
@@ -71,7 +70,6 @@ export const hostRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/groups/:projectId/hosts/:hostId/disks',
-    paged: true,
     beyondSpec: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');

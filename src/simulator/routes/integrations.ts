@@ -127,7 +127,6 @@ export const integrationRoutes: SimRoute[] = [
     method: 'PUT',
     path: '/groups/:projectId/integrations/:integrationType',
     mutates: true,
-    paged: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'owner');
       const type = req.params.integrationType ?? '';
@@ -157,7 +156,6 @@ export const integrationRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/groups/:projectId/integrations',
-    paged: true,
     beyondSpec: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'owner');

@@ -123,7 +123,6 @@ export const maintenanceWindowRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/groups/:projectId/maintenanceWindows',
-    paged: true,
     beyondSpec: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');

@@ -38,7 +38,6 @@ export const projectRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/groups',
-    paged: true,
     beyondSpec: true,
     handle(req, ctx) {
       return { status: 200, list: visibleProjects(req, ctx).map((p) => renderProject(req, ctx, p)) };

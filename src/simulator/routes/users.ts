@@ -506,7 +506,6 @@ export const userRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/users/:userId/accessList',
-    paged: true,
     handle(req, ctx) {
       const caller = callerOf(req);
       const userId = req.params.userId ?? '';
