@@ -1,9 +1,8 @@
 // Alerts: the rows a person triages (status, age, host, value vs threshold, ack state) and acknowledgement.
 import { z } from 'zod';
 import type { Alert } from '../src/api/client.js';
-import { ApiError } from '../src/api/errors.js';
 import { age, when } from '../src/format/markdown.js';
-import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
+import { listAnswer, listOutput, pageQuery, readIfOffered, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type Preview, projectOf, ToolInputError } from './define.js';
 import { ids, isoTime, page, text } from './ids.js';
 
@@ -32,16 +31,6 @@ export function alertRow(a: Alert, now: Date): unknown[] {
 const comment = text('acknowledgementComment', 200, 0)
   .optional()
   .describe('Why; shown with the acknowledgement, at most 200 characters');
-
-/** Reads the alert for the preview where the server offers it; older servers do not (404), which is fine. */
-async function currentAlert(read: () => Promise<Alert>): Promise<Alert | undefined> {
-  try {
-    return await read();
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404 && e.errorCode === 'RESOURCE_NOT_FOUND') return undefined;
-    throw e;
-  }
-}
 
 function untilFrom(args: { acknowledgedUntil?: string; forHours?: number }, now: Date): string | undefined {
   if (args.acknowledgedUntil && args.forHours !== undefined)
@@ -95,7 +84,7 @@ export const acknowledgeAlert = defineTool({
   output: recordOutput,
   preview: async (ctx, args) => {
     const projectId = projectOf(args, ctx);
-    const a = await currentAlert(() => ctx.api.alerts.get(projectId, args.alertId, { signal: ctx.signal }));
+    const a = await readIfOffered(() => ctx.api.alerts.get(projectId, args.alertId, { signal: ctx.signal }));
     const until = untilFrom(args, ctx.now());
     return {
       ...ackPreview(a, args.alertId, until, []),
@@ -143,7 +132,7 @@ export const acknowledgeGlobalAlert = defineTool({
   },
   output: recordOutput,
   preview: async (ctx, args) => {
-    const a = await currentAlert(() => ctx.api.globalAlerts.get(args.alertId, { signal: ctx.signal }));
+    const a = await readIfOffered(() => ctx.api.globalAlerts.get(args.alertId, { signal: ctx.signal }));
     const past = Date.parse(args.acknowledgedUntil) <= ctx.now().getTime();
     return {
       ...ackPreview(a, args.alertId, past ? undefined : args.acknowledgedUntil, []),

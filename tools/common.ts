@@ -2,6 +2,7 @@
 // was left out and how to get it, the next call) and a single record (fenced `**Label**: value` lines).
 import { z } from 'zod';
 import type { Page, PageQuery } from '../src/api/client.js';
+import { isMissingEndpoint } from '../src/feeds/capabilities.js';
 import { fields, table } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import type { FormatContext, ToolAnswer } from './define.js';
@@ -20,6 +21,20 @@ export const listOutput = {
 };
 
 export const recordOutput = { record: z.looseObject({}) };
+
+/**
+ * A preview's read of the current state, where the server offers it: the reads of one alert, one user and
+ * the integration list are beyond the spec, and a server without one answers 404 or 405 (the path exists
+ * for PATCH only). The preview then goes on without the current state.
+ */
+export async function readIfOffered<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (e) {
+    if (isMissingEndpoint(e)) return undefined;
+    throw e;
+  }
+}
 
 export interface ListSpec<T> {
   title: string;

@@ -2,9 +2,8 @@
 // Every value shown goes through redact(): keys keep their last 4 characters, passwords and secrets none.
 import { z } from 'zod';
 import type { Integration, Page } from '../src/api/client.js';
-import { ApiError } from '../src/api/errors.js';
 import { isSecretKey, mask, redact } from '../src/format/redact.js';
-import { listAnswer, listOutput } from './common.js';
+import { listAnswer, listOutput, readIfOffered } from './common.js';
 import { defineTool, type FormatContext, type Preview, projectOf, ToolInputError } from './define.js';
 import { ids, text } from './ids.js';
 
@@ -143,19 +142,6 @@ export const listIntegrations = defineTool({
     ),
 });
 
-async function currentIntegration(
-  read: () => Promise<Page<Integration>>,
-  type: string,
-): Promise<Integration | undefined> {
-  try {
-    return (await read()).results.find((i) => i.type === type);
-  } catch (e) {
-    // Servers without the list endpoint answer 404: the preview then goes without the current state.
-    if (e instanceof ApiError && e.status === 404 && e.errorCode === 'RESOURCE_NOT_FOUND') return undefined;
-    throw e;
-  }
-}
-
 export const putIntegration = defineTool({
   name: 'put_integration',
   title: 'Create or replace an integration',
@@ -174,10 +160,8 @@ export const putIntegration = defineTool({
   preview: async (ctx, args) => {
     const projectId = projectOf(args, ctx);
     checkSettings(args.integrationType, args.settings);
-    const current = await currentIntegration(
-      () => ctx.api.integrations.list(projectId, { signal: ctx.signal }),
-      args.integrationType,
-    );
+    const listed = await readIfOffered(() => ctx.api.integrations.list(projectId, { signal: ctx.signal }));
+    const current = listed?.results.find((i) => i.type === args.integrationType);
     const changes: NonNullable<Preview['changes']> = [];
     for (const [k, v] of Object.entries(args.settings)) {
       // The server sends secrets masked, so a secret cannot be compared: it is always listed.

@@ -2,7 +2,6 @@
 // a user's IP access list. Passwords are inputs only: never echoed, logged (the audit log masks them) or shown.
 import { z } from 'zod';
 import type { AccessListEntry, RoleAssignment, User } from '../src/api/client.js';
-import { ApiError } from '../src/api/errors.js';
 import { age, fields } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { cell } from '../src/format/untrusted.js';
@@ -16,7 +15,7 @@ import {
   roleLabel,
   shownKey,
 } from './api-keys.js';
-import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
+import { listAnswer, listOutput, pageQuery, readIfOffered, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type FormatContext, type ToolAnswer, ToolInputError } from './define.js';
 import { idFrom, ids, page, text, upTo } from './ids.js';
 
@@ -176,16 +175,6 @@ function withPending(answer: ToolAnswer, asked: RoleAssignment[], u: User): Tool
   return answer;
 }
 
-/** Reads the user for the diff where the server offers it; servers without GET /users/{id} answer 404. */
-async function currentUser(read: () => Promise<User>): Promise<User | undefined> {
-  try {
-    return await read();
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404 && e.errorCode === 'RESOURCE_NOT_FOUND') return undefined;
-    throw e;
-  }
-}
-
 export const updateUserRoles = defineTool({
   name: 'update_user_roles',
   title: "Change a user's roles",
@@ -200,7 +189,7 @@ export const updateUserRoles = defineTool({
   output: recordOutput,
   preview: async (ctx, args) => {
     checkRoles(args.roles);
-    const u = await currentUser(() => ctx.api.users.get(args.userId, { signal: ctx.signal }));
+    const u = await readIfOffered(() => ctx.api.users.get(args.userId, { signal: ctx.signal }));
     const next = args.roles.map(roleLabel);
     const before = u ? (u.roles ?? []).map(roleLabel) : undefined;
     const added = before ? next.filter((r) => !before.includes(r)) : next;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTokenSigner, TOKEN_TTL_MS } from '../../src/policy/tokens.js';
 import { startSimulator } from '../../src/simulator/index.js';
+import { routes } from '../../src/simulator/routes/index.js';
 import { startTestServer, type TestServer } from '../helpers/mcp.js';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -158,6 +159,40 @@ describe('confirmation tokens for clients without elicitation', () => {
       expect(await isEnabled(t, id)).toBe(false);
       await t.call('set_alert_config_enabled', { alertConfigId: id, enabled: true });
     });
+  });
+});
+
+// The spec has PATCH but no GET for one alert, one global alert and one user: a server of the spec only
+// answers 405 to the preview's read, and the preview must go on without the current state.
+describe('previews on a server without the beyond-spec reads', () => {
+  const READS = ['/groups/:projectId/alerts/:alertId', '/globalAlerts/:alertId', '/users/:userId'];
+  it('still previews acknowledge_alert, acknowledge_global_alert and update_user_roles', async () => {
+    const specOnly = await startSimulator({
+      dataset: 'demo',
+      port: 0,
+      routes: routes.filter((r) => !(r.method === 'GET' && READS.includes(r.path))),
+    });
+    try {
+      const t = await startTestServer({ sim: specOnly, config: { confirm: 'write' } });
+      try {
+        const alert = specOnly.store.data.alerts.find((a) => a.groupId === specOnly.projectIds[0])!;
+        const global = specOnly.store.data.alerts.find((a) => !a.groupId) ?? alert;
+        const user = specOnly.store.data.users[1]!;
+        for (const [name, args] of [
+          ['acknowledge_alert', { alertId: alert.id, forHours: 2 }],
+          ['acknowledge_global_alert', { alertId: global.id, acknowledgedUntil: '2099-01-01T00:00:00Z' }],
+          ['update_user_roles', { userId: user.id, roles: [{ roleName: 'GLOBAL_READ_ONLY' }] }],
+        ] as const) {
+          const r = await t.call(name, args);
+          expect(r.isError, `${name}: ${r.text}`).toBe(false);
+          expect(r.structured!.outcome).toBe('confirmation_required');
+        }
+      } finally {
+        await t.close();
+      }
+    } finally {
+      await specOnly.close();
+    }
   });
 });
 
