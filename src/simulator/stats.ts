@@ -44,17 +44,8 @@ export function createStats(): Stats {
       Object.assign(stats, zero());
     },
     snapshot() {
-      return structuredClone({
-        requests: stats.requests,
-        byMethod: stats.byMethod,
-        byRoute: stats.byRoute,
-        byStatus: stats.byStatus,
-        challenges: stats.challenges,
-        authFailures: stats.authFailures,
-        staleNonces: stats.staleNonces,
-        injectedErrors: stats.injectedErrors,
-        resets: stats.resets,
-      });
+      const { reset: _reset, snapshot: _snapshot, ...counts } = stats;
+      return structuredClone(counts);
     },
   };
   return stats;
