@@ -2,6 +2,8 @@
 // what to do next, so the MCP layer can show it as is. Server text is untrusted: it is sanitized and
 // bounded here, and nothing secret (keys, Authorization) is ever part of a message.
 
+import { sanitize } from '../format/untrusted.js';
+
 export interface ApiErrorInit {
   /** HTTP status; 0 when no answer arrived (network failure, timeout). */
   status: number;
@@ -41,12 +43,9 @@ export class ApiError extends Error {
   }
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
-
 /** Untrusted text made safe for a one-line message: no controls or bidi marks, collapsed, bounded. */
 export function sanitizeText(text: string, max = 300): string {
-  const flat = text.replace(CONTROL, '').replace(/\s+/g, ' ').trim();
+  const flat = sanitize(text).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
