@@ -6,6 +6,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../log.js';
+import { isLoopbackHost } from '../net.js';
 import { approvalPage, listPage, loginPage, messagePage } from './page.js';
 import type { ApprovalStore } from './store.js';
 
@@ -22,7 +23,6 @@ const MAX_FORM = 8 * 1024;
 const SESSION_MS = 12 * 3600_000;
 const CSRF_COOKIE = 'dbops_csrf';
 const AUTH_COOKIE = 'dbops_auth';
-const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const ID = /^[A-Za-z0-9_-]{16,64}$/;
 
 export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
@@ -50,7 +50,7 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
     };
 
     // Loopback only: refuse other Host names (DNS rebinding). Beyond loopback the token is the guard.
-    if (!token && !loopbackHost(req.headers.host))
+    if (!token && !isLoopbackHost(req.headers.host))
       return send(403, messagePage('Refused', 'This page is served to this computer only.', o));
     const post = req.method === 'POST';
     if (!post && req.method !== 'GET' && req.method !== 'HEAD')
@@ -161,12 +161,6 @@ function securityHeaders(nonce: string): Record<string, string> {
     'referrer-policy': 'same-origin',
     'cache-control': 'no-store',
   };
-}
-
-function loopbackHost(host: string | undefined): boolean {
-  if (!host) return false;
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
-  return name !== undefined && (LOOPBACK_NAMES.has(name) || /^127\.\d+\.\d+\.\d+$/.test(name));
 }
 
 /** A browser's form POST carries Origin; it must be this very page's origin, never another site. */

@@ -9,7 +9,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../log.js';
-import { isLoopback } from '../net.js';
+import { isLoopback, isLoopbackHost } from '../net.js';
 
 const MAX_BODY = 1 << 20;
 
@@ -49,12 +49,8 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     origin === `http://${host}` ||
     opts.allowedOrigins.includes(origin) ||
     [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`].includes(origin);
-  const allowedHost = (host: string | undefined) => {
-    if (!isLoopback(opts.host)) return true; // beyond loopback the bearer token is the guard
-    if (!host) return false;
-    const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
-    return name !== undefined && isLoopback(name);
-  };
+  // Beyond loopback the bearer token is the guard.
+  const allowedHost = (host: string | undefined) => !isLoopback(opts.host) || isLoopbackHost(host);
   const tokenOk = (header: string | undefined) => {
     if (!opts.token) return true;
     const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
