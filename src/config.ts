@@ -67,14 +67,24 @@ export const configSchema = z.object({
 
 export type Config = z.output<typeof configSchema>;
 type Key = keyof Config;
+const keys = Object.keys(configSchema.shape) as Key[];
 
 const envName = (key: string) => `DBOPS_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 const flagName = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** Environment variable names of every setting, e.g. baseUrl → DBOPS_BASE_URL. */
 export const settingNames = Object.fromEntries(
-  Object.keys(configSchema.shape).map((k) => [k, { env: envName(k), flag: `--${flagName(k)}` }]),
+  keys.map((k) => [k, { env: envName(k), flag: `--${flagName(k)}` }]),
 ) as Record<Key, { env: string; flag: string }>;
+
+const byFlag = new Map(keys.map((k) => [flagName(k), k]));
+// Boolean settings may be given as a bare flag (--read-only).
+const boolKeys = new Set(
+  keys.filter((k) => {
+    const s: z.ZodType = configSchema.shape[k];
+    return s instanceof z.ZodDefault && s.unwrap() === bool;
+  }),
+);
 
 export class ConfigError extends Error {}
 
@@ -84,7 +94,6 @@ export class ConfigError extends Error {}
  */
 export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = process.env): Config {
   const fromFlags: Record<string, unknown> = {};
-  const byFlag = new Map(Object.keys(configSchema.shape).map((k) => [flagName(k), k]));
   let configFile = env.DBOPS_CONFIG;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -97,7 +106,7 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = process
     const negated = rawName.startsWith('no-') && byFlag.has(rawName.slice(3));
     const key = byFlag.get(negated ? rawName.slice(3) : rawName);
     if (!key) throw new ConfigError(`unknown option --${rawName} (see --help)`);
-    const isBool = boolKeys.has(key as Key);
+    const isBool = boolKeys.has(key);
     if (negated) fromFlags[key] = false;
     else if (inline !== undefined) fromFlags[key] = inline;
     else if (isBool && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--'))) fromFlags[key] = true;
@@ -118,8 +127,8 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = process
     if (unknown.length) throw new ConfigError(`unknown setting(s) in ${configFile}: ${unknown.join(', ')}`);
   }
   const fromEnv: Record<string, unknown> = {};
-  for (const key of Object.keys(configSchema.shape)) {
-    const value = env[envName(key)];
+  for (const key of keys) {
+    const value = env[settingNames[key].env];
     if (value !== undefined && value !== '') fromEnv[key] = value;
   }
   const merged = { ...fromFile, ...fromEnv, ...fromFlags };
@@ -133,6 +142,3 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = process
   }
   return parsed.data;
 }
-
-// Boolean settings may be given as a bare flag (--read-only).
-const boolKeys = new Set<Key>(['readOnly', 'approvalOpen', 'revealSecrets', 'tlsInsecure', 'demo']);

@@ -33,6 +33,15 @@ describe('configuration', () => {
     expect(() => loadConfig([], { DBOPS_CONFIRM_VIA: 'email' })).toThrow(/DBOPS_CONFIRM_VIA/);
     expect(() => loadConfig(['--port'], {})).toThrow(/needs a value/);
   });
+  it('takes every boolean setting as a bare flag', () => {
+    const defaults = loadConfig([], {});
+    const flags = Object.entries(defaults)
+      .filter(([, v]) => typeof v === 'boolean')
+      .map(([k]) => settingNames[k as keyof typeof settingNames].flag);
+    expect(flags.length).toBeGreaterThan(0);
+    const c = loadConfig(flags, {}) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(defaults)) if (typeof v === 'boolean') expect(c[k], k).toBe(true);
+  });
   it('maps names to DBOPS_* and --kebab-case', () => {
     expect(settingNames.baseUrl).toEqual({ env: 'DBOPS_BASE_URL', flag: '--base-url' });
     expect(settingNames.approvalTtlMs.env).toBe('DBOPS_APPROVAL_TTL_MS');
