@@ -88,7 +88,7 @@ interface Topology {
   tags: string[];
   disks: string[];
   goalVersion: number;
-  /** Replica sets: [name, hostname prefix, first host number, port, member type prefix, shard/cluster]. */
+  /** Replica sets: name, hostname prefix, first host number, member count, port, member type prefix. */
   sets: Array<{ rs: string; prefix: string; from: number; count: number; port: number; kind: string }>;
   mongos?: { prefix: string; count: number };
   standalone?: string;
@@ -148,7 +148,6 @@ export function buildDemoDataset(seed: number, now: Date): StoreData {
   // --- organization, projects, hosts -------------------------------------------------------------------
   const org = { id: r.id(), name: 'Northwind Data Platform', created: at(-420 * DAY) };
   data.orgs.push(org);
-  const clusterIds = new Map<string, string>();
   for (const [i, topo] of TOPOLOGY.entries()) {
     const project: ProjectRec = {
       id: r.id(),
@@ -159,7 +158,6 @@ export function buildDemoDataset(seed: number, now: Date): StoreData {
     };
     data.projects.push(project);
     const clusterId = topo.cluster === undefined ? undefined : r.id();
-    if (clusterId !== undefined && topo.cluster !== undefined) clusterIds.set(topo.cluster, clusterId);
     const addHost = (hostname: string, port: number, typeName: string, rs?: string, cid?: string): void => {
       const host: HostRec = {
         id: r.hex(32),
@@ -177,7 +175,6 @@ export function buildDemoDataset(seed: number, now: Date): StoreData {
     };
     for (const set of topo.sets) {
       const rsClusterId = clusterId ?? r.id();
-      clusterIds.set(set.rs, rsClusterId);
       for (let n = 0; n < set.count; n++) {
         const role =
           set.kind === 'CONFIG' ? 'SHARD_CONFIG' : `${set.kind}_${n === 0 ? 'PRIMARY' : 'SECONDARY'}`;
@@ -263,12 +260,11 @@ export function buildDemoDataset(seed: number, now: Date): StoreData {
   for (const [i, project] of data.projects.entries()) {
     const topo = TOPOLOGY[i]!;
     const goal = topo.goalVersion;
-    const processes: ProcessRec[] = hostsOf(project).map((host, n) => {
+    const hosts = hostsOf(project);
+    const processes: ProcessRec[] = hosts.map((host, n) => {
       const name =
         host.replicaSetName !== undefined
-          ? `${host.replicaSetName}_${hostsOf(project)
-              .filter((h) => h.replicaSetName === host.replicaSetName)
-              .indexOf(host)}`
+          ? `${host.replicaSetName}_${hosts.filter((h) => h.replicaSetName === host.replicaSetName).indexOf(host)}`
           : host.typeName === 'SHARD_MONGOS'
             ? `mongos_${n}`
             : host.hostname.split('.')[0]!;
