@@ -3,10 +3,11 @@
 // from the page: the approval's form secret (hidden field), the same secret in a SameSite=Strict HttpOnly
 // cookie scoped to the approval's path, and an Origin equal to the page's own. When the server is reachable
 // beyond loopback, every route also needs the HTTP bearer token, exchanged once into a cookie.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../log.js';
 import { isLoopbackHost } from '../net.js';
+import { sameSecret } from '../policy/tokens.js';
 import { approvalPage, listPage, loginPage, messagePage } from './page.js';
 import type { ApprovalStore } from './store.js';
 
@@ -33,7 +34,7 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
   const authed = (req: IncomingMessage) => {
     if (!token) return true;
     const header = req.headers.authorization;
-    if (header?.startsWith('Bearer ') && same(header.slice(7), token)) return true;
+    if (header?.startsWith('Bearer ') && sameSecret(header.slice(7), token)) return true;
     const sid = cookies(req)[AUTH_COOKIE];
     const until = sid ? sessions.get(sid) : undefined;
     return until !== undefined && until > Date.now();
@@ -68,14 +69,14 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
       if (!post) return send(200, loginPage('/approvals', o));
       const form = await readForm(req);
       const next = safeNext(form?.get('next'));
-      if (!form || !same(form.get('token') ?? '', token))
+      if (!form || !sameSecret(form.get('token') ?? '', token))
         return send(401, loginPage(next, o, 'That token is not valid.'));
       return signIn(res, next, nonce);
     }
 
     if (token && !post && url.searchParams.has('token')) {
       // One-time exchange of ?token= into a cookie; the redirect drops it from the address bar and history.
-      if (!same(url.searchParams.get('token') ?? '', token))
+      if (!sameSecret(url.searchParams.get('token') ?? '', token))
         return send(401, loginPage(safeNext(path), o, 'That token is not valid.'));
       return signIn(res, safeNext(path), nonce);
     }
@@ -112,7 +113,7 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
     const cookieSecret = cookies(req)[CSRF_COOKIE] ?? '';
     if (!form || (decision !== 'approve' && decision !== 'decline'))
       return send(400, approvalPage(a, store.now(), o, 'Choose Approve or Decline.'));
-    if (!same(cookieSecret, secret)) {
+    if (!sameSecret(cookieSecret, secret)) {
       logger.warn('approval page: form secret and cookie differ', { approvalId: a.id });
       return send(403, messagePage('Refused', 'This request did not come from the approval page.', o));
     }
@@ -169,12 +170,6 @@ function sameOrigin(req: IncomingMessage): boolean {
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin') return false;
   return origin !== undefined && origin === `http://${req.headers.host ?? ''}`;
-}
-
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function safeNext(next: string | null | undefined): string {

@@ -2,7 +2,7 @@
 // the tool and its canonical arguments (argsHash), decided once, executed at most once, and expires. The
 // person's decision is written to the audit log when it happens (confirmed / declined / expired), so a
 // decision the assistant never comes back for is still on record.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Preview } from '../../tools/define.js';
 import { ToolInputError } from '../../tools/define.js';
 import { redact } from '../format/redact.js';
@@ -14,6 +14,7 @@ import {
   type PendingApproval,
   redactPreview,
 } from '../policy/guard.js';
+import { sameSecret } from '../policy/tokens.js';
 
 export type RecordState = 'pending' | 'approved' | 'declined' | 'expired' | 'used';
 
@@ -103,12 +104,6 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
       if (a.state !== 'pending' && a.state !== 'approved' && a.expiresAt.getTime() < cutoff)
         records.delete(id);
     }
-  }
-
-  function sameSecret(a: string, b: string): boolean {
-    const x = Buffer.from(a);
-    const y = Buffer.from(b);
-    return x.length === y.length && timingSafeEqual(x, y);
   }
 
   const store: ApprovalStore = {

@@ -1,7 +1,7 @@
 // Streamable HTTP transport at /mcp with the spec's security rules: Origin checked on every request (403
 // when present and not allowed), Host checked while bound to loopback (DNS rebinding), a bearer token
 // (constant-time compare) required before binding beyond loopback, bounded bodies, idle sessions closed.
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -10,6 +10,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../log.js';
 import { isLoopback, isLoopbackHost } from '../net.js';
+import { sameSecret } from '../policy/tokens.js';
 
 const MAX_BODY = 1 << 20;
 
@@ -51,12 +52,8 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`].includes(origin);
   // Beyond loopback the bearer token is the guard.
   const allowedHost = (host: string | undefined) => !isLoopback(opts.host) || isLoopbackHost(host);
-  const tokenOk = (header: string | undefined) => {
-    if (!opts.token) return true;
-    const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
-    const want = Buffer.from(opts.token);
-    return given.length === want.length && timingSafeEqual(given, want);
-  };
+  const tokenOk = (header: string | undefined) =>
+    !opts.token || sameSecret(header?.startsWith('Bearer ') ? header.slice(7) : '', opts.token);
 
   const server = createServer(async (req, res) => {
     try {

@@ -7,6 +7,13 @@ export const TOKEN_TTL_MS = 5 * 60_000;
 
 export type TokenCheck = 'ok' | 'invalid' | 'expired' | 'mismatch' | 'used';
 
+/** Compares a secret someone sent with the expected one in constant time. */
+export function sameSecret(given: string, expected: string): boolean {
+  const x = Buffer.from(given);
+  const y = Buffer.from(expected);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
 export function createTokenSigner(secret: string = randomBytes(32).toString('hex'), now = () => Date.now()) {
   const used = new Map<string, number>();
   const mac = (payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
@@ -25,9 +32,7 @@ export function createTokenSigner(secret: string = randomBytes(32).toString('hex
       const [body, sig] = token.split('.', 2);
       if (!body || !sig) return 'invalid';
       const payload = Buffer.from(body, 'base64url').toString();
-      const expected = Buffer.from(mac(payload));
-      const given = Buffer.from(sig);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid';
+      if (!sameSecret(sig, mac(payload))) return 'invalid';
       const parts = payload.split('.');
       const exp = Number(parts[2]);
       if (parts.length !== 4 || !Number.isFinite(exp)) return 'invalid';
