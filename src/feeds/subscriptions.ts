@@ -39,67 +39,68 @@ export function activePollers(): number {
  * first. Returns the function that removes the listener; the last removal stops the poller.
  */
 export async function subscribe(source: FeedSource, listener: Listener): Promise<() => void> {
-  const logger = source.logger ?? silentLogger;
   let byKey = registry.get(source.api);
   if (!byKey) {
     byKey = new Map();
     registry.set(source.api, byKey);
   }
-  let poller = byKey.get(source.key);
-  if (!poller) {
-    const p: Poller = { listeners: new Set(), stopped: false, baseline: Promise.resolve() };
-    const read = async (): Promise<string | undefined> => {
-      const ac = new AbortController();
-      p.inflight = ac;
-      try {
-        return await source.read(ac.signal);
-      } catch (e) {
-        if (!p.stopped) logger.debug('feed poll failed', { feed: source.key, error: String(e) });
-        return undefined;
-      } finally {
-        p.inflight = undefined;
-      }
-    };
-    const tick = async () => {
-      const fp = await read();
-      if (p.stopped) return;
-      if (fp !== undefined) {
-        const changed = p.fingerprint !== undefined && fp !== p.fingerprint;
-        p.fingerprint = fp;
-        if (changed)
-          for (const l of [...p.listeners]) {
-            try {
-              l();
-            } catch (e) {
-              logger.debug('feed listener failed', { feed: source.key, error: String(e) });
-            }
-          }
-      }
-      schedule();
-    };
-    const schedule = () => {
-      if (p.stopped) return;
-      p.timer = setTimeout(() => void tick(), source.intervalMs);
-      p.timer.unref();
-    };
-    p.baseline = read().then((fp) => {
-      p.fingerprint = fp;
-      schedule();
-    });
-    byKey.set(source.key, p);
-    live.add(p);
-    poller = p;
-  }
+  const pollers = byKey;
+  const poller = pollers.get(source.key) ?? startPoller(source, pollers);
   poller.listeners.add(listener);
   await poller.baseline;
-  const owner = poller;
-  const map = byKey;
   return () => {
-    if (!owner.listeners.delete(listener) || owner.listeners.size > 0) return;
-    owner.stopped = true;
-    clearTimeout(owner.timer);
-    owner.inflight?.abort();
-    live.delete(owner);
-    if (map.get(source.key) === owner) map.delete(source.key);
+    if (!poller.listeners.delete(listener) || poller.listeners.size > 0) return;
+    poller.stopped = true;
+    clearTimeout(poller.timer);
+    poller.inflight?.abort();
+    live.delete(poller);
+    if (pollers.get(source.key) === poller) pollers.delete(source.key);
   };
+}
+
+/** Takes the first reading, then reads every interval until stopped, telling listeners of changes. */
+function startPoller(source: FeedSource, pollers: Map<string, Poller>): Poller {
+  const logger = source.logger ?? silentLogger;
+  const p: Poller = { listeners: new Set(), stopped: false, baseline: Promise.resolve() };
+  const read = async (): Promise<string | undefined> => {
+    const ac = new AbortController();
+    p.inflight = ac;
+    try {
+      return await source.read(ac.signal);
+    } catch (e) {
+      if (!p.stopped) logger.debug('feed poll failed', { feed: source.key, error: String(e) });
+      return undefined;
+    } finally {
+      p.inflight = undefined;
+    }
+  };
+  const tick = async () => {
+    const fp = await read();
+    if (p.stopped) return;
+    if (fp !== undefined) {
+      const changed = p.fingerprint !== undefined && fp !== p.fingerprint;
+      p.fingerprint = fp;
+      if (changed)
+        for (const l of [...p.listeners]) {
+          try {
+            l();
+          } catch (e) {
+            logger.debug('feed listener failed', { feed: source.key, error: String(e) });
+          }
+        }
+    }
+    schedule();
+  };
+  const schedule = () => {
+    if (p.stopped) return;
+    p.timer = setTimeout(() => void tick(), source.intervalMs);
+    p.timer.unref();
+  };
+  p.baseline = read().then((fp) => {
+    p.fingerprint = fp;
+    schedule();
+  });
+  pollers.set(source.key, p);
+  live.add(p);
+  return p;
 }
