@@ -22,10 +22,10 @@ import {
 
 export const API_PREFIX = '/api/public/v1.0';
 export const STATS_PATH = '/__simulator/stats';
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const VERSION_STRING = '8.0.12';
 const GIT_HASH = createHash('sha1').update(`dbops-simulator ${VERSION_STRING}`).digest('hex');
-export const SERVICE_VERSION = `gitHash=${GIT_HASH}; versionString=${VERSION_STRING}`;
+const SERVICE_VERSION = `gitHash=${GIT_HASH}; versionString=${VERSION_STRING}`;
 
 const WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 

@@ -266,7 +266,7 @@ export interface CreateStoreOptions {
   now: () => Date;
 }
 
-export const DEFAULT_SEED = 20260101;
+const DEFAULT_SEED = 20260101;
 
 const COLLECTIONS = [
   'orgs',

@@ -45,7 +45,7 @@ export const GRANTS = {
 
 export type ProjectAction = keyof typeof GRANTS;
 
-export const UNAUTHORIZED_DETAIL = 'Current user is not authorized to perform this action.';
+const UNAUTHORIZED_DETAIL = 'Current user is not authorized to perform this action.';
 
 export function unauthorized(): SimError {
   return new SimError(401, 'USER_UNAUTHORIZED', UNAUTHORIZED_DETAIL);

@@ -8,7 +8,7 @@ import { compact, link, REL_BASE } from './render.js';
 export const AGENT_TYPES = ['MONITORING', 'BACKUP', 'AUTOMATION'] as const;
 
 /** Fields by type: ping data for monitoring agents only, isManaged for monitoring and backup, tag for backup. */
-export function renderAgent(a: AgentRec): Record<string, unknown> {
+function renderAgent(a: AgentRec): Record<string, unknown> {
   return compact({
     typeName: a.typeName,
     hostname: a.hostname,

@@ -7,7 +7,7 @@ import { requireAnyRole, requireGlobalRole, requireProjectRole } from './access.
 import { audit, compact, FULL_MASK, maskSecret, maskUrl, selfLinks, timestamp } from './render.js';
 import { badRequest, findById, isPlainObject, parseBody } from './validate.js';
 
-export const MATCHER_FIELD_NAMES = [
+const MATCHER_FIELD_NAMES = [
   'TYPE_NAME',
   'HOSTNAME',
   'PORT',
@@ -42,7 +42,7 @@ export function maskNotification(n: NotificationRec): Record<string, unknown> {
   return out;
 }
 
-export function renderAlertConfig(req: SimRequest, c: AlertConfigRec): Record<string, unknown> {
+function renderAlertConfig(req: SimRequest, c: AlertConfigRec): Record<string, unknown> {
   return compact({
     id: c.id,
     groupId: c.groupId,
@@ -58,7 +58,7 @@ export function renderAlertConfig(req: SimRequest, c: AlertConfigRec): Record<st
   });
 }
 
-export function renderGlobalAlertConfig(req: SimRequest, c: GlobalAlertConfigRec): Record<string, unknown> {
+function renderGlobalAlertConfig(req: SimRequest, c: GlobalAlertConfigRec): Record<string, unknown> {
   return compact({
     id: c.id,
     created: c.created,

@@ -8,7 +8,7 @@ import { findAlertConfig, findGlobalAlertConfig, GLOBAL_ALERTING_ROLES } from '.
 import { audit, compact, selfLinks, timestamp } from './render.js';
 import { badRequest, findById, invalidEnum, parseBody } from './validate.js';
 
-export const ALERT_STATUSES: readonly AlertStatus[] = ['TRACKING', 'OPEN', 'CLOSED', 'CANCELLED'];
+const ALERT_STATUSES: readonly AlertStatus[] = ['TRACKING', 'OPEN', 'CLOSED', 'CANCELLED'];
 const MAX_COMMENT = 200;
 
 /** Whether the alert is acknowledged at `now`: an acknowledgement reverts by itself when its time passes. */
@@ -16,12 +16,7 @@ export function isAcknowledged(alert: AlertRec, now: Date): boolean {
   return alert.acknowledgedUntil !== undefined && Date.parse(alert.acknowledgedUntil) > now.getTime();
 }
 
-export function renderAlert(
-  req: SimRequest,
-  alert: AlertRec,
-  now: Date,
-  global = false,
-): Record<string, unknown> {
+function renderAlert(req: SimRequest, alert: AlertRec, now: Date, global = false): Record<string, unknown> {
   const acked = isAcknowledged(alert, now);
   return compact({
     id: alert.id,

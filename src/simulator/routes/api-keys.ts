@@ -9,7 +9,7 @@ import { badRequest, invalidEnum, invalidJsonAttribute, parseBody } from './vali
 
 const DESC = { kind: 'string', min: 1, max: 250 } as const;
 
-export function renderKey(req: SimRequest, key: ApiKeyRec, path: string): Record<string, unknown> {
+function renderKey(req: SimRequest, key: ApiKeyRec, path: string): Record<string, unknown> {
   return {
     id: key.id,
     desc: key.desc,

@@ -6,7 +6,7 @@ import type { ProcessRec } from '../store.js';
 import type { SimRoute } from '../types.js';
 import { requireProjectRole } from './access.js';
 
-export const MAX_PLANS = 50;
+const MAX_PLANS = 50;
 
 export function recentPlans(processes: readonly ProcessRec[]): ProcessRec[] {
   const planned = processes
@@ -17,7 +17,7 @@ export function recentPlans(processes: readonly ProcessRec[]): ProcessRec[] {
   return processes.filter((p) => p.plan.length === 0 || keep.has(p));
 }
 
-export function renderProcess(p: ProcessRec): Record<string, unknown> {
+function renderProcess(p: ProcessRec): Record<string, unknown> {
   return {
     name: p.name,
     hostname: p.hostname,

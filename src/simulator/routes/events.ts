@@ -9,7 +9,7 @@ import { selfLinks } from './render.js';
 import { findById, queryBoolean, queryDate, queryList } from './validate.js';
 
 /** `global` events ignore includeRaw and link to /globalEvents. */
-export function renderEvent(
+function renderEvent(
   req: SimRequest,
   e: EventRec,
   includeRaw: boolean,

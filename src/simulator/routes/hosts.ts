@@ -5,7 +5,7 @@ import { type SimContext, SimError, type SimRequest, type SimRoute } from '../ty
 import { requireProjectRole } from './access.js';
 import { compact, selfLinks } from './render.js';
 
-export function renderHost(req: SimRequest, h: HostRec): Record<string, unknown> {
+function renderHost(req: SimRequest, h: HostRec): Record<string, unknown> {
   return compact({
     id: h.id,
     groupId: h.groupId,

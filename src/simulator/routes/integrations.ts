@@ -26,7 +26,7 @@ const str = { kind: 'string', min: 1 } as const;
 const req = { kind: 'string', min: 1, required: true } as const;
 
 /** Fields by type (the spec's table; APM_SAAS fields follow the vendor's public field names). */
-export const INTEGRATION_TYPES: Record<string, TypeSpec> = {
+const INTEGRATION_TYPES: Record<string, TypeSpec> = {
   INCIDENT_PAGING_A: { body: { serviceKey: req }, secrets: { serviceKey: 'partial' } },
   TEAM_CHAT_B: {
     body: { apiToken: req, teamName: str, channelName: { kind: 'string' } },

@@ -7,9 +7,9 @@ import { requireProjectRole } from './access.js';
 import { audit, compact, selfLinks, timestamp } from './render.js';
 import { badRequest, findById, invalidJsonAttribute, parseBody } from './validate.js';
 
-export const WINDOW_ALERT_TYPES = ['AGENT', 'BACKUP', 'BI_CONNECTOR', 'CLUSTER', 'HOST', 'REPLICA_SET'];
+const WINDOW_ALERT_TYPES = ['AGENT', 'BACKUP', 'BI_CONNECTOR', 'CLUSTER', 'HOST', 'REPLICA_SET'];
 
-export function renderWindow(req: SimRequest, w: WindowRec): Record<string, unknown> {
+function renderWindow(req: SimRequest, w: WindowRec): Record<string, unknown> {
   return compact({
     id: w.id,
     groupId: w.groupId,

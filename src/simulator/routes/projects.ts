@@ -5,7 +5,7 @@ import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { requireProjectRole, visibleProjects } from './access.js';
 import { selfLinks } from './render.js';
 
-export function renderProject(req: SimRequest, ctx: SimContext, p: ProjectRec): Record<string, unknown> {
+function renderProject(req: SimRequest, ctx: SimContext, p: ProjectRec): Record<string, unknown> {
   const hosts = ctx.store.data.hosts.filter((h) => h.groupId === p.id);
   const count = (...types: string[]): number => hosts.filter((h) => types.includes(h.typeName)).length;
   const replicaSets = new Set(

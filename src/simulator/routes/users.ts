@@ -50,7 +50,7 @@ import {
 // ---------------------------------------------------------------------------------------------------------
 // Rendering
 
-export function renderUser(req: SimRequest, u: UserRec): Record<string, unknown> {
+function renderUser(req: SimRequest, u: UserRec): Record<string, unknown> {
   return compact({
     id: u.id,
     username: u.username,
@@ -64,7 +64,7 @@ export function renderUser(req: SimRequest, u: UserRec): Record<string, unknown>
   });
 }
 
-export function renderAccessListEntry(
+function renderAccessListEntry(
   req: SimRequest,
   userId: string,
   e: AccessListEntryRec,
@@ -139,7 +139,7 @@ const sameRole = (a: RoleAssignment, b: RoleAssignment): boolean =>
   a.roleName === b.roleName && a.orgId === b.orgId && a.groupId === b.groupId;
 
 /** Validates role assignment objects: names, the ids each scope needs or must not have, and that ids exist. */
-export function parseRoles(ctx: SimContext, input: Record<string, unknown>[]): RoleAssignment[] {
+function parseRoles(ctx: SimContext, input: Record<string, unknown>[]): RoleAssignment[] {
   const out: RoleAssignment[] = [];
   for (const raw of input) {
     for (const key of Object.keys(raw)) {

@@ -62,7 +62,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** The request body as an object; a missing body or a JSON array or scalar is a 400. */
-export function objectBody(body: unknown): Record<string, unknown> {
+function objectBody(body: unknown): Record<string, unknown> {
   if (!isPlainObject(body)) {
     throw badRequest('INVALID_JSON', 'The request body must be a JSON object.');
   }
