@@ -35,6 +35,17 @@ function windowPairs(w: MaintenanceWindow, now: Date): Array<[string, unknown]> 
   ];
 }
 
+/** The window as a preview shows it before a change. */
+function windowCurrent(w: MaintenanceWindow, now: Date): Record<string, unknown> {
+  return {
+    state: windowState(w, now),
+    startDate: w.startDate,
+    endDate: w.endDate,
+    alertTypeNames: (w.alertTypeNames ?? []).join(', '),
+    description: w.description,
+  };
+}
+
 function checkDates(start: string | undefined, end: string | undefined, now: Date): void {
   if (start && end && Date.parse(start) >= Date.parse(end))
     throw new ToolInputError('startDate must be before endDate.');
@@ -200,13 +211,7 @@ export const updateMaintenanceWindow = defineTool({
     return {
       action: `Update maintenance window ${args.maintenanceWindowId} in project ${projectId}`,
       target: { project: projectId, maintenanceWindowId: args.maintenanceWindowId },
-      current: {
-        state: windowState(w, now),
-        startDate: w.startDate,
-        endDate: w.endDate,
-        alertTypeNames: (w.alertTypeNames ?? []).join(', '),
-        description: w.description,
-      },
+      current: windowCurrent(w, now),
       changes,
     };
   },
@@ -257,13 +262,7 @@ export const deleteMaintenanceWindow = defineTool({
     return {
       action: `Delete maintenance window ${args.maintenanceWindowId} in project ${projectId} (ends ${when(w.endDate, now) ?? '?'})`,
       target: { project: projectId, maintenanceWindowId: args.maintenanceWindowId },
-      current: {
-        state: windowState(w, now),
-        startDate: w.startDate,
-        endDate: w.endDate,
-        alertTypeNames: (w.alertTypeNames ?? []).join(', '),
-        description: w.description,
-      },
+      current: windowCurrent(w, now),
       notes: [
         `Notifications for ${(w.alertTypeNames ?? []).join(', ') || 'its alert types'} resume as soon as the window is deleted.`,
       ],
