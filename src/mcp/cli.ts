@@ -21,10 +21,6 @@ Every setting is also a flag: ${Object.values(settingNames)
   .join(' ')}
 Environment variables (DBOPS_*) are read too; flags win. See the README for each setting.`;
 
-function parse(args: string[]): Config {
-  return loadConfig(args);
-}
-
 function fail(e: unknown): number {
   if (e instanceof ConfigError) {
     process.stderr.write(`dbops-mcp: ${e.message}\n`);
@@ -40,7 +36,7 @@ export async function runServe(args: string[]): Promise<number> {
   }
   let config: Config;
   try {
-    config = parse(args);
+    config = loadConfig(args);
   } catch (e) {
     return fail(e);
   }
@@ -131,7 +127,7 @@ export async function runTools(args: string[]): Promise<number> {
   const json = args.includes('--json');
   let config: Config;
   try {
-    config = parse(args.filter((a) => a !== '--json'));
+    config = loadConfig(args.filter((a) => a !== '--json'));
   } catch (e) {
     return fail(e);
   }
@@ -211,7 +207,7 @@ export async function runCall(args: string[]): Promise<number> {
         throw new ConfigError('the tool arguments must be a JSON object, e.g. \'{"projectId":"..."}\'');
       toolArgs = parsed as Record<string, unknown>;
     }
-    const parsed = parse(flags.filter((a) => a !== '--yes'));
+    const parsed = loadConfig(flags.filter((a) => a !== '--yes'));
     browser = parsed.approvalOpen;
     config = { ...forCall(parsed), tokenSecret: parsed.tokenSecret ?? callTokenSecret(parsed.auditLog) };
   } catch (e) {
