@@ -1,10 +1,10 @@
 // Alert configurations of a project (list, get, enable/disable), the matcher field names, and the global
 // alert configurations (beyond the spec: list and get).
 
-import type { AlertConfigRec, GlobalAlertConfigRec, NotificationRec } from '../store.js';
+import { type AlertConfigRec, type GlobalAlertConfigRec, type NotificationRec, timestamp } from '../store.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { requireAnyRole, requireGlobalRole, requireProjectRole } from './access.js';
-import { audit, compact, FULL_MASK, maskSecret, maskUrl, selfLinks, timestamp } from './render.js';
+import { audit, compact, FULL_MASK, maskSecret, maskUrl, selfLinks } from './render.js';
 import { badRequest, findById, isPlainObject, parseBody } from './validate.js';
 
 const MATCHER_FIELD_NAMES = [

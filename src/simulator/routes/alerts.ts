@@ -1,11 +1,11 @@
 // Project alerts and global alerts: open alerts of a configuration, acknowledgement (with its expiry
 // computed from the clock on every read), and beyond the spec: list a project's alerts by status, get one.
 
-import type { AlertRec, AlertStatus } from '../store.js';
+import { type AlertRec, type AlertStatus, timestamp } from '../store.js';
 import type { Caller, SimContext, SimRequest, SimRoute } from '../types.js';
 import { callerOf, requireGlobalRole, requireProjectRole } from './access.js';
 import { findAlertConfig, findGlobalAlertConfig, GLOBAL_ALERTING_ROLES } from './alert-configs.js';
-import { audit, compact, selfLinks, timestamp } from './render.js';
+import { audit, compact, selfLinks } from './render.js';
 import { badRequest, findById, invalidEnum, parseBody } from './validate.js';
 
 const ALERT_STATUSES: readonly AlertStatus[] = ['TRACKING', 'OPEN', 'CLOSED', 'CANCELLED'];

@@ -1,10 +1,10 @@
 // Maintenance windows. A window exists for the API only while its end date is in the future: a past one
 // reads, updates and deletes as 404 MAINTENANCE_WINDOW_NOT_FOUND. Beyond the spec: list and create.
 
-import { newObjectId, type WindowRec } from '../store.js';
+import { newObjectId, timestamp, type WindowRec } from '../store.js';
 import { type SimContext, SimError, type SimRequest, type SimRoute } from '../types.js';
 import { requireProjectRole } from './access.js';
-import { audit, compact, selfLinks, timestamp } from './render.js';
+import { audit, compact, selfLinks } from './render.js';
 import { badRequest, findById, invalidJsonAttribute, parseBody } from './validate.js';
 
 const WINDOW_ALERT_TYPES = ['AGENT', 'BACKUP', 'BI_CONNECTOR', 'CLUSTER', 'HOST', 'REPLICA_SET'];

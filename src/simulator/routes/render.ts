@@ -2,7 +2,6 @@
 
 import { type EventRec, newObjectId, timestamp } from '../store.js';
 import type { SimContext, SimRequest } from '../types.js';
-import { callerOf } from './access.js';
 
 export interface Link {
   href: string;
@@ -66,7 +65,7 @@ export function audit(
   const created = timestamp(ctx.now());
   const actor: Record<string, unknown> =
     req.caller !== null
-      ? { apiKeyId: callerOf(req).key.id, publicKey: callerOf(req).key.publicKey }
+      ? { apiKeyId: req.caller.key.id, publicKey: req.caller.key.publicKey }
       : actorUser !== undefined
         ? { userId: actorUser.id, username: actorUser.username }
         : {};
@@ -94,5 +93,3 @@ export function audit(
   }
   return event;
 }
-
-export { timestamp };
