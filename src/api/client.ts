@@ -57,28 +57,29 @@ export interface ApiClientConfig extends Omit<TransportConfig, 'logger'> {
 /** Any call below the API prefix (the path already encoded, from apiPath). */
 export type ApiRequest = Omit<TransportRequest, 'auth'>;
 
+// The page shape around each item schema, built on first use.
+const pageSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
 export function createApiClient(cfg: ApiClientConfig) {
   const logger = cfg.logger ?? silentLogger;
   const transport = createTransport({ ...cfg, logger });
   const check = createShapeChecker(logger);
-  const pageSchemas = new Map<string, z.ZodType>();
-
   const ctx: AreaContext = {
     async call(schema, name, req, o) {
       const data = await transport.request(req, o);
       return schema ? check(schema, name, data) : (data as never);
     },
-    async list(item, name, path, query = {}, o) {
-      let schema = pageSchemas.get(name);
+    async page(item, name, req, o) {
+      let schema = pageSchemas.get(item);
       if (!schema) {
         schema = pageOf(item);
-        pageSchemas.set(name, schema);
+        pageSchemas.set(item, schema);
       }
-      const data = await transport.request(
-        { method: 'GET', path, query: { ...(query as Query), ...clampPage(query as PageQuery) } },
-        o,
-      );
-      return normalisePage(check(schema, `Page<${name}>`, data));
+      return normalisePage(await ctx.call(schema, `Page<${name}>`, req, o));
+    },
+    list(item, name, path, query = {}, o) {
+      const q = { ...(query as Query), ...clampPage(query as PageQuery) };
+      return ctx.page(item, name, { method: 'GET', path, query: q }, o);
     },
   };
 

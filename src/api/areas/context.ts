@@ -11,6 +11,8 @@ export interface CallOptions {
 export interface AreaContext {
   /** One call whose answer is checked against `schema` (named in warnings); undefined schema = no body. */
   call<T>(schema: z.ZodType<T> | undefined, name: string, req: TransportRequest, o?: CallOptions): Promise<T>;
+  /** A call whose answer is a page of `item`; missing links/totalCount filled in. */
+  page<T>(item: z.ZodType<T>, name: string, req: TransportRequest, o?: CallOptions): Promise<Page<T>>;
   /** GET of a paged list; pageNum/itemsPerPage are clamped, missing links/totalCount filled in. */
   list<T>(
     item: z.ZodType<T>,

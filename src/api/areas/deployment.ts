@@ -1,6 +1,6 @@
 // Integrations, agents, automation status, hosts and maintenance windows.
 
-import { type Link, normalisePage, type Page, type PageQuery } from '../paging.js';
+import type { Link, Page, PageQuery } from '../paging.js';
 import { apiPath } from '../path.js';
 import {
   type Agent,
@@ -16,7 +16,6 @@ import {
   IntegrationSchema,
   type MaintenanceWindow,
   MaintenanceWindowSchema,
-  pageOf,
 } from '../schemas.js';
 import type { AreaContext, CallOptions } from './context.js';
 
@@ -35,9 +34,7 @@ export function integrationsArea(ctx: AreaContext) {
       const path = apiPath`/groups/${projectId}/integrations/${integrationType}`;
       // The body's type must equal the path's; take it from the path so the two cannot disagree.
       const req = { method: 'PUT' as const, path, body: { ...body, type: integrationType } };
-      return ctx
-        .call(pageOf(IntegrationSchema), 'Page<Integration>', req, o)
-        .then((p) => normalisePage<Integration>(p));
+      return ctx.page(IntegrationSchema, 'Integration', req, o);
     },
   };
 }
