@@ -1,7 +1,6 @@
 // Where the approval page is served: on the HTTP transport's own port (the same origin as /mcp), or on
 // the dedicated loopback server under stdio. Built by the real runtime from the configuration.
 import { mkdtempSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,35 +11,15 @@ import { silentLogger } from '../../src/log.js';
 import { startHttp } from '../../src/mcp/http.js';
 import { createRuntime } from '../../src/mcp/runtime.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import { pageForm, raw } from '../helpers/http.js';
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c().catch(() => {});
 });
 
-function raw(url: string, method = 'GET', headers: Record<string, string> = {}, body?: string) {
-  return new Promise<{
-    status: number;
-    headers: Record<string, string | string[] | undefined>;
-    body: string;
-  }>((resolve, reject) => {
-    const r = request(url, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => {
-        text += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    r.on('error', reject);
-    r.end(body);
-  });
-}
-
 async function approve(url: string) {
-  const page = await raw(url);
-  const cookie = String(page.headers['set-cookie']).split(';')[0]!;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+  const { cookie, csrf } = await pageForm(url);
   const body = new URLSearchParams({ csrf, decision: 'approve' }).toString();
   const headers = {
     'content-type': 'application/x-www-form-urlencoded',

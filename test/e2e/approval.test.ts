@@ -1,13 +1,13 @@
 // The confirmation channels end to end: the real server, the real approval page on loopback, the simulator
 // behind the real API client. A person's click is a browser-shaped POST (cookie, hidden secret, Origin).
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApprovalService, createApprovalService } from '../../src/approval/index.js';
 import { silentLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
+import { pageForm, raw } from '../helpers/http.js';
 import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/mcp.js';
 
 const TOOL = 'set_alert_config_enabled';
@@ -16,32 +16,10 @@ afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
 
-function raw(
-  url: string,
-  method: string,
-  headers: Record<string, string> = {},
-  body?: string,
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const r = request(url, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => {
-        text += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    r.on('error', reject);
-    r.end(body);
-  });
-}
-
 /** What the person's browser does: load the page, then submit its form with the cookie it got. */
 async function decide(url: string, decision: 'approve' | 'decline') {
-  const page = await raw(url, 'GET');
+  const { page, cookie, csrf } = await pageForm(url);
   expect(page.status).toBe(200);
-  const cookie = String(page.headers['set-cookie']).split(';')[0]!;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
   const r = await raw(
     url,
     'POST',

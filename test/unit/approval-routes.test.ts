@@ -1,40 +1,21 @@
 // The approval routes over a real loopback server, with raw HTTP requests so that every header (Host,
 // Origin, Cookie, Sec-Fetch-Site) is under the test's control.
 import { mkdtempSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApprovalService, createApprovalService } from '../../src/approval/index.js';
 import { silentLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
+import { pageForm, type Reply, raw } from '../helpers/http.js';
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-function hit(
+const hit = (
   origin: string,
   method: string,
   path: string,
   headers: Record<string, string> = {},
   body?: string,
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const r = request(`${origin}${path}`, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => {
-        text += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    r.on('error', reject);
-    r.end(body);
-  });
-}
+): Promise<Reply> => raw(`${origin}${path}`, method, headers, body);
 
 const services: ApprovalService[] = [];
 afterEach(async () => {
@@ -62,21 +43,13 @@ async function setup(token?: string) {
   return { service, origin, path, id: pending.approvalId };
 }
 
-/** What the page's own form sends: the cookie set by GET, the hidden secret, and the page's Origin. */
-async function pageForm(origin: string, path: string) {
-  const page = await hit(origin, 'GET', path);
-  const cookie = String(page.headers['set-cookie']).split(';')[0]!;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
-  return { page, cookie, csrf };
-}
-
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const FORM = 'application/x-www-form-urlencoded';
 
 describe('approval routes', () => {
   it('serves the page with a Strict HttpOnly cookie scoped to the approval and strict security headers', async () => {
     const { origin, path } = await setup();
-    const { page, cookie } = await pageForm(origin, path);
+    const { page, cookie } = await pageForm(`${origin}${path}`);
     expect(page.status).toBe(200);
     expect(String(page.headers['set-cookie'])).toMatch(
       new RegExp(`^dbops_csrf=[\\w-]+; Path=${path}; HttpOnly; SameSite=Strict; Max-Age=\\d+$`),
@@ -90,7 +63,7 @@ describe('approval routes', () => {
 
   it('accepts the page’s own POST and redirects to the result', async () => {
     const { service, origin, path, id } = await setup();
-    const { cookie, csrf } = await pageForm(origin, path);
+    const { cookie, csrf } = await pageForm(`${origin}${path}`);
     const r = await hit(
       origin,
       'POST',
@@ -116,7 +89,7 @@ describe('approval routes', () => {
 
   it('refuses forged and incomplete POSTs and GET never decides', async () => {
     const { service, origin, path, id } = await setup();
-    const { cookie, csrf } = await pageForm(origin, path);
+    const { cookie, csrf } = await pageForm(`${origin}${path}`);
     const body = form({ csrf, decision: 'approve' });
     const cases: Array<Record<string, string>> = [
       { 'content-type': FORM, origin: 'https://evil.example', cookie }, // another site
@@ -177,10 +150,8 @@ describe('approval routes', () => {
     );
     expect(login.status).toBe(303);
 
-    const page = await hit(origin, 'GET', path, { cookie: auth });
+    const { page, cookie: csrfCookie, csrf } = await pageForm(`${origin}${path}`, { cookie: auth });
     expect(page.status).toBe(200);
-    const csrfCookie = String(page.headers['set-cookie']).split(';')[0]!;
-    const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
     const decline = form({ csrf, decision: 'decline' });
     const without = await hit(
       origin,

@@ -1,0 +1,37 @@
+// Raw HTTP for the approval page tests: node:http, not fetch, so that every header (Host, Origin, Cookie,
+// Sec-Fetch-Site) is under the test's control.
+import { request } from 'node:http';
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export function raw(
+  url: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const r = request(url, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => {
+        text += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    r.on('error', reject);
+    r.end(body);
+  });
+}
+
+/** What a person's browser holds after loading an approval page: its cookie and the form's hidden secret. */
+export async function pageForm(url: string, headers: Record<string, string> = {}) {
+  const page = await raw(url, 'GET', headers);
+  const cookie = String(page.headers['set-cookie']).split(';')[0]!;
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+  return { page, cookie, csrf };
+}
