@@ -63,7 +63,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     (saved === undefined
       ? createStore({ dataset: options.dataset ?? 'demo', seed: options.seed, now })
       : Store.fromSnapshot(saved, now));
-  const persist = dataFile === undefined ? undefined : () => saveSnapshot(dataFile, store.snapshot());
+  // Serialised straight from the live data: a copy first (store.snapshot()) would only be thrown away.
+  const persist = dataFile === undefined ? undefined : () => saveSnapshot(dataFile, store.data);
   if (saved === undefined)
     persist?.(); // the file exists from the first moment on
   else logger.info('simulator data loaded', { file: dataFile });
