@@ -39,10 +39,6 @@ export function supports(api: ApiClient, cap: Capability): boolean | undefined {
   return known.get(api)?.get(cap);
 }
 
-export function markUnsupported(api: ApiClient, cap: Capability): void {
-  memo(api).set(cap, false);
-}
-
 /**
  * Runs `primary` unless the server is known to lack it; when it answers that it has no such endpoint,
  * remembers that and runs `fallback` (now and on every later call with this client).
@@ -60,7 +56,7 @@ export async function withFallback<T>(
     return { value, fallback: false };
   } catch (e) {
     if (!isMissingEndpoint(e)) throw e;
-    markUnsupported(api, cap);
+    memo(api).set(cap, false);
     return { value: await fallback(), fallback: true };
   }
 }
