@@ -2,12 +2,12 @@
 // status, the installation's events, and a global alert configuration's open alerts. Each is plain data:
 // a URI template, a loader, a fingerprint (what counts as "changed" for subscribers), and two renderings —
 // a markdown digest for people and models, and the complete, redacted JSON for programs.
-import { ackState, alertColumns, alertRow } from '../../tools/alerts.js';
+import { alertColumns, alertRow } from '../../tools/alerts.js';
 import { atGoal, automationRow } from '../../tools/automation.js';
 import type { FormatContext } from '../../tools/define.js';
 import { eventColumns, eventRow } from '../../tools/events.js';
 import { safeSegment } from '../../tools/ids.js';
-import type { Alert, ApiClient, ApiEvent, AutomationStatus } from '../api/client.js';
+import type { Alert, ApiClient, AutomationStatus } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
 import { plural, table } from '../format/markdown.js';
 import { redact } from '../format/redact.js';
@@ -82,7 +82,7 @@ function eventsMarkdown(title: string, d: RecentEvents, f: FormatContext): strin
   const lines = [`# ${title} — ${plural(d.events.length, 'event')} in the last ${FEED_EVENT_HOURS} h`];
   if (!d.events.length) lines.push('No events in the window.');
   else {
-    const rows = d.events.slice(0, DIGEST_ROWS).map((e: ApiEvent) => eventRow(e, f.now));
+    const rows = d.events.slice(0, DIGEST_ROWS).map((e) => eventRow(e, f.now));
     lines.push(f.fence.notice, f.fence.wrap(table(eventColumns, rows)));
     if (d.events.length > DIGEST_ROWS)
       lines.push(`${d.events.length - DIGEST_ROWS} older events in ?format=json.`);
@@ -176,7 +176,7 @@ const globalConfigAlerts = define<GlobalConfigAlerts>({
       const rows = d.alerts.slice(0, DIGEST_ROWS).map((a) => alertRow(a, f.now));
       lines.push(f.fence.notice, f.fence.wrap(table(alertColumns, rows)));
       if (d.alerts.length > DIGEST_ROWS) lines.push(`${d.alerts.length - DIGEST_ROWS} more in ?format=json.`);
-      const acked = d.alerts.filter((a) => ackState(a, f.now) !== 'no').length;
+      const acked = d.alerts.filter((a) => ackInForce(a, f.now)).length;
       if (acked) lines.push(`${acked} acknowledged.`);
     }
     return lines.join('\n');
@@ -195,7 +195,7 @@ export const feeds: Feed[] = [
   projectAutomation,
   globalEvents,
   globalConfigAlerts,
-] as Feed[];
+];
 
 export interface FeedMatch {
   feed: Feed;
