@@ -12,7 +12,6 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -39,20 +38,17 @@ export function saveSnapshot(file: string, data: unknown): void {
   const dir = dirname(target);
   const temp = join(dir, `${tempPrefix(target)}${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const text = `${JSON.stringify(data)}\n`;
-  const fd = openSync(temp, 'w', 0o600);
   try {
-    writeFileSync(fd, text);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temp);
-    throw error;
-  }
-  closeSync(fd);
-  try {
+    const fd = openSync(temp, 'w', 0o600);
+    try {
+      writeFileSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, target);
   } catch (error) {
-    unlinkSync(temp);
+    rmSync(temp, { force: true });
     throw error;
   }
   syncDir(dir);
