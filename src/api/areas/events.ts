@@ -19,7 +19,7 @@ export function eventsArea(ctx: AreaContext) {
       q: EventFilter & { includeRaw?: boolean } = {},
       o?: CallOptions,
     ): Promise<Page<ApiEvent>> {
-      return ctx.list(ApiEventSchema, 'ApiEvent', apiPath`/groups/${groupId}/events`, { ...q }, o);
+      return ctx.list(ApiEventSchema, 'ApiEvent', apiPath`/groups/${groupId}/events`, q, o);
     },
     async getForProject(
       groupId: string,
@@ -28,10 +28,10 @@ export function eventsArea(ctx: AreaContext) {
       o?: CallOptions,
     ): Promise<ApiEvent> {
       const path = apiPath`/groups/${groupId}/events/${eventId}`;
-      return ctx.call(ApiEventSchema, 'ApiEvent', { method: 'GET', path, query: { ...q } }, o);
+      return ctx.call(ApiEventSchema, 'ApiEvent', { method: 'GET', path, query: q }, o);
     },
     async listGlobal(q: EventFilter = {}, o?: CallOptions): Promise<Page<ApiEvent>> {
-      return ctx.list(ApiEventSchema, 'ApiEvent', '/globalEvents', { ...q }, o);
+      return ctx.list(ApiEventSchema, 'ApiEvent', '/globalEvents', q, o);
     },
   };
 }
