@@ -153,24 +153,24 @@ function parseQuery(query: URLSearchParams): QueryFlags {
   };
 }
 
-type BodyRead = { ok: true; data: Buffer } | { ok: false };
-
-function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
+/** The body as text; undefined when it is (or says it is) longer than `max` bytes. */
+function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
+    const tooLarge = () => {
+      req.resume(); // discard the rest; the answer closes the connection
+      resolve(undefined);
+    };
+    if (Number(req.headers['content-length'] ?? 0) > max) return tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > max) {
-        req.off('data', onData);
-        req.resume(); // discard the rest; the answer closes the connection
-        resolve({ ok: false });
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= max) return void chunks.push(chunk);
+      req.off('data', onData);
+      tooLarge();
     };
     req.on('data', onData);
-    req.on('end', () => resolve({ ok: true, data: Buffer.concat(chunks) }));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }
@@ -301,14 +301,11 @@ export function createSimServer(opts: SimServerOptions): Server {
     // 4. JSON body.
     let body: unknown;
     if (WITH_BODY.has(method)) {
-      const declared = Number(req.headers['content-length'] ?? 0);
-      const read: BodyRead = declared > maxBody ? { ok: false } : await readBody(req, maxBody);
-      if (!read.ok) {
-        if (declared > maxBody) req.resume(); // discard the unread body; the answer closes the connection
+      const text = await readBody(req, maxBody);
+      if (text === undefined) {
         const e = new SimError(413, 'REQUEST_TOO_LARGE', `Request bodies are limited to ${maxBody} bytes.`);
         return sendError(res, e, { Connection: 'close' });
       }
-      const text = read.data.toString('utf8');
       if (text.trim() !== '') {
         try {
           body = JSON.parse(text);

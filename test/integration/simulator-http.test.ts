@@ -472,6 +472,30 @@ describe('routing and validation', () => {
     expectError(r, 413, 'REQUEST_TOO_LARGE');
     expect(store.data.users).not.toContain(big.username);
   });
+
+  it('answers a streamed body (no Content-Length) over the size cap with 413', async () => {
+    const u = new URL(url('/users'));
+    const challenge = await challengeFor('/users', 'POST');
+    const authorization = signDigest({ method: 'POST', uri: u.pathname, keys: KEYS, challenge });
+    const chunk = new TextEncoder().encode('x'.repeat(16 * 1024));
+    let chunks = 0;
+    const body = new ReadableStream({
+      pull(c) {
+        if (chunks++ < 8) c.enqueue(chunk);
+        else c.close();
+      },
+    });
+    const res = await fetch(u, {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+      signal: AbortSignal.timeout(10_000),
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: 413, errorCode: 'REQUEST_TOO_LARGE' });
+    expect(res.headers.get('connection')).toBe('close');
+  });
 });
 
 describe('responses', () => {
