@@ -34,7 +34,11 @@ export function createAuditLog(file: string, logger: Logger) {
       const { confirmationToken: _t, ...args } = entry.args;
       const line = `${JSON.stringify({ time: new Date().toISOString(), ...entry, args: redact(args) })}\n`;
       try {
-        dirReady ??= mkdir(dirname(file), { recursive: true, mode: 0o700 });
+        // Made once; a failure is not remembered, so the log recovers when the path is fixed.
+        dirReady ??= mkdir(dirname(file), { recursive: true, mode: 0o700 }).catch((e: unknown) => {
+          dirReady = undefined;
+          throw e;
+        });
         await dirReady;
         await appendFile(file, line, { flag: 'a', mode: 0o600 });
       } catch (e) {
