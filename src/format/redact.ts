@@ -2,28 +2,8 @@
 // reaches the model, a log or the audit trail. Masking keeps the last 4 characters so a person can still
 // tell two keys apart, as the platform itself does.
 
-const SECRET_KEYS = new Set(
-  [
-    'privateKey',
-    'password',
-    'apiKey',
-    'apiToken',
-    'serviceKey',
-    'notificationToken',
-    'secret',
-    'webhookSecret',
-    'routingKey',
-    'monitoringSaasApiKey',
-    'incidentPagingBApiKey',
-    'incidentPagingCApiKey',
-    'incidentPagingCRoutingKey',
-    'tlsPemPassword',
-    'teamChatCWebhookUrl',
-    'webhookUrl',
-    'url',
-    'confirmationToken',
-  ].map((k) => k.toLowerCase()),
-);
+// Webhook URLs carry their credential in the path; other secrets are recognised by their names (below).
+const SECRET_URLS = new Set(['url', 'webhookurl', 'teamchatcwebhookurl']);
 
 // These keep no visible tail: a partial webhook secret or password is still too much.
 const FULL_MASK = new Set(['password', 'secret', 'webhooksecret', 'tlspempassword', 'confirmationtoken']);
@@ -33,13 +13,14 @@ export function mask(value: string, full = false): string {
   return `******${value.slice(-4)}`;
 }
 
-// Any other field named like a credential (integration types the spec leaves undocumented use names such as
-// licenseKey, writeToken); public keys are identifiers, not secrets.
+// Any field named like a credential: privateKey, apiToken, routingKey, webhookSecret, tlsPemPassword, and the
+// names of integration types the spec leaves undocumented (licenseKey, writeToken); public keys are
+// identifiers, not secrets.
 const SECRET_SHAPE = /(key|token|secret|password)$/i;
 const NOT_SECRET = /publickey$/i;
 
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEYS.has(key.toLowerCase()) || (SECRET_SHAPE.test(key) && !NOT_SECRET.test(key));
+  return SECRET_URLS.has(key.toLowerCase()) || (SECRET_SHAPE.test(key) && !NOT_SECRET.test(key));
 }
 
 /** A deep copy with every secret-named string field masked. URL fields keep their origin only. */
