@@ -20,6 +20,13 @@ function renderHost(req: SimRequest, h: HostRec): Record<string, unknown> {
   });
 }
 
+function renderDisk(req: SimRequest, h: HostRec, partitionName: string): Record<string, unknown> {
+  return {
+    partitionName,
+    links: selfLinks(req, `/groups/${h.groupId}/hosts/${h.id}/disks/${partitionName}`),
+  };
+}
+
 /** Host ids are 32 hex characters; any id that names no host of the project is HOST_NOT_FOUND. */
 function findHost(ctx: SimContext, projectId: string, hostId: string): HostRec {
   const host = ctx.store.data.hosts.find((h) => h.id === hostId && h.groupId === projectId);
@@ -48,13 +55,7 @@ export const hostRoutes: SimRoute[] = [
           [name],
         );
       }
-      return {
-        status: 200,
-        body: {
-          partitionName: name,
-          links: selfLinks(req, `/groups/${project.id}/hosts/${host.id}/disks/${name}`),
-        },
-      };
+      return { status: 200, body: renderDisk(req, host, name) };
     },
   },
   {
@@ -74,11 +75,7 @@ export const hostRoutes: SimRoute[] = [
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
       const host = findHost(ctx, project.id, req.params.hostId ?? '');
-      const list = host.disks.map((name) => ({
-        partitionName: name,
-        links: selfLinks(req, `/groups/${project.id}/hosts/${host.id}/disks/${name}`),
-      }));
-      return { status: 200, list };
+      return { status: 200, list: host.disks.map((name) => renderDisk(req, host, name)) };
     },
   },
   {

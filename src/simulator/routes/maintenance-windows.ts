@@ -2,7 +2,7 @@
 // reads, updates and deletes as 404 MAINTENANCE_WINDOW_NOT_FOUND. Beyond the spec: list and create.
 
 import { newObjectId, timestamp, type WindowRec } from '../store.js';
-import { type SimContext, SimError, type SimRequest, type SimRoute } from '../types.js';
+import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { requireProjectRole } from './access.js';
 import { audit, compact, selfLinks } from './render.js';
 import { badRequest, findById, invalidJsonAttribute, parseBody } from './validate.js';
@@ -79,8 +79,7 @@ export const maintenanceWindowRoutes: SimRoute[] = [
       const window = findWindow(ctx, project.id, req.params.maintenanceWindowId ?? '');
       const body = parseBody(req.body, WINDOW_BODY);
       if (body.alertTypeNames === undefined && body.startDate === undefined && body.endDate === undefined) {
-        throw new SimError(
-          400,
+        throw badRequest(
           'MISSING_ATTRIBUTE',
           'At least one of alertTypeNames, startDate and endDate must be specified.',
           ['alertTypeNames', 'startDate', 'endDate'],

@@ -29,7 +29,7 @@ function renderProject(req: SimRequest, ctx: SimContext, p: ProjectRec): Record<
       slave: 0,
     },
     replicaSetCount: replicaSets.size,
-    shardCount: hosts.filter((h) => h.typeName === 'SHARD_PRIMARY').length,
+    shardCount: count('SHARD_PRIMARY'),
     links: selfLinks(req, `/groups/${p.id}`),
   };
 }
