@@ -1,3 +1,4 @@
+import { ISO_TIME } from '../tools/ids.js';
 // A prompt is a plain object: its arguments (all strings, as MCP prompt arguments are) and the conversation
 // starter it renders. The MCP adapter (src/mcp/prompts.ts) turns arguments into schemas with completion.
 
@@ -33,7 +34,7 @@ export const isoTimeArg = (what: string): PromptArg => ({
   description: `${what} (ISO 8601, e.g. 2026-11-21T22:00:00Z)`,
   required: true,
   pattern: {
-    regex: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/,
+    regex: ISO_TIME,
     message: `${what} must be an ISO 8601 time such as 2026-11-21T22:00:00Z`,
   },
 });

@@ -61,13 +61,14 @@ export const page = {
   responseFormat: z.enum(['concise', 'detailed']).optional().describe('detailed: every field'),
 };
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+/** ISO 8601 date-time with a zone (what the platform's timestamps are). */
+export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** An ISO 8601 timestamp with a zone; `format: date-time` tells the model, the code checks it. */
 export const isoTime = (what: string) =>
   z
     .string()
-    .refine((s) => s.length <= 40 && ISO.test(s) && !Number.isNaN(Date.parse(s)), {
+    .refine((s) => s.length <= 40 && ISO_TIME.test(s) && !Number.isNaN(Date.parse(s)), {
       message: `${what} must be an ISO 8601 timestamp with a zone, such as 2026-11-21T14:00:00Z`,
     })
     .meta({ format: 'date-time' });
