@@ -16,7 +16,7 @@ export interface Logger {
 
 const SECRET_NAME = /(private|secret|password|token|apikey|api_key|servicekey|routingkey|authorization)/i;
 
-export function redactFields(value: unknown, depth = 0): unknown {
+function redactFields(value: unknown, depth = 0): unknown {
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redactFields(v, depth + 1));
   const out: Record<string, unknown> = {};

@@ -136,7 +136,7 @@ export function formatNc(n: number): string {
   return n.toString(16).padStart(8, '0');
 }
 
-export function newCnonce(): string {
+function newCnonce(): string {
   return randomBytes(16).toString('hex');
 }
 

@@ -21,7 +21,7 @@ export interface Page<T> {
   links: Link[];
 }
 
-export const MAX_ITEMS_PER_PAGE = 500;
+const MAX_ITEMS_PER_PAGE = 500;
 
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.trunc(n)));
 

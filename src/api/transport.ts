@@ -86,7 +86,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Number.isNaN(t) ? undefined : Math.max(0, t - now);
 }
 
-export const BACKOFF_BASE_MS = 100;
+const BACKOFF_BASE_MS = 100;
 export const BACKOFF_CAP_MS = 5000;
 
 /** Capped exponential backoff with full jitter: uniform in [0, min(cap, base·2^attempt)). */
@@ -162,7 +162,7 @@ const PROXY_ENV = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO
  * checked at once (a bad CA file fails start-up); undici itself is loaded on the first request, which keeps
  * it off the server's cold start (tools/list needs no HTTP).
  */
-export function createDispatcher(cfg: { caFile?: string; tlsInsecure?: boolean; logger: Logger }): {
+function createDispatcher(cfg: { caFile?: string; tlsInsecure?: boolean; logger: Logger }): {
   get(): Promise<Dispatcher>;
   close(): Promise<void>;
 } {

@@ -14,7 +14,7 @@ import { withFallback } from './capabilities.js';
 export const OPEN_STATUSES = ['OPEN', 'TRACKING'] as const;
 export type OpenStatus = (typeof OPEN_STATUSES)[number];
 
-export const FAN_OUT = 4;
+const FAN_OUT = 4;
 /** Upper bound of items read from one list (a runaway server must not exhaust memory). */
 const MAX_ITEMS = 5_000;
 

@@ -4,7 +4,7 @@ import type { ApiClient, ApiEvent } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
 
 /** Upper bound of events read for one window. */
-export const MAX_EVENTS = 2_000;
+const MAX_EVENTS = 2_000;
 
 export type EventScope = { projectId: string } | 'global';
 

@@ -22,7 +22,7 @@ import {
 } from './alerts.js';
 import { eventsFingerprint, loadRecentEvents, type RecentEvents } from './events.js';
 
-export const FEED_EVENT_HOURS = 24;
+const FEED_EVENT_HOURS = 24;
 const DIGEST_ROWS = 30;
 
 export interface FeedContext {
