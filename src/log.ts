@@ -56,5 +56,13 @@ export function createLogger(
   return logger;
 }
 
-/** A logger that drops everything: the default for library use and tests. */
-export const silentLogger: Logger = createLogger('error', () => {});
+const drop = () => {};
+/** A logger that drops everything, sinks included: the default for library use and tests. */
+export const silentLogger: Logger = {
+  level: 'error',
+  sinks: [],
+  error: drop,
+  warn: drop,
+  info: drop,
+  debug: drop,
+};
