@@ -3,7 +3,6 @@
 
 const MAX_SEGMENT = 200;
 // C0 and C1 control characters (and DEL): never part of a real id, often a sign of injected text.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 function checkSegment(value: unknown, index: number, template: string): string {
