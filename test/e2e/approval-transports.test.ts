@@ -8,10 +8,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
-import { startHttp } from '../../src/mcp/http.js';
 import { createRuntime } from '../../src/mcp/runtime.js';
-import { createMcpServer } from '../../src/mcp/server.js';
 import { pageForm, raw } from '../helpers/http.js';
+import { startTestHttp } from '../helpers/mcp.js';
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -62,13 +61,8 @@ describe('approval page placement', () => {
     const runtime = await createRuntime(cfg, silentLogger);
     closers.push(() => runtime.close());
     expect(runtime.deps.config.approvalOpen).toBe(false); // never opens browsers or holds calls on a server
-    const http = await startHttp({
-      host: '127.0.0.1',
-      port: 0,
-      allowedOrigins: [],
-      sessionIdleMs: 60_000,
+    const http = await startTestHttp(runtime.deps, {
       logger: silentLogger,
-      newServer: () => createMcpServer(runtime.deps),
       routes: runtime.approvals?.routes,
     });
     closers.push(() => http.close());

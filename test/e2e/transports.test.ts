@@ -12,7 +12,7 @@ import { ConfigError } from '../../src/config.js';
 import { startHttp } from '../../src/mcp/http.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { startSimulator } from '../../src/simulator/index.js';
-import { startTestServer, type TestServer } from '../helpers/mcp.js';
+import { startTestHttp, startTestServer, type TestServer } from '../helpers/mcp.js';
 
 const cli = new URL('../../dist/src/cli.js', import.meta.url).pathname;
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -29,15 +29,7 @@ afterAll(async () => {
 });
 
 async function http(token?: string) {
-  return startHttp({
-    host: '127.0.0.1',
-    port: 0,
-    token,
-    allowedOrigins: ['https://app.example'],
-    sessionIdleMs: 60_000,
-    logger: base.deps.logger,
-    newServer: () => createMcpServer(base.deps),
-  });
+  return startTestHttp(base.deps, { token, allowedOrigins: ['https://app.example'] });
 }
 
 const initialize = {
@@ -151,15 +143,7 @@ describe('Streamable HTTP transport', () => {
 
   it('accepts same-origin requests when bound beyond loopback with a token', async () => {
     const token = 'correct-horse-battery-staple';
-    const h = await startHttp({
-      host: '0.0.0.0',
-      port: 0,
-      token,
-      allowedOrigins: [],
-      sessionIdleMs: 60_000,
-      logger: base.deps.logger,
-      newServer: () => createMcpServer(base.deps),
-    });
+    const h = await startTestHttp(base.deps, { host: '0.0.0.0', token });
     try {
       const port = new URL(h.origin).port;
       const auth = { authorization: `Bearer ${token}` };

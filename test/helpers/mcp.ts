@@ -14,6 +14,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { type Config, configSchema } from '../../src/config.js';
 import { createLogger, type LogLevel } from '../../src/log.js';
+import { type HttpOptions, startHttp } from '../../src/mcp/http.js';
 import { createMcpServer, type ServerDeps } from '../../src/mcp/server.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import type { ApprovalChannel } from '../../src/policy/guard.js';
@@ -134,5 +135,18 @@ export function withDemoServer(use: (sim: Sim, t: TestServer) => void, opts: Tes
   afterAll(async () => {
     await t?.close();
     await sim?.close();
+  });
+}
+
+/** The Streamable HTTP transport on an ephemeral loopback port, one server per session built from deps. */
+export function startTestHttp(deps: ServerDeps, overrides: Partial<HttpOptions> = {}) {
+  return startHttp({
+    host: '127.0.0.1',
+    port: 0,
+    allowedOrigins: [],
+    sessionIdleMs: 60_000,
+    logger: deps.logger,
+    newServer: () => createMcpServer(deps),
+    ...overrides,
   });
 }

@@ -6,11 +6,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningHttp, startHttp } from '../../src/mcp/http.js';
+import type { RunningHttp } from '../../src/mcp/http.js';
 import { registerPrompts } from '../../src/mcp/prompts.js';
 import { registerResources } from '../../src/mcp/resources.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { startTestHttp } from '../helpers/mcp.js';
 import { buildDeps, fencingProblems, INVISIBLE } from './deps.js';
 
 let sim: Simulator;
@@ -193,14 +194,7 @@ describe('random and hostile arguments for every tool', () => {
 describe('malformed and oversized requests over HTTP', () => {
   let http: RunningHttp;
   beforeAll(async () => {
-    http = await startHttp({
-      host: '127.0.0.1',
-      port: 0,
-      allowedOrigins: [],
-      sessionIdleMs: 60_000,
-      logger: deps.logger,
-      newServer: () => createMcpServer(deps),
-    });
+    http = await startTestHttp(deps);
   });
   afterAll(() => http?.close());
 

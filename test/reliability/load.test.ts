@@ -7,9 +7,9 @@ import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningHttp, startHttp } from '../../src/mcp/http.js';
-import { createMcpServer } from '../../src/mcp/server.js';
+import type { RunningHttp } from '../../src/mcp/http.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { startTestHttp } from '../helpers/mcp.js';
 import { buildDeps } from './deps.js';
 
 const SESSIONS = 20;
@@ -23,14 +23,7 @@ let http: RunningHttp;
 beforeAll(async () => {
   sim = await startSimulator({ host: '127.0.0.1', port: 0, dataset: 'demo' });
   deps = buildDeps(sim, { maxRetries: 8 });
-  http = await startHttp({
-    host: '127.0.0.1',
-    port: 0,
-    allowedOrigins: [],
-    sessionIdleMs: 60_000,
-    logger: deps.logger,
-    newServer: () => createMcpServer(deps),
-  });
+  http = await startTestHttp(deps);
 });
 afterAll(async () => {
   await http?.close();

@@ -1,13 +1,7 @@
 // Conventions every tool of the catalog keeps, checked in one place so a new tool cannot drift from them.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  annotationsFor,
-  enabledTools,
-  inputSchemaFor,
-  listingOf,
-  outputSchemaFor,
-} from '../../src/mcp/server.js';
+import { annotationsFor, enabledTools, inputSchemaFor, listingOf } from '../../src/mcp/server.js';
 import { maxKindOf } from '../../tools/define.js';
 import { catalog } from '../../tools/index.js';
 
