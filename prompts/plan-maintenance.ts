@@ -22,7 +22,7 @@ export const planMaintenance = definePrompt({
       complete: 'alertTypeNames',
     },
   },
-  render: ({ projectId, start, end, alertTypes }) => {
+  render: ({ projectId, start, end, alertTypes }, _now, asksFirst) => {
     const types = (alertTypes ?? 'HOST,REPLICA_SET')
       .split(',')
       .map((t) => t.trim())
@@ -32,7 +32,7 @@ export const planMaintenance = definePrompt({
 1. Call list_maintenance_windows with projectId=${projectId} and check for windows that overlap this time or already mute these alert types; say whether a new window is needed or an existing one should be changed instead.
 2. Call triage_project with projectId=${projectId} to see what is alerting now: a window mutes notifications only, so open alerts that are not part of the planned work still need attention and must not be hidden by it.
 3. Check the plan: the start must be before the end, the end in the future, and the alert types should cover only what the work will trip.
-4. Propose exactly one change — create_maintenance_window with startDate=${start}, endDate=${end}, alertTypeNames=${JSON.stringify(types)} and a short description of the work (or update_maintenance_window for an existing window) — and wait for my explicit yes before calling it. The server will also ask for consent; show me its preview.
+4. Propose exactly one change — create_maintenance_window with startDate=${start}, endDate=${end}, alertTypeNames=${JSON.stringify(types)} and a short description of the work (or update_maintenance_window for an existing window) — and wait for my explicit yes before calling it. ${asksFirst('create_maintenance_window') ? 'The server will also ask for consent; show me its preview.' : 'The server will not ask me again: it applies the change as soon as you call it.'}
 
 ${SAFETY}`;
   },

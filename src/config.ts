@@ -39,6 +39,10 @@ export const configSchema = z.object({
   approvalOpen: bool.default(false),
   approvalWaitMs: int(0, 3_600_000).default(120_000),
   tokenSecret: z.string().min(16).optional(),
+  stateDir: z
+    .string()
+    .min(1)
+    .default(() => join(stateDir(), 'dbops-mcp')),
   auditLog: z
     .string()
     .min(1)

@@ -95,6 +95,7 @@ export const setAlertConfigEnabled = defineTool({
   description:
     'Enables or disables one alert configuration, nothing else. Disabling silences its alerts for good (needs consent); to silence for a time use a maintenance window instead.',
   kind: (args) => (args.enabled ? 'write' : 'destructive'),
+  checkWith: 'get_alert_config',
   maxKind: 'destructive',
   idempotent: true,
   input: {

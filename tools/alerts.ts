@@ -68,6 +68,7 @@ export const acknowledgeAlert = defineTool({
   description:
     'Acknowledges an open project alert until a time (no repeat notifications), or unacknowledges it when no time is given. Use while someone works on the cause; for planned work use a maintenance window.',
   kind: 'write',
+  checkWith: 'list_open_alerts',
   idempotent: true,
   input: {
     projectId: ids.project.optional(),
@@ -122,6 +123,7 @@ export const acknowledgeGlobalAlert = defineTool({
   description:
     'Acknowledges one global alert until a time; a past time unacknowledges. Use for alerts from list_open_global_alerts_for_config; for project alerts use acknowledge_alert.',
   kind: 'write',
+  checkWith: 'list_open_global_alerts_for_config',
   idempotent: true,
   input: {
     alertId: ids.globalAlert,

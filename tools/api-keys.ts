@@ -84,6 +84,7 @@ export const createOrgApiKey = defineTool({
   description:
     'Mints an organization API key with organization roles; its private key goes to a file, not the chat. Use only when asked for a key; for one project use create_project_api_key.',
   kind: 'destructive',
+  checkWith: 'list_global_events',
   input: {
     orgId: ids.org.optional(),
     desc,
@@ -120,6 +121,7 @@ export const createProjectApiKey = defineTool({
   description:
     'Mints an organization API key assigned to one project, with project roles; its private key goes to a file, not the chat. Use only when asked for a project key.',
   kind: 'destructive',
+  checkWith: 'list_project_events',
   input: {
     projectId: ids.project.optional(),
     desc: desc.optional(),

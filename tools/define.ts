@@ -23,6 +23,8 @@ export interface FormatContext {
   fence: Fence;
   now: Date;
   detailed: boolean;
+  /** Whether every call of the named tool asks the person first under the live policy (false if disabled). */
+  asksFirst: (toolName: string) => boolean;
 }
 
 export interface ToolAnswer {
@@ -58,6 +60,8 @@ export interface ToolDef<S extends Shape = Shape, R = unknown> {
   maxKind?: ToolKind;
   /** Repeating the call with the same arguments has no further effect (PUT, DELETE, acknowledge). */
   idempotent?: boolean;
+  /** The read tool that tells whether a change happened, named when its answer was lost. */
+  checkWith?: string;
   input: S;
   output: Shape;
   preview?: (ctx: ToolContext, args: Args<S>) => Promise<Preview>;

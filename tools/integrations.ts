@@ -148,6 +148,7 @@ export const putIntegration = defineTool({
   description:
     "Adds or replaces a project's integration of one type; new keys are live at once. Use to set up or rotate paging, chat, webhook or metrics; list_integrations shows the current ones.",
   kind: 'destructive',
+  checkWith: 'list_integrations',
   idempotent: true,
   input: {
     projectId: ids.project.optional(),

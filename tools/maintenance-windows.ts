@@ -117,6 +117,7 @@ export const createMaintenanceWindow = defineTool({
   description:
     'Mutes notifications for the given alert types in a project from startDate to endDate. Use for planned work; for one alert being handled use acknowledge_alert. (beyond the spec: some servers lack it)',
   kind: 'write',
+  checkWith: 'list_maintenance_windows',
   input: {
     projectId: ids.project.optional(),
     startDate: isoTime('startDate').describe('When muting begins'),
@@ -172,6 +173,7 @@ export const updateMaintenanceWindow = defineTool({
   description:
     'Moves, extends or shortens a maintenance window, or changes what it mutes. Use to adjust planned work; to end it now use delete_maintenance_window.',
   kind: 'write',
+  checkWith: 'get_maintenance_window',
   idempotent: true,
   input: {
     projectId: ids.project.optional(),
@@ -250,6 +252,7 @@ export const deleteMaintenanceWindow = defineTool({
   description:
     'Deletes an active or upcoming maintenance window; the notifications it muted resume at once. Use to end or cancel planned work; to shorten it use update_maintenance_window.',
   kind: 'destructive',
+  checkWith: 'list_maintenance_windows',
   idempotent: true,
   input: { projectId: ids.project.optional(), maintenanceWindowId: ids.window },
   output: { deleted: z.boolean(), maintenanceWindowId: z.string() },

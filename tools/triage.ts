@@ -314,7 +314,8 @@ function triageText(
   }
 
   const next = [
-    groups.length && 'acknowledge_alert with an alertId (asks the person first)',
+    groups.length &&
+      `acknowledge_alert with an alertId${f.asksFirst('acknowledge_alert') ? ' (the server asks the person first)' : ''}`,
     changes.length && 'get_project_event with an eventId for the full change',
     behind.length && 'get_automation_status for every process',
     'list_maintenance_windows or create_maintenance_window for planned work',

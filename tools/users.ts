@@ -63,7 +63,9 @@ export const createFirstUser = defineTool({
   title: 'Create the first user',
   description:
     "Creates a fresh installation's first user (no API key needed) and its GLOBAL_OWNER API key, kept in a file. Use once at setup; for later users use create_user.",
-  kind: 'write',
+  // Grants GLOBAL_OWNER on a fresh installation: a grant of access, whatever the verb.
+  kind: 'destructive',
+  checkWith: 'list_global_events',
   input: {
     username,
     password,
@@ -135,7 +137,9 @@ export const createUser = defineTool({
   title: 'Create a user',
   description:
     'Creates a user with organization or project roles (sent as invitations). Use when asked to add someone; on a fresh installation use create_first_user instead.',
-  kind: 'write',
+  // A new account is a grant of access (with roles or without), so it needs consent like a role change.
+  kind: 'destructive',
+  checkWith: 'list_global_events',
   input: {
     username,
     password,
@@ -182,6 +186,7 @@ export const updateUserRoles = defineTool({
     "Replaces a user's roles with the given set: roles not listed are removed. Use to grant or revoke access, passing the complete new list.",
   kind: 'destructive',
   idempotent: true,
+  checkWith: 'list_global_events',
   input: {
     userId: ids.user,
     roles: upTo(role, 100, 'roles').describe('The complete new set of roles'),
@@ -203,9 +208,10 @@ export const updateUserRoles = defineTool({
     if (before && added.length === 0 && removed.length === 0)
       notes.push('The roles are already exactly these: nothing changes.');
     return {
-      action: `Change the roles of user ${args.userId}${u?.username ? ` (${u.username})` : ''}`,
+      // The username is platform text: it goes with the current state, inside the data block.
+      action: `Change the roles of user ${args.userId}`,
       target: { userId: args.userId },
-      current: before ? { roles: before.join('; ') || '(none)' } : undefined,
+      current: u ? { username: u.username, roles: before?.join('; ') || '(none)' } : undefined,
       changes: [
         { field: 'roles added', to: added.join('; ') || '(none)' },
         ...(before ? [{ field: 'roles removed', from: removed.join('; ') || '(none)' }] : []),

@@ -16,6 +16,8 @@ export interface ApiErrorInit {
   /** Overrides the generated message (network and timeout errors). */
   message?: string;
   cause?: unknown;
+  /** A change was sent and no answer came back: the platform may have applied it. */
+  uncertain?: boolean;
 }
 
 export class ApiError extends Error {
@@ -26,6 +28,8 @@ export class ApiError extends Error {
   readonly method: string;
   readonly path: string;
   readonly retryAfterSeconds: number | undefined;
+  /** A change that may have been applied although no answer said so (never retry it blindly). */
+  readonly uncertain: boolean;
 
   constructor(init: ApiErrorInit) {
     super(init.message ?? describe(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -35,6 +39,7 @@ export class ApiError extends Error {
     this.method = init.method;
     this.path = init.path;
     this.retryAfterSeconds = init.retryAfterSeconds;
+    this.uncertain = init.uncertain === true;
   }
 
   /** What to show a person (the message already is that). */

@@ -320,6 +320,25 @@ export function createTransport(cfg: TransportConfig): Transport {
       if (timeout.signal.aborted) return timedOut();
       return undefined;
     };
+    // A change whose request may have reached the platform without an answer coming back: from then on
+    // every failure is reported as "may have been applied", and a retried DELETE that meets 404 has done
+    // its work (the first attempt deleted the item).
+    let maybeApplied = false;
+    const uncertain = (cause: ApiError | Error, why: string) =>
+      new ApiError({
+        status: 0,
+        errorCode: cause instanceof ApiError ? cause.errorCode : 'ABORTED',
+        method,
+        path,
+        uncertain: true,
+        cause,
+        message: `No answer from ${origin} to ${method} ${path} (${why}): the change may have been applied.`,
+      });
+    const fail = (e: ApiError | Error): never => {
+      if (!maybeApplied || method === 'GET') throw e;
+      if (!(e instanceof ApiError)) throw uncertain(e, 'cancelled');
+      throw uncertain(e, e.status ? `then HTTP ${e.status} on a retry` : (e.errorCode ?? 'connection lost'));
+    };
     try {
       for (let attempt = 0; ; attempt++) {
         let res: RawResponse | undefined;
@@ -334,6 +353,12 @@ export function createTransport(cfg: TransportConfig): Transport {
         let reason: string;
         if (res) {
           if (res.status < 400) return decode<T>(res, method, path);
+          if (res.status === 404 && method === 'DELETE' && maybeApplied) {
+            logger.debug('a retried DELETE met 404: the earlier attempt whose answer was lost deleted it', {
+              path,
+            });
+            return undefined as T;
+          }
           const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
           last = errorFromResponse({
             status: res.status,
@@ -346,25 +371,26 @@ export function createTransport(cfg: TransportConfig): Transport {
           waitMs = retryAfterMs ?? backoffDelay(attempt);
           reason = `HTTP ${res.status}`;
         } else {
-          const stop = stopped();
-          if (stop) throw stop;
           const code = errorCodeOf(failure);
+          if (method !== 'GET' && !(code && NOT_SENT.has(code))) maybeApplied = true;
+          const stop = stopped();
+          if (stop) fail(stop);
           last = networkError(failure, method, path, origin);
-          if (!canRetryAfterError(method, code)) throw last;
+          if (!canRetryAfterError(method, code)) fail(last);
           waitMs = backoffDelay(attempt);
           reason = code ?? 'network error';
         }
-        if (attempt >= maxRetries) throw last;
+        if (attempt >= maxRetries) fail(last);
         if (Date.now() + waitMs >= deadline) {
           logger.debug('not retrying: the wait would pass the deadline', { method, path, reason, waitMs });
-          throw last;
+          fail(last);
         }
         stats.retries++;
         logger.debug('retrying API request', { method, path, attempt: attempt + 1, reason, waitMs });
         try {
           await sleep(waitMs, signal);
         } catch {
-          throw stopped() ?? last;
+          fail(stopped() ?? last);
         }
       }
     } finally {

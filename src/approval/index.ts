@@ -2,6 +2,7 @@
 // served — the HTTP transport's own port (useOrigin) or the dedicated loopback server (listen).
 import type { Logger } from '../log.js';
 import type { AuditLog } from '../policy/audit.js';
+import type { Ledger } from '../state/ledger.js';
 import { openInBrowser } from './open.js';
 import { createApprovalRoutes, type Routes } from './routes.js';
 import { type RunningApprovalServer, startApprovalServer } from './server.js';
@@ -19,6 +20,8 @@ export interface ApprovalServiceOptions {
   token?: string;
   now?: () => Date;
   tickMs?: number;
+  /** Where executions are claimed once (the runtime's state store). */
+  ledger?: Ledger;
 }
 
 export interface ApprovalService {
@@ -49,6 +52,7 @@ export function createApprovalService(opts: ApprovalServiceOptions): ApprovalSer
     now: opts.now,
     open,
     tickMs: opts.tickMs,
+    ledger: opts.ledger,
   });
   const routes = createApprovalRoutes({ store: channel, token: opts.token, logger: opts.logger });
   return {

@@ -15,6 +15,7 @@ import {
   redactPreview,
 } from '../policy/guard.js';
 import { sameSecret } from '../policy/tokens.js';
+import { type Ledger, memoryLedger } from '../state/ledger.js';
 
 export type RecordState = 'pending' | 'approved' | 'declined' | 'expired' | 'used';
 
@@ -25,6 +26,8 @@ export interface Approval {
   tool: string;
   title: string;
   hash: string;
+  /** The MCP session that asked, when known (pending approvals are capped per owner). */
+  owner?: string;
   /** Redacted arguments and preview: the store never holds a secret the page could show. */
   args: Record<string, unknown>;
   preview: Preview;
@@ -57,11 +60,16 @@ export interface ApprovalStoreOptions {
   open?: (url: string) => void;
   /** How often wait() reports progress. */
   tickMs?: number;
+  /** Where executions are claimed once (shared with the token signer); in memory when absent. */
+  ledger?: Ledger;
+  /** Pending approvals one session may hold at once. */
+  maxPendingPerOwner?: number;
 }
 
 /** Decided and expired records stay this long so a late resume gets a precise answer, then they go. */
 const KEEP_MS = 60 * 60_000;
 const MAX_PENDING = 200;
+const MAX_PENDING_PER_OWNER = 20;
 
 export function newId(): string {
   return randomBytes(18).toString('base64url');
@@ -71,6 +79,8 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
   const now = opts.now ?? (() => new Date());
   const logger = opts.logger ?? silentLogger;
   const tickMs = opts.tickMs ?? 5_000;
+  const ledger = opts.ledger ?? memoryLedger();
+  const perOwner = opts.maxPendingPerOwner ?? MAX_PENDING_PER_OWNER;
   const records = new Map<string, Approval>();
   const timers = new Map<string, NodeJS.Timeout>();
   const waiters = new Map<string, Set<() => void>>();
@@ -113,10 +123,12 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
       const origin = opts.origin();
       if (!origin) throw new Error('the approval page is not being served yet');
       prune();
-      if (store.pending().length >= MAX_PENDING)
-        throw new ToolInputError(
-          `${MAX_PENDING} approvals are already waiting; ask the person to decide on ${origin}/approvals first.`,
-        );
+      const pending = store.pending();
+      const ask = `ask the person to decide on ${origin}/approvals first (or let them expire).`;
+      if (req.owner && pending.filter((a) => a.owner === req.owner).length >= perOwner)
+        throw new ToolInputError(`${perOwner} approvals from this session are already waiting; ${ask}`);
+      if (pending.length >= MAX_PENDING)
+        throw new ToolInputError(`${MAX_PENDING} approvals are already waiting; ${ask}`);
       const createdAt = now();
       const a: Approval = {
         id: newId(),
@@ -124,6 +136,7 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
         tool: req.tool,
         title: req.title,
         hash: req.hash,
+        ...(req.owner ? { owner: req.owner } : {}),
         args: redact(req.args),
         preview: redactPreview(req.preview),
         createdAt,
@@ -139,13 +152,14 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
       return { approvalId: a.id, url, expiresAt: a.expiresAt };
     },
 
-    take(id, tool, hash): ApprovalState {
+    async take(id, tool, hash): Promise<ApprovalState> {
       const a = fresh(id);
       if (!a) return 'unknown';
       if (a.tool !== tool || a.hash !== hash) return 'mismatch';
       if (a.state !== 'approved') return a.state;
       a.state = 'used';
-      return 'approved';
+      // The ledger, not this process's memory, has the last word on "executes once".
+      return (await ledger.claim(`approval:${id}`, a.expiresAt.getTime() + KEEP_MS)) ? 'approved' : 'used';
     },
 
     wait(id, ms, signal, onTick): Promise<ApprovalState> {

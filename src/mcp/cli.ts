@@ -12,7 +12,7 @@ import { openInBrowser } from '../approval/open.js';
 import { type Config, ConfigError, loadConfig, settingNames } from '../config.js';
 import { createLogger } from '../log.js';
 import { createRuntime } from './runtime.js';
-import { createMcpServer, enabledTools, type ServerDeps } from './server.js';
+import { checkToolFilters, createMcpServer, enabledTools, type ServerDeps } from './server.js';
 
 const serveHelp = `Usage: dbops-mcp serve [--transport stdio|http] [--host 127.0.0.1] [--port 3000] [--demo] [--config FILE] [settings]
 
@@ -37,6 +37,7 @@ export async function runServe(args: string[]): Promise<number> {
   let config: Config;
   try {
     config = loadConfig(args);
+    checkToolFilters(config);
   } catch (e) {
     return fail(e);
   }
@@ -128,6 +129,7 @@ export async function runTools(args: string[]): Promise<number> {
   let config: Config;
   try {
     config = loadConfig(args.filter((a) => a !== '--json'));
+    checkToolFilters(config);
   } catch (e) {
     return fail(e);
   }
@@ -208,6 +210,7 @@ export async function runCall(args: string[]): Promise<number> {
       toolArgs = parsed as Record<string, unknown>;
     }
     const parsed = loadConfig(flags.filter((a) => a !== '--yes'));
+    checkToolFilters(parsed);
     browser = parsed.approvalOpen;
     config = { ...forCall(parsed), tokenSecret: parsed.tokenSecret ?? callTokenSecret(parsed.auditLog) };
   } catch (e) {

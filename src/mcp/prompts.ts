@@ -6,12 +6,14 @@ import type { Completion, PromptArg } from '../../prompts/define.js';
 import { prompts } from '../../prompts/index.js';
 import { ALERT_TYPE_NAMES } from '../../prompts/plan-maintenance.js';
 import { completeIds, projectChoices } from '../feeds/lookup.js';
-import type { ServerDeps } from './server.js';
+import { consentFacts } from '../policy/consent.js';
+import { enabledTools, type ServerDeps } from './server.js';
 
 const SINCE_CHOICES = ['1h', '6h', '24h', '48h', '7d', '30d'];
 
 export function registerPrompts(server: McpServer, deps: ServerDeps): void {
   const now = deps.now ?? (() => new Date());
+  const consent = consentFacts(deps.config.confirm, enabledTools(deps.config, deps.catalog));
   const completers: Record<Completion, (value: string) => Promise<string[]> | string[]> = {
     projectId: async (value) =>
       completeIds(await projectChoices(deps.api, deps.config.projectId, deps.logger), value),
@@ -47,7 +49,7 @@ export function registerPrompts(server: McpServer, deps: ServerDeps): void {
           role: 'user' as const,
           content: {
             type: 'text' as const,
-            text: p.render(args as Record<string, string | undefined>, now()),
+            text: p.render(args as Record<string, string | undefined>, now(), consent.asksFirst),
           },
         },
       ],

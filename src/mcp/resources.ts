@@ -16,7 +16,8 @@ import { subscribe } from '../feeds/subscriptions.js';
 import { capText } from '../format/markdown.js';
 import { newFence } from '../format/untrusted.js';
 import { errorMessage } from './errors.js';
-import type { ServerDeps } from './server.js';
+import { consentFacts } from '../policy/consent.js';
+import { enabledTools, type ServerDeps } from './server.js';
 
 /** The protocol's "resource not found". */
 const RESOURCE_NOT_FOUND = -32002;
@@ -34,6 +35,7 @@ function matchOrThrow(uri: string): FeedMatch {
 export function registerResources(server: McpServer, deps: ServerDeps): void {
   const { api, logger, config } = deps;
   const now = deps.now ?? (() => new Date());
+  const consent = consentFacts(config.confirm, enabledTools(config, deps.catalog));
 
   async function read(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const m = matchOrThrow(uri);
@@ -49,7 +51,7 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
         contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(m.feed.json(data, m.vars)) }],
       };
     const fence = newFence();
-    const text = m.feed.markdown(data, m.vars, { fence, now: at, detailed: false });
+    const text = m.feed.markdown(data, m.vars, { fence, now: at, detailed: false, asksFirst: consent.asksFirst });
     const narrow = 'Read it with ?format=json for everything.';
     return {
       contents: [

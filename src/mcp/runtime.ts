@@ -1,6 +1,7 @@
 // Builds what every transport needs from the configuration: the API client (or the embedded simulator in
 // demo mode), the token signer, the audit log, the secret keeper and the approval page.
 
+import { join } from 'node:path';
 import { createApiClient } from '../api/client.js';
 import { type ApprovalService, createApprovalService } from '../approval/index.js';
 import { type Config, ConfigError } from '../config.js';
@@ -9,6 +10,7 @@ import { isLoopback } from '../net.js';
 import { createAuditLog } from '../policy/audit.js';
 import { createSecretKeeper } from '../policy/secrets.js';
 import { createTokenSigner } from '../policy/tokens.js';
+import { fileLedger } from '../state/ledger.js';
 import type { ServerDeps } from './server.js';
 
 export interface Runtime {
@@ -68,6 +70,8 @@ export async function createRuntime(
     logger,
   });
   const audit = createAuditLog(config.auditLog, logger);
+  // Used tokens and executed approvals outlive this process: single use holds across restarts and processes.
+  const ledger = fileLedger(join(config.stateDir, 'ledger'));
   let approvals: ApprovalService | undefined;
   if (config.confirm !== 'never' && config.confirmVia.includes('approval-page')) {
     const http = config.transport === 'http';
@@ -83,6 +87,7 @@ export async function createRuntime(
       port: config.approvalPort,
       open: options.openApproval ?? config.approvalOpen,
       token: http && !isLoopback(config.host) ? config.httpToken : undefined,
+      ledger,
     });
     if (!http)
       try {
@@ -102,7 +107,7 @@ export async function createRuntime(
       config,
       api: client,
       logger,
-      tokens: createTokenSigner(config.tokenSecret),
+      tokens: createTokenSigner(config.tokenSecret, undefined, ledger),
       audit,
       secrets: createSecretKeeper(config.secretsDir, config.revealSecrets),
       approvals: approvals?.channel,

@@ -14,6 +14,8 @@ export type AuditOutcome =
   | 'expired'
   | 'rejected'
   | 'executed'
+  /** The change was sent and no answer came back: it may or may not have been applied. */
+  | 'unknown'
   | 'failed';
 
 export interface AuditEntry {

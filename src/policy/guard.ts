@@ -1,21 +1,16 @@
 // The policy layer every tool call passes through, whatever the client claims: a guarded call changes
 // nothing until a person consents through one of three channels (elicitation, the approval page, a
 // confirmation token), each bound to the exact arguments, single use, expiring, and audited.
-import type {
-  AnyTool,
-  FormatContext,
-  Preview,
-  ToolAnswer,
-  ToolContext,
-  ToolKind,
-} from '../../tools/define.js';
+import type { AnyTool, FormatContext, Preview, ToolAnswer, ToolContext } from '../../tools/define.js';
 import { ToolInputError } from '../../tools/define.js';
+import { ApiError } from '../api/errors.js';
 import type { Channel, Config } from '../config.js';
 import { fields, when } from '../format/markdown.js';
 import { isSecretKey, redact } from '../format/redact.js';
 import { cell } from '../format/untrusted.js';
 import type { AuditLog } from './audit.js';
 import { argsHash } from './canonical.js';
+import { kindOf, needsConsent } from './consent.js';
 import type { TokenSigner } from './tokens.js';
 
 export type ApprovalState = 'pending' | 'approved' | 'declined' | 'expired' | 'unknown' | 'used' | 'mismatch';
@@ -37,9 +32,11 @@ export interface ApprovalChannel {
     hash: string;
     args: Record<string, unknown>;
     preview: Preview;
+    /** Who asked (the MCP session): pending approvals are capped per owner as well as in total. */
+    owner?: string;
   }): Promise<PendingApproval>;
   /** Current state; when approved and bound to this tool and hash, marks it used (it executes once). */
-  take(approvalId: string, tool: string, hash: string): ApprovalState;
+  take(approvalId: string, tool: string, hash: string): Promise<ApprovalState>;
   /** Waits for a decision up to ms, calling onTick periodically; resolves with the state then. */
   wait?(
     approvalId: string,
@@ -52,6 +49,8 @@ export interface ApprovalChannel {
 }
 
 export interface CallEnv {
+  /** The MCP session the call came from, when the transport has sessions. */
+  session?: string;
   canElicit: boolean;
   elicit(message: string): Promise<'accept' | 'decline' | 'cancel'>;
 }
@@ -63,14 +62,8 @@ export interface GuardDeps {
   approvals?: ApprovalChannel;
 }
 
-export function kindOf(tool: AnyTool, args: Record<string, unknown>): ToolKind {
-  return typeof tool.kind === 'function' ? tool.kind(args) : tool.kind;
-}
-
-export function needsConsent(kind: ToolKind, confirm: Config['confirm']): boolean {
-  if (confirm === 'never' || kind === 'read') return false;
-  return confirm === 'write' || kind === 'destructive';
-}
+/** Models send null or "" for a consent field they leave out: that means "not given". */
+const given = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 export async function callTool(
   tool: AnyTool,
@@ -80,10 +73,9 @@ export async function callTool(
   deps: GuardDeps,
   f: FormatContext,
 ): Promise<ToolAnswer> {
-  const { confirmationToken, approvalId, ...args } = rawArgs as Record<string, unknown> & {
-    confirmationToken?: string;
-    approvalId?: string;
-  };
+  const { confirmationToken: rawToken, approvalId: rawApproval, ...args } = rawArgs;
+  const confirmationToken = given(rawToken);
+  const approvalId = given(rawApproval);
   const kind = kindOf(tool, args);
   if (kind === 'read') return execute(tool, args, ctx, f);
   const audited = { tool: tool.name, args };
@@ -95,7 +87,7 @@ export async function callTool(
   if (confirmationToken !== undefined) {
     if (!allowed.has('token'))
       throw new ToolInputError('Confirmation tokens are disabled here (DBOPS_CONFIRM_VIA).');
-    const check = deps.tokens.redeem(confirmationToken, tool.name, hash);
+    const check = await deps.tokens.redeem(confirmationToken, tool.name, hash);
     if (check !== 'ok') {
       await deps.audit.write({ ...audited, outcome: 'rejected', channel: 'token', error: `token ${check}` });
       throw new ToolInputError(tokenProblem(check, tool.name));
@@ -107,7 +99,7 @@ export async function callTool(
   if (approvalId !== undefined) {
     if (!deps.approvals || !allowed.has('approval-page'))
       throw new ToolInputError('The approval page is not enabled on this server; approvalId cannot be used.');
-    let state = deps.approvals.take(approvalId, tool.name, hash);
+    let state = await deps.approvals.take(approvalId, tool.name, hash);
     if (state === 'pending' && deps.config.approvalOpen && deps.approvals.wait) {
       // Desktop use: the person may be deciding right now, so wait for them here too.
       state = await waitForDecision(deps.approvals, approvalId, tool.name, hash, deps, ctx, '');
@@ -137,6 +129,7 @@ export async function callTool(
       hash,
       args,
       preview,
+      owner: env.session,
     });
     await deps.audit.write({
       ...audited,
@@ -174,6 +167,7 @@ export async function callTool(
       outcome: 'confirmation_required',
       preview,
       confirmation: { channel: 'token', confirmationToken: token, expiresAt: expiresAt.toISOString() },
+      nextStep: `Show the preview to the person. Only if they agree, call ${tool.name} again with the same arguments plus confirmationToken.`,
     },
   };
 }
@@ -206,7 +200,7 @@ async function waitForDecision(
   const state = await approvals.wait(approvalId, total, ctx.signal, (ms) => {
     void ctx.progress(Math.min(ms, total), total, `Waiting for the person to approve or decline${where}`);
   });
-  return state === 'approved' ? approvals.take(approvalId, tool, hash) : state;
+  return state === 'approved' ? await approvals.take(approvalId, tool, hash) : state;
 }
 
 async function resolveApproval(
@@ -225,12 +219,16 @@ async function resolveApproval(
     case 'declined':
       return {
         text: `Declined by the person — nothing changed. Do not retry \`${tool.name}\` unless they ask again.`,
-        structured: { outcome: 'declined' },
+        structured: { outcome: 'declined', nextStep: `Nothing changed. Do not retry ${tool.name} unless the person asks again.` },
       };
     case 'pending':
       return {
         text: `Approval ${approvalId} is still pending — nothing has changed. Wait for the person to decide on the approval page, then call \`${tool.name}\` again with the same arguments and this approvalId.`,
-        structured: { outcome: 'approval_pending', confirmation: { channel: 'approval-page', approvalId } },
+        structured: {
+          outcome: 'approval_pending',
+          confirmation: { channel: 'approval-page', approvalId },
+          nextStep: `Wait for the person to decide on the approval page, then call ${tool.name} again with the same arguments and approvalId.`,
+        },
       };
     case 'mismatch':
       await deps.audit.write({ ...audited, outcome: 'rejected', error: 'approval mismatch' });
@@ -260,19 +258,39 @@ async function executeAudited(
   try {
     const answer = await execute(tool, args, ctx, f);
     await audit.write({ tool: tool.name, args, outcome: 'executed', channel });
-    return { text: answer.text, structured: { outcome: 'executed', result: answer.structured } };
+    return {
+      text: answer.text,
+      structured: { outcome: 'executed', result: answer.structured, nextStep: 'Done: tell the person what changed.' },
+    };
   } catch (e) {
     const status = (e as { status?: number }).status;
+    const unknown = mayHaveApplied(e);
     await audit.write({
       tool: tool.name,
       args,
-      outcome: 'failed',
+      outcome: unknown ? 'unknown' : 'failed',
       channel,
       status,
       error: (e as Error).message,
     });
+    if (unknown && e instanceof ApiError)
+      throw new ApiError({
+        status: e.status,
+        errorCode: e.errorCode,
+        method: e.method,
+        path: e.path,
+        uncertain: true,
+        cause: e,
+        message: `${e.message} Check with ${tool.checkWith ?? 'the matching list or get tool'} whether it was before doing anything else, and tell the person; do not repeat ${tool.name} blindly, it could apply the change twice.`,
+      });
     throw e;
   }
+}
+
+/** A change sent without an answer (lost connection, time-out, cancellation while in flight). */
+function mayHaveApplied(e: unknown): boolean {
+  if (e instanceof ApiError) return e.uncertain;
+  return e instanceof Error && (e.name === 'AbortError' || e.name === 'TimeoutError');
 }
 
 function tokenProblem(check: string, tool: string): string {
@@ -355,7 +373,11 @@ function declined(
 ): ToolAnswer {
   return {
     text: `The person ${how} — nothing changed.\n${previewMarkdown(preview, f)}\nDo not retry \`${tool.name}\` unless they ask again.`,
-    structured: { outcome: 'declined', preview },
+    structured: {
+      outcome: 'declined',
+      preview,
+      nextStep: `Nothing changed. Do not retry ${tool.name} unless the person asks again.`,
+    },
   };
 }
 
@@ -385,6 +407,7 @@ function approvalPending(
         url: pending.url,
         expiresAt: pending.expiresAt.toISOString(),
       },
+      nextStep: `Show the approval link to the person. Once they have decided, call ${tool.name} again with the same arguments plus approvalId.`,
     },
   };
 }

@@ -23,6 +23,8 @@ Options:
   --error-rate R              share of requests (0..1) answered with an injected error
   --error-statuses LIST       statuses to inject, subset of 500,502,503,429 (default all)
   --reset-rate R              share of requests (0..1) whose connection is reset
+  --lose-response-rate R      share of changes (0..1) applied and then answered by a dropped connection
+  --lose-response-methods L   methods that may lose their answer (default POST,PUT,PATCH,DELETE)
   --nonce-ttl-ms N            digest nonce lifetime (default 300000)
   --nonce-max-uses N          uses per nonce before it turns stale (default 0 = unlimited)
   --username-validation false|loose|strict   email validation of usernames (default false)
@@ -44,6 +46,8 @@ const options = {
   'error-rate': { type: 'string' },
   'error-statuses': { type: 'string' },
   'reset-rate': { type: 'string' },
+  'lose-response-rate': { type: 'string' },
+  'lose-response-methods': { type: 'string' },
   'nonce-ttl-ms': { type: 'string' },
   'nonce-max-uses': { type: 'string' },
   'username-validation': { type: 'string', default: 'false' },
@@ -99,6 +103,11 @@ export function parseSimulatorArgs(args: string[]): {
   set('jitterMs', number('jitter-ms', values['jitter-ms'], 0, 600_000, false));
   set('errorRate', number('error-rate', values['error-rate'], 0, 1, false));
   set('resetRate', number('reset-rate', values['reset-rate'], 0, 1, false));
+  set('loseResponseRate', number('lose-response-rate', values['lose-response-rate'], 0, 1, false));
+  set(
+    'loseResponseMethods',
+    values['lose-response-methods']?.split(',').map((m) => m.trim().toUpperCase()),
+  );
   set('nonceTtlMs', number('nonce-ttl-ms', values['nonce-ttl-ms'], 1, 86_400_000, true));
   set('nonceMaxUses', number('nonce-max-uses', values['nonce-max-uses'], 0, 1_000_000_000, true));
   if (values['error-statuses'] !== undefined) {

@@ -1,10 +1,12 @@
 // Fault injection, changeable while the simulator runs: latency on every API request, injected error
 // answers and connection resets (decided after auth, before the route runs, so they never apply a change),
+// lost answers (the route runs and its change is applied, then the connection drops without an answer),
 // and nonce limits that make clients meet stale nonces.
 
 import { errorBody } from './types.js';
 
 export const FAULT_STATUSES = [500, 502, 503, 429] as const;
+export const CHANGE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type FaultStatus = (typeof FAULT_STATUSES)[number];
 
 export interface Faults {
@@ -18,6 +20,9 @@ export interface Faults {
   retryAfterSeconds: number;
   /** Probability (0..1) that an authenticated request has its connection destroyed without an answer. */
   resetRate: number;
+  /** Probability (0..1) that a request of loseResponseMethods is applied and then answered by a dropped connection. */
+  loseResponseRate: number;
+  loseResponseMethods: string[];
   /** Uses allowed per digest nonce; 0 = unlimited. */
   nonceMaxUses: number;
   /** Lifetime of a digest nonce in ms. */
@@ -31,6 +36,8 @@ export const defaultFaults = (): Faults => ({
   errorStatuses: [...FAULT_STATUSES],
   retryAfterSeconds: 1,
   resetRate: 0,
+  loseResponseRate: 0,
+  loseResponseMethods: [...CHANGE_METHODS],
   nonceMaxUses: 0,
   nonceTtlMs: 5 * 60_000,
 });
@@ -42,7 +49,7 @@ export function applyFaults(target: Faults, change: Partial<Faults>): Faults {
   for (const k of nonNegative) {
     if (!Number.isFinite(next[k]) || next[k] < 0) throw new Error(`fault ${k} must be a number >= 0`);
   }
-  for (const k of ['errorRate', 'resetRate'] as const) {
+  for (const k of ['errorRate', 'resetRate', 'loseResponseRate'] as const) {
     if (!Number.isFinite(next[k]) || next[k] < 0 || next[k] > 1)
       throw new Error(`fault ${k} must be in 0..1`);
   }
@@ -53,7 +60,15 @@ export function applyFaults(target: Faults, change: Partial<Faults>): Faults {
   ) {
     throw new Error(`fault errorStatuses must be a non-empty subset of ${FAULT_STATUSES.join(',')}`);
   }
-  return Object.assign(target, next, { errorStatuses: [...next.errorStatuses] });
+  if (
+    !Array.isArray(next.loseResponseMethods) ||
+    !next.loseResponseMethods.every((m) => (CHANGE_METHODS as readonly string[]).includes(m))
+  )
+    throw new Error(`fault loseResponseMethods must be a subset of ${CHANGE_METHODS.join(',')}`);
+  return Object.assign(target, next, {
+    errorStatuses: [...next.errorStatuses],
+    loseResponseMethods: [...next.loseResponseMethods],
+  });
 }
 
 export const faultDelayMs = (f: Faults, rand: () => number = Math.random): number =>
@@ -68,6 +83,11 @@ export function decideFault(f: Faults, rand: () => number = Math.random): FaultD
   }
   if (f.resetRate > 0 && rand() < f.resetRate) return { kind: 'reset' };
   return undefined;
+}
+
+/** Whether this request's answer is lost after its change was applied (decided once the route has run). */
+export function losesResponse(f: Faults, method: string, rand: () => number = Math.random): boolean {
+  return f.loseResponseRate > 0 && f.loseResponseMethods.includes(method) && rand() < f.loseResponseRate;
 }
 
 export interface InjectedAnswer {

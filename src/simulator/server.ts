@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import type { DigestVerifier } from './digest-server.js';
-import { decideFault, type Faults, faultDelayMs, injectedAnswer } from './faults.js';
+import { decideFault, type Faults, faultDelayMs, injectedAnswer, losesResponse } from './faults.js';
 import { bump, type Stats } from './stats.js';
 import { normalizeAddress } from './store.js';
 import {
@@ -343,6 +343,12 @@ export function createSimServer(opts: SimServerOptions): Server {
     };
     const result: SimResponse = route.handle(simReq, ctx);
     if (route.mutates && result.status >= 200 && result.status < 300) opts.persist?.();
+    if (losesResponse(faults, method, rand)) {
+      // The change is applied (and saved); the client never learns it.
+      stats.lostResponses++;
+      req.socket.destroy();
+      return;
+    }
     const payload = 'list' in result ? page(result.list, simReq, flags, route.paged !== false) : result.body;
     const enveloped =
       !flags.envelope || result.status === 204

@@ -16,6 +16,8 @@ export interface StatsCounts {
   staleNonces: number;
   injectedErrors: number;
   resets: number;
+  /** Changes applied whose answer was then dropped (lose-response fault). */
+  lostResponses: number;
 }
 
 export interface Stats extends StatsCounts {
@@ -35,6 +37,7 @@ const zero = (): StatsCounts => ({
   staleNonces: 0,
   injectedErrors: 0,
   resets: 0,
+  lostResponses: 0,
 });
 
 export function createStats(): Stats {

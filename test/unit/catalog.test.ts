@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { annotationsFor, enabledTools, inputSchemaFor, listingOf } from '../../src/mcp/server.js';
+import { kindOf, needsConsent } from '../../src/policy/consent.js';
 import { maxKindOf } from '../../tools/define.js';
 import { catalog } from '../../tools/index.js';
 
@@ -145,6 +146,46 @@ describe('the tool catalog', () => {
       expect(maxKindOf(catalog.find((t) => t.name === n)!), n).toBe('destructive');
   });
 
+  it('asks for consent by risk, not by verb: every grant of access under the default policy', () => {
+    // Per tool and per DBOPS_CONFIRM value: does a call need the person's consent? Tools whose kind depends
+    // on the arguments are listed once per case.
+    const cases: Array<[string, Record<string, unknown>, { destructive: boolean; write: boolean }]> = [
+      ['create_org_api_key', {}, { destructive: true, write: true }],
+      ['create_project_api_key', {}, { destructive: true, write: true }],
+      ['create_first_user', {}, { destructive: true, write: true }],
+      ['create_user', { roles: [] }, { destructive: true, write: true }],
+      ['create_user', { roles: [{ roleName: 'GLOBAL_OWNER' }] }, { destructive: true, write: true }],
+      ['update_user_roles', {}, { destructive: true, write: true }],
+      ['put_integration', {}, { destructive: true, write: true }],
+      ['delete_maintenance_window', {}, { destructive: true, write: true }],
+      ['set_alert_config_enabled', { enabled: false }, { destructive: true, write: true }],
+      ['set_alert_config_enabled', { enabled: true }, { destructive: false, write: true }],
+      ['acknowledge_alert', {}, { destructive: false, write: true }],
+      ['acknowledge_global_alert', {}, { destructive: false, write: true }],
+      ['create_maintenance_window', {}, { destructive: false, write: true }],
+      ['update_maintenance_window', {}, { destructive: false, write: true }],
+    ];
+    const changes = catalog.filter((t) => maxKindOf(t) !== 'read').map((t) => t.name);
+    expect(new Set(cases.map(([n]) => n))).toEqual(new Set(changes));
+    for (const [name, args, expected] of cases) {
+      const kind = kindOf(catalog.find((t) => t.name === name)!, args);
+      expect({ name, args, destructive: needsConsent(kind, 'destructive') }).toEqual({
+        name,
+        args,
+        destructive: expected.destructive,
+      });
+      expect({ name, args, write: needsConsent(kind, 'write') }).toEqual({
+        name,
+        args,
+        write: expected.write,
+      });
+      expect(needsConsent(kind, 'never'), name).toBe(false);
+    }
+    for (const t of catalog.filter((t) => maxKindOf(t) === 'read'))
+      for (const c of ['destructive', 'write', 'never'] as const)
+        expect(needsConsent('read', c), t.name).toBe(false);
+  });
+
   it('fits the whole tools/list payload in under 40 KB', () => {
     // The same entries the server's tools/list handler answers with, measured in UTF-8 bytes as sent.
     const listings = catalog.map(listingOf);
@@ -176,7 +217,7 @@ describe('the tool catalog', () => {
       catalog,
     );
     expect(noDestructive.map((t) => t.name)).not.toContain('create_org_api_key');
-    expect(noDestructive.map((t) => t.name)).toContain('create_user');
+    expect(noDestructive.map((t) => t.name)).toContain('acknowledge_alert');
     const only = enabledTools(
       { readOnly: false, tools: ['list_hosts', 'get_disk_partition'], disabledTools: [] },
       catalog,

@@ -8,8 +8,10 @@ import { newFence } from '../../src/format/untrusted.js';
 import { silentLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import { argsHash, canonicalArgs } from '../../src/policy/canonical.js';
-import { callTool, type GuardDeps, needsConsent } from '../../src/policy/guard.js';
+import { needsConsent } from '../../src/policy/consent.js';
+import { callTool, type GuardDeps } from '../../src/policy/guard.js';
 import { createTokenSigner, TOKEN_TTL_MS } from '../../src/policy/tokens.js';
+import { fileLedger } from '../../src/state/ledger.js';
 import { type AnyTool, defineTool, type Preview, type ToolContext } from '../../tools/define.js';
 
 describe('canonical arguments', () => {
@@ -36,39 +38,63 @@ describe('canonical arguments', () => {
   });
 });
 
-describe('confirmation tokens', () => {
-  it('redeem once for the exact tool and arguments', () => {
+describe('confirmation tokens', async () => {
+  it('redeem once for the exact tool and arguments', async () => {
     const signer = createTokenSigner('s'.repeat(32));
     const { token } = signer.issue('delete_maintenance_window', 'h1');
-    expect(signer.redeem(token, 'delete_maintenance_window', 'h2')).toBe('mismatch');
-    expect(signer.redeem(token, 'update_user_roles', 'h1')).toBe('mismatch');
-    expect(signer.redeem(token, 'delete_maintenance_window', 'h1')).toBe('ok');
-    expect(signer.redeem(token, 'delete_maintenance_window', 'h1')).toBe('used');
+    expect(await signer.redeem(token, 'delete_maintenance_window', 'h2')).toBe('mismatch');
+    expect(await signer.redeem(token, 'update_user_roles', 'h1')).toBe('mismatch');
+    expect(await signer.redeem(token, 'delete_maintenance_window', 'h1')).toBe('ok');
+    expect(await signer.redeem(token, 'delete_maintenance_window', 'h1')).toBe('used');
   });
-  it('expire after five minutes', () => {
+  it('expire after five minutes', async () => {
     let now = 1_000_000;
     const signer = createTokenSigner('k'.repeat(32), () => now);
     const { token, expiresAt } = signer.issue('t', 'h');
     expect(expiresAt.getTime()).toBe(now + TOKEN_TTL_MS);
     now += TOKEN_TTL_MS;
-    expect(signer.redeem(token, 't', 'h')).toBe('expired');
+    expect(await signer.redeem(token, 't', 'h')).toBe('expired');
   });
-  it('reject forged, tampered and foreign tokens', () => {
+  it('reject forged, tampered and foreign tokens', async () => {
     const a = createTokenSigner('a'.repeat(32));
     const b = createTokenSigner('b'.repeat(32));
     const { token } = a.issue('t', 'h');
-    expect(b.redeem(token, 't', 'h')).toBe('invalid');
+    expect(await b.redeem(token, 't', 'h')).toBe('invalid');
     const [body, sig] = token.split('.');
     const forged = Buffer.from(Buffer.from(body!, 'base64url').toString().replace('t.', 'u.')).toString(
       'base64url',
     );
-    expect(a.redeem(`${forged}.${sig}`, 'u', 'h')).toBe('invalid');
-    expect(a.redeem('garbage', 't', 'h')).toBe('invalid');
-    expect(a.redeem('', 't', 'h')).toBe('invalid');
+    expect(await a.redeem(`${forged}.${sig}`, 'u', 'h')).toBe('invalid');
+    expect(await a.redeem('garbage', 't', 'h')).toBe('invalid');
+    expect(await a.redeem('', 't', 'h')).toBe('invalid');
   });
-  it('verify across replicas that share the secret', () => {
+  it('refuse anything but the exact format issued: trailing data, padding, whitespace', async () => {
+    const signer = createTokenSigner('p'.repeat(32));
+    const { token } = signer.issue('t', 'h');
+    for (const bad of [`${token}.junk`, `${token}=`, ` ${token}`, `${token}\n`, `${token}.`, token.replace('.', '..')])
+      expect(await signer.redeem(bad, 't', 'h'), JSON.stringify(bad)).toBe('invalid');
+    expect(await signer.redeem(token, 't', 'h')).toBe('ok');
+  });
+  it('stay used across processes and restarts that share the state directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dbops-ledger-'));
+    const secret = 'r'.repeat(32);
+    const { token } = createTokenSigner(secret, undefined, fileLedger(dir)).issue('t', 'h');
+    const first = createTokenSigner(secret, undefined, fileLedger(dir));
+    const restarted = createTokenSigner(secret, undefined, fileLedger(dir));
+    expect(await first.redeem(token, 't', 'h')).toBe('ok');
+    expect(await restarted.redeem(token, 't', 'h')).toBe('used');
+  });
+  it('are claimed exactly once when many processes race (file ledger)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dbops-ledger-'));
+    const ledgers = Array.from({ length: 4 }, () => fileLedger(dir));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => ledgers[i % 4]!.claim('k', Date.now() + 60_000)),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+  it('verify across replicas that share the secret', async () => {
     const { token } = createTokenSigner('shared-secret-0123456789').issue('t', 'h');
-    expect(createTokenSigner('shared-secret-0123456789').redeem(token, 't', 'h')).toBe('ok');
+    expect(await createTokenSigner('shared-secret-0123456789').redeem(token, 't', 'h')).toBe('ok');
   });
 });
 
@@ -102,7 +128,7 @@ describe('the preview shown before consent', () => {
     audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-policy-')), 'audit.log'), silentLogger),
   });
   const ctx = { signal: new AbortController().signal, progress: async () => {} } as unknown as ToolContext;
-  const f = () => ({ fence: newFence(), now: new Date(), detailed: false });
+  const f = () => ({ fence: newFence(), now: new Date(), detailed: false, asksFirst: () => false });
 
   for (const [name, tool] of [
     ['a tool without its own preview', rotate()],

@@ -1,0 +1,49 @@
+// What a change needs before it runs, decided in one place from the tool's kind and the live policy
+// (DBOPS_CONFIRM). Every text that tells the model or the person whether a call asks first is generated
+// from here, so it stays true under `destructive`, `write` and `never`.
+import type { AnyTool, ToolKind } from '../../tools/define.js';
+import type { Config } from '../config.js';
+
+export type ConfirmPolicy = Config['confirm'];
+
+export function kindOf(tool: AnyTool, args: Record<string, unknown>): ToolKind {
+  return typeof tool.kind === 'function' ? tool.kind(args) : tool.kind;
+}
+
+export function needsConsent(kind: ToolKind, confirm: ConfirmPolicy): boolean {
+  if (confirm === 'never' || kind === 'read') return false;
+  return confirm === 'write' || kind === 'destructive';
+}
+
+/** Whether every call of the tool asks the person first under this policy (false for unknown tools). */
+export function alwaysAsks(tool: AnyTool | undefined, confirm: ConfirmPolicy): boolean {
+  if (!tool) return false;
+  // A kind that depends on the arguments asks for every call only when even its mildest form does.
+  const mildest: ToolKind = typeof tool.kind === 'function' ? 'write' : tool.kind;
+  return needsConsent(mildest, confirm);
+}
+
+/** The consent facts a text needs: ask by tool name. */
+export interface ConsentFacts {
+  confirm: ConfirmPolicy;
+  asksFirst(toolName: string): boolean;
+}
+
+export function consentFacts(confirm: ConfirmPolicy, tools: AnyTool[]): ConsentFacts {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  return { confirm, asksFirst: (name) => alwaysAsks(byName.get(name), confirm) };
+}
+
+/** The server instructions' sentence on changes, true under the live policy. */
+export function consentInstruction(confirm: ConfirmPolicy): string {
+  const show =
+    'when a call answers with a preview, an approval link or a confirmation token, show it to the person and continue only after they decide. Never pass a token or approvalId the person did not approve.';
+  switch (confirm) {
+    case 'write':
+      return `Every change (acknowledge, maintenance windows, users, keys, integrations, alert configurations) asks the person's consent through the server first: ${show}`;
+    case 'destructive':
+      return `Changes that delete, disable, grant access, mint keys or replace integration keys ask the person's consent through the server first: ${show} Other changes (acknowledging alerts, creating or updating maintenance windows, enabling alert configurations) run at once: agree them with the person before calling.`;
+    default:
+      return 'This server applies every change at once, without asking the person (DBOPS_CONFIRM=never): agree each change with the person before calling a tool that changes anything.';
+  }
+}
