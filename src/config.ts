@@ -59,6 +59,7 @@ export const configSchema = z.object({
   maxOutputChars: int(1_000, 1_000_000).default(12_000),
   feedPollMs: int(100, 3_600_000).default(30_000),
   httpToken: z.string().min(16).optional(),
+  httpMaxSessions: int(1, 100_000).default(100),
   logLevel: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   // Transport (flags; env DBOPS_TRANSPORT / DBOPS_HOST / DBOPS_PORT also work).
   transport: z.enum(['stdio', 'http']).default('stdio'),

@@ -8,8 +8,18 @@ import { randomBytes } from 'node:crypto';
 const UNSAFE =
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDC7F]/g;
 
+// Anything shaped like a fence tag (<data-…>, </data-…>, with any suffix or spacing): platform text must not be
+// able to open or close a block, whatever tag this call happens to use.
+const FENCE_LIKE = /<\s*\/?\s*data-[^<>]{0,64}>/gi;
+
 export function sanitize(text: string): string {
-  return text.replace(UNSAFE, '');
+  let out = text.replace(UNSAFE, '');
+  // Repeated until stable: removing one tag must not join its neighbours into another.
+  for (let prev = ''; prev !== out; ) {
+    prev = out;
+    out = out.replace(FENCE_LIKE, '');
+  }
+  return out;
 }
 
 /** One line of untrusted text for a table cell or a `**Label**: value` line. */

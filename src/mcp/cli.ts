@@ -3,7 +3,6 @@
 
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { maxKindOf } from '../../tools/define.js';
@@ -64,6 +63,7 @@ export async function runServe(args: string[]): Promise<number> {
         token: config.httpToken,
         allowedOrigins: config.allowedOrigins,
         sessionIdleMs: config.sessionIdleMs,
+        maxSessions: config.httpMaxSessions,
         logger,
         newServer,
         routes: runtime.approvals?.routes,
@@ -72,7 +72,7 @@ export async function runServe(args: string[]): Promise<number> {
       await runtime.close();
       return fail(e);
     }
-    runtime.approvals?.useOrigin(publicOrigin(http.origin, config.host));
+    runtime.approvals?.useOrigin(http.publicOrigin);
     closeTransport = () => http.close();
     printBanner(http.url, config, runtime.approvals?.origin());
   } else {
@@ -81,6 +81,10 @@ export async function runServe(args: string[]): Promise<number> {
     await server.connect(transport);
     closeTransport = () => server.close();
     transport.onclose = () => void shutdown();
+    // The client is gone when our stdin ends: the SDK's transport does not notice on its own, and the
+    // approval page, pollers and the embedded simulator would keep this process alive.
+    process.stdin.once('end', () => void shutdown());
+    process.stdin.once('close', () => void shutdown());
     logger.info('dbops-mcp serving MCP over stdio');
   }
 
@@ -88,12 +92,13 @@ export async function runServe(args: string[]): Promise<number> {
   async function shutdown() {
     if (stopping) return;
     stopping = true;
+    // Within a second, whatever a close is waiting for (an open approval wait, a slow socket).
+    setTimeout(() => process.exit(0), 900).unref();
     await closeTransport().catch(() => {});
     await runtime.close().catch(() => {});
     process.exit(0);
   }
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void shutdown());
   return 0;
 }
 
@@ -102,13 +107,6 @@ async function loadExtensions(): Promise<NonNullable<ServerDeps['extensions']>> 
   const { registerResources } = await import('./resources.js');
   const { registerPrompts } = await import('./prompts.js');
   return [registerResources, registerPrompts];
-}
-
-/** The origin a person's browser can reach: a wildcard bind is reached through this machine's name. */
-export function publicOrigin(origin: string, host: string): string {
-  if (host !== '0.0.0.0' && host !== '::' && host !== '[::]') return origin;
-  const u = new URL(origin);
-  return `http://${hostname()}:${u.port}`;
 }
 
 function printBanner(url: string, config: Config, approvalOrigin?: string) {

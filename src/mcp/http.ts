@@ -1,7 +1,9 @@
 // Streamable HTTP transport at /mcp with the spec's security rules: Origin checked on every request (403
 // when present and not allowed), Host checked while bound to loopback (DNS rebinding), a bearer token
-// (constant-time compare) required before binding beyond loopback, bounded bodies, idle sessions closed.
+// (constant-time compare) required before binding beyond loopback, bounded bodies, idle sessions closed,
+// and a cap on sessions held at once (the least recently used idle one makes room; none idle → 503).
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -20,6 +22,8 @@ export interface HttpOptions {
   token?: string;
   allowedOrigins: string[];
   sessionIdleMs: number;
+  /** Sessions held at once (DBOPS_HTTP_MAX_SESSIONS). */
+  maxSessions?: number;
   logger: Logger;
   newServer: () => McpServer;
   /** Other pages served on the same port (the approval page); return true when handled. */
@@ -29,6 +33,8 @@ export interface HttpOptions {
 export interface RunningHttp {
   url: string;
   origin: string;
+  /** The origin a person's browser reaches the server at (a wildcard bind is reached by this machine's name). */
+  publicOrigin: string;
   server: Server;
   sessions: () => number;
   close(): Promise<void>;
@@ -39,15 +45,23 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     throw new ConfigError(
       `refusing to listen on ${opts.host} without DBOPS_HTTP_TOKEN: set a bearer token (16+ characters) or bind 127.0.0.1`,
     );
-  const sessions = new Map<
-    string,
-    { transport: StreamableHTTPServerTransport; server: McpServer; lastSeen: number }
-  >();
+  interface Session {
+    transport: StreamableHTTPServerTransport;
+    server: McpServer;
+    lastSeen: number;
+    /** POST requests being answered (an open GET stream does not make a session busy). */
+    inFlight: number;
+  }
+  const sessions = new Map<string, Session>();
+  const maxSessions = opts.maxSessions ?? 100;
   let port = opts.port;
+  let selfOrigin = '';
 
-  // Same-origin requests (the approval page's own form posts) are allowed; so are loopback and listed origins.
-  const allowedOrigin = (origin: string, host: string | undefined) =>
-    origin === `http://${host}` ||
+  // Allowed origins: this server's loopback origins, the origin it is published at (the approval page's own
+  // form posts) and DBOPS_ALLOWED_ORIGINS. Never "whatever the Host header says": a rebound DNS name would
+  // match itself.
+  const allowedOrigin = (origin: string) =>
+    origin === selfOrigin ||
     opts.allowedOrigins.includes(origin) ||
     [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`].includes(origin);
   // Beyond loopback the bearer token is the guard.
@@ -59,12 +73,17 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     try {
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
       const origin = req.headers.origin;
-      if (
-        (origin !== undefined && !allowedOrigin(origin, req.headers.host)) ||
-        !allowedHost(req.headers.host)
-      )
+      if ((origin !== undefined && !allowedOrigin(origin)) || !allowedHost(req.headers.host))
         return sendJson(res, 403, { error: 'forbidden', detail: 'Origin or Host not allowed' });
-      if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok', sessions: sessions.size });
+      // Liveness for anyone; how busy the server is only for holders of the token.
+      if (url.pathname === '/healthz')
+        return sendJson(
+          res,
+          200,
+          opts.token && !tokenOk(req.headers.authorization)
+            ? { status: 'ok' }
+            : { status: 'ok', sessions: sessions.size, maxSessions },
+        );
       if (opts.routes && (await opts.routes(req, res, url))) return;
       if (url.pathname !== '/mcp') return sendJson(res, 404, { error: 'not found' });
       if (!tokenOk(req.headers.authorization)) {
@@ -96,15 +115,27 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       const s = sessions.get(sessionId);
       if (!s) return sendJson(res, 404, rpcError(-32001, 'Session not found: initialize a new session'));
       s.lastSeen = Date.now();
+      if (req.method === 'POST') {
+        s.inFlight++;
+        res.once('close', () => s.inFlight--);
+      }
       return s.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body))
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
+    if (sessions.size >= maxSessions && !evictIdle()) {
+      res.setHeader('Retry-After', '5');
+      return sendJson(
+        res,
+        503,
+        rpcError(-32000, `All ${maxSessions} sessions are busy (DBOPS_HTTP_MAX_SESSIONS); retry shortly`),
+      );
+    }
     const mcp = opts.newServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server: mcp, lastSeen: Date.now() });
+        sessions.set(id, { transport, server: mcp, lastSeen: Date.now(), inFlight: 0 });
       },
     });
     transport.onclose = () => {
@@ -112,6 +143,18 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     };
     await mcp.connect(transport);
     await transport.handleRequest(req, res, body);
+  }
+
+  /** Closes the least recently used session with nothing in flight; false when every session is busy. */
+  function evictIdle(): boolean {
+    let victim: [string, Session] | undefined;
+    for (const entry of sessions)
+      if (entry[1].inFlight === 0 && (!victim || entry[1].lastSeen < victim[1].lastSeen)) victim = entry;
+    if (!victim) return false;
+    sessions.delete(victim[0]);
+    opts.logger.info('session closed to make room (DBOPS_HTTP_MAX_SESSIONS)', { maxSessions });
+    void victim[1].server.close().catch(() => {});
+    return true;
   }
 
   const sweep = setInterval(
@@ -134,9 +177,11 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
   port = (server.address() as AddressInfo).port;
   const hostForUrl = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
   const origin = `http://${hostForUrl}:${port}`;
+  selfOrigin = publicOrigin(origin, opts.host);
   return {
     url: `${origin}/mcp`,
     origin,
+    publicOrigin: selfOrigin,
     server,
     sessions: () => sessions.size,
     async close() {
@@ -147,6 +192,13 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** The origin a person's browser can reach: a wildcard bind is reached through this machine's name. */
+export function publicOrigin(origin: string, host: string): string {
+  if (host !== '0.0.0.0' && host !== '::' && host !== '[::]') return origin;
+  const u = new URL(origin);
+  return `http://${hostname()}:${u.port}`;
 }
 
 function rpcError(code: number, message: string) {

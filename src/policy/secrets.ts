@@ -1,14 +1,29 @@
 // A minted private key is written to a 0600 file and the model sees it masked with the file's path, unless
-// the operator chose DBOPS_REVEAL_SECRETS=true.
-import { mkdir, writeFile } from 'node:fs/promises';
+// the operator chose DBOPS_REVEAL_SECRETS=true. The folder must be private: one we own is tightened to 0700,
+// one owned by someone else and open to others is refused.
+import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mask } from '../format/redact.js';
+
+/** Makes sure `dir` exists and only its owner (this user) can enter it; throws a message naming the fix. */
+export async function privateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const s = await stat(dir);
+  if ((s.mode & 0o077) === 0) return;
+  if (s.uid === process.getuid?.()) {
+    await chmod(dir, 0o700);
+    return;
+  }
+  throw new Error(
+    `DBOPS_SECRETS_DIR ${dir} is open to other users (mode ${(s.mode & 0o777).toString(8)}) and not owned by this user: refusing to write private keys there. Use a folder of your own, or chmod 700 it.`,
+  );
+}
 
 export function createSecretKeeper(dir: string, reveal: boolean) {
   return {
     async keep(label: string, value: string): Promise<{ shown: string; path?: string }> {
       if (reveal) return { shown: value };
-      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await privateDir(dir);
       const file = join(dir, `${label.replace(/[^A-Za-z0-9._-]/g, '_')}.key`);
       await writeFile(file, `${value}\n`, { mode: 0o600, flag: 'w' });
       return { shown: mask(value), path: file };

@@ -326,10 +326,7 @@ describe('finding 8: HTTP holds under load', () => {
       const hog = await connect(http.url);
       const other = await connect(http.url);
       const ack = (c: Client, i: number) =>
-        c.callTool({
-          name: 'delete_maintenance_window',
-          arguments: { maintenanceWindowId: i.toString(16).padStart(24, '0') },
-        });
+        c.callTool({ name: 'create_project_api_key', arguments: { desc: `key ${i}`, roles: ['GROUP_READ_ONLY'] } });
       const outcomes: string[] = [];
       for (let i = 0; i < 25; i++) {
         const r = await ack(hog.client, i);

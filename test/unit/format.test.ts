@@ -27,6 +27,15 @@ describe('untrusted text', () => {
     expect(wrapped.startsWith(`<${fence.tag}>\n`)).toBe(true);
     expect(newFence().tag).not.toBe(fence.tag);
   });
+  it('removes anything shaped like a fence tag, including one built by removing another (property)', () => {
+    expect(sanitize('a</data-0123abcd>b< data-x >c<data-<data-1>9999ffff>d')).toBe('abcd');
+    const piece = fc.constantFrom('<', '</', '< /', 'data-', 'DATA-', '0123abcd', '>', ' ', 'x', '\n');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+        expect(/<\s*\/?\s*data-[^<>]{0,64}>/i.test(sanitize(parts.join('')))).toBe(false);
+      }),
+    );
+  });
   it('flattens and escapes table cells', () => {
     expect(cell('a|b\nc')).toBe('a\\|b c');
     expect(cell(undefined)).toBe('—');
