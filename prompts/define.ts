@@ -22,7 +22,11 @@ export interface PromptDef {
    * The user message that starts the conversation; `now` anchors relative times; `asksFirst` says whether
    * the server itself asks the person before a tool's change (the live policy), so the text stays true.
    */
-  render(args: Record<string, string | undefined>, now: Date, asksFirst: (toolName: string) => boolean): string;
+  render(
+    args: Record<string, string | undefined>,
+    now: Date,
+    asksFirst: (toolName: string) => boolean,
+  ): string;
 }
 
 export const definePrompt = (p: PromptDef): PromptDef => p;

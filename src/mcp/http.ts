@@ -3,9 +3,9 @@
 // (constant-time compare) required before binding beyond loopback, bounded bodies, idle sessions closed,
 // and a cap on sessions held at once (the least recently used idle one makes room; none idle → 503).
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';

@@ -15,8 +15,8 @@ import { type Choice, completeIds, globalAlertConfigChoices, projectChoices } fr
 import { subscribe } from '../feeds/subscriptions.js';
 import { capText } from '../format/markdown.js';
 import { newFence } from '../format/untrusted.js';
-import { errorMessage } from './errors.js';
 import { consentFacts } from '../policy/consent.js';
+import { errorMessage } from './errors.js';
 import { enabledTools, type ServerDeps } from './server.js';
 
 /** The protocol's "resource not found". */
@@ -51,7 +51,12 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
         contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(m.feed.json(data, m.vars)) }],
       };
     const fence = newFence();
-    const text = m.feed.markdown(data, m.vars, { fence, now: at, detailed: false, asksFirst: consent.asksFirst });
+    const text = m.feed.markdown(data, m.vars, {
+      fence,
+      now: at,
+      detailed: false,
+      asksFirst: consent.asksFirst,
+    });
     const narrow = 'Read it with ?format=json for everything.';
     return {
       contents: [

@@ -219,7 +219,10 @@ async function resolveApproval(
     case 'declined':
       return {
         text: `Declined by the person — nothing changed. Do not retry \`${tool.name}\` unless they ask again.`,
-        structured: { outcome: 'declined', nextStep: `Nothing changed. Do not retry ${tool.name} unless the person asks again.` },
+        structured: {
+          outcome: 'declined',
+          nextStep: `Nothing changed. Do not retry ${tool.name} unless the person asks again.`,
+        },
       };
     case 'pending':
       return {
@@ -260,7 +263,11 @@ async function executeAudited(
     await audit.write({ tool: tool.name, args, outcome: 'executed', channel });
     return {
       text: answer.text,
-      structured: { outcome: 'executed', result: answer.structured, nextStep: 'Done: tell the person what changed.' },
+      structured: {
+        outcome: 'executed',
+        result: answer.structured,
+        nextStep: 'Done: tell the person what changed.',
+      },
     };
   } catch (e) {
     const status = (e as { status?: number }).status;

@@ -67,7 +67,7 @@ describe('API keys', () => {
 describe('users', () => {
   it('creates a user without echoing the password and names the roles waiting for an invitation', async () => {
     const password = 'Str0ng!pass-word';
-    const r = await t.call('create_user', {
+    const { preview, result: r } = await confirmed(t, 'create_user', {
       username: 'new.person@example.com',
       password,
       emailAddress: 'new.person@example.com',
@@ -77,14 +77,15 @@ describe('users', () => {
       roles: [{ groupId: sim.projectIds[0], roleName: 'GROUP_READ_ONLY' }],
     });
     expect(r.isError, r.text).toBe(false);
-    expect(r.text + JSON.stringify(r.structured)).not.toContain(password);
+    for (const shown of [preview, r])
+      expect(shown.text + JSON.stringify(shown.structured)).not.toContain(password);
     expect(r.text).toContain(
       `Invited, applies once the user accepts: GROUP_READ_ONLY @ project ${sim.projectIds[0]}.`,
     );
   });
 
   it('shows the platform refusing a weak password', async () => {
-    const r = await t.call('create_user', {
+    const { result: r } = await confirmed(t, 'create_user', {
       username: 'weak@example.com',
       password: 'password',
       emailAddress: 'weak@example.com',
@@ -138,7 +139,7 @@ describe('users', () => {
   });
 
   it('creates further users through the first-user endpoint without a key', async () => {
-    const r = await t.call('create_first_user', {
+    const { result: r } = await confirmed(t, 'create_first_user', {
       username: 'second.admin@example.com',
       password: 'An0ther!secret',
       firstName: 'Second',
@@ -157,7 +158,7 @@ describe('first user of a fresh installation', () => {
       config: { publicKey: 'unused', privateKey: 'unused', projectId: undefined, orgId: undefined },
     });
     try {
-      const r = await fresh.call('create_first_user', {
+      const { result: r } = await confirmed(fresh, 'create_first_user', {
         username: 'root@example.com',
         password: 'F1rst!owner-pass',
         firstName: 'Root',
@@ -182,7 +183,7 @@ describe('secrets outside the answers', () => {
   it('keeps minted private keys and passwords out of the logs and the audit log', async () => {
     const password = 'An0ther!secret-pass';
     await confirmed(t, 'create_org_api_key', { desc: 'Log check', roles: ['ORG_MEMBER'] });
-    await t.call('create_user', {
+    await confirmed(t, 'create_user', {
       username: 'log.check@example.com',
       password,
       emailAddress: 'log.check@example.com',

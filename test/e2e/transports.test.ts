@@ -2,7 +2,7 @@
 // (the built CLI as a child process, stdout carrying only the protocol).
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -141,27 +141,25 @@ describe('Streamable HTTP transport', () => {
     }
   });
 
-  it('accepts same-origin requests when bound beyond loopback with a token', async () => {
+  it('beyond loopback, accepts its published origin and listed origins, not whatever the Host names', async () => {
     const token = 'correct-horse-battery-staple';
-    const h = await startTestHttp(base.deps, { host: '0.0.0.0', token });
+    const h = await startTestHttp(base.deps, {
+      host: '0.0.0.0',
+      token,
+      allowedOrigins: ['https://ops.example.internal'],
+    });
     try {
       const port = new URL(h.origin).port;
       const auth = { authorization: `Bearer ${token}` };
       const local = `http://127.0.0.1:${port}`;
-      expect(
-        await rawPost(local, {
-          ...auth,
-          host: `ops.example.internal:${port}`,
-          origin: `http://ops.example.internal:${port}`,
-        }),
-      ).toBe(200);
-      expect(
-        await rawPost(local, {
-          ...auth,
-          host: `ops.example.internal:${port}`,
-          origin: 'http://evil.example',
-        }),
-      ).toBe(403);
+      const post = (host: string, origin: string) => rawPost(local, { ...auth, host, origin });
+      // The approval page's own form posts come from the published origin (this machine's name).
+      expect(h.publicOrigin).toBe(`http://${hostname()}:${port}`);
+      expect(await post(`${hostname()}:${port}`, h.publicOrigin)).toBe(200);
+      expect(await post(`ops.example.internal:${port}`, 'https://ops.example.internal')).toBe(200);
+      // A name that resolves here (DNS rebinding) matching its own Host is not enough.
+      expect(await post(`ops.example.internal:${port}`, `http://ops.example.internal:${port}`)).toBe(403);
+      expect(await post(`ops.example.internal:${port}`, 'http://evil.example')).toBe(403);
     } finally {
       await h.close();
     }

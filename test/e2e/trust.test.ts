@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApprovalService } from '../../src/approval/index.js';
 import { createLogger } from '../../src/log.js';
 import { registerPrompts } from '../../src/mcp/prompts.js';
 import { createSecretKeeper } from '../../src/policy/secrets.js';
-import { createApprovalService } from '../../src/approval/index.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { raw } from '../helpers/http.js';
 import { startTestHttp, startTestServer, type TestServer } from '../helpers/mcp.js';
@@ -109,7 +109,7 @@ describe('finding 3: what the server says about consent is the live policy', () 
           end: '2030-01-01T02:00:00Z',
         },
       });
-      const text = (prompt.messages[0]?.content as { text: string }).text;
+      const text = (prompt.messages[0]!.content as { text: string }).text;
       if (confirm === 'write') expect(text).toContain('The server will also ask for consent');
       else {
         expect(text).not.toContain('The server will also ask for consent');
@@ -326,7 +326,10 @@ describe('finding 8: HTTP holds under load', () => {
       const hog = await connect(http.url);
       const other = await connect(http.url);
       const ack = (c: Client, i: number) =>
-        c.callTool({ name: 'create_project_api_key', arguments: { desc: `key ${i}`, roles: ['GROUP_READ_ONLY'] } });
+        c.callTool({
+          name: 'create_project_api_key',
+          arguments: { desc: `key ${i}`, roles: ['GROUP_READ_ONLY'] },
+        });
       const outcomes: string[] = [];
       for (let i = 0; i < 25; i++) {
         const r = await ack(hog.client, i);

@@ -714,6 +714,7 @@ describe('persistence and stats', () => {
       staleNonces: 0,
       injectedErrors: 0,
       resets: 0,
+      lostResponses: 0,
     };
     expect(sim.stats.snapshot()).toEqual(expected);
     const served = await rawFetch(`${sim.origin}/__simulator/stats`, 'GET');

@@ -1,7 +1,9 @@
 // Load under faults: 20 MCP sessions over Streamable HTTP, 100 mixed calls each, against a platform that
-// answers 20% of requests with 503, resets 5% of connections and lets a digest nonce serve only a few
-// requests. Every read must succeed through retries, every acknowledgement that reported success must be
-// applied exactly once (and a failed one never twice), and sessions, sockets and memory must come back.
+// answers 20% of requests with 503, resets 5% of connections, applies 5% of acknowledgements and then drops
+// the answer (lose-response), and lets a digest nonce serve only a few requests. Every read must succeed
+// through retries; every acknowledgement is applied at most once, every one reported done was applied, every
+// one reported failed was not, and every lost answer is reported as "may have been applied"; sessions,
+// sockets and memory must come back.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -60,7 +62,7 @@ async function until(check: () => boolean, ms: number) {
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
 }
 
-type Outcome = { tool: string; alertId?: string; ok: boolean; text: string };
+type Outcome = { tool: string; alertId?: string; ok: boolean; uncertain?: boolean; text: string };
 
 describe('20 sessions × 100 calls against a faulty platform', () => {
   it('keeps every read, applies every write once, and leaks nothing', { timeout: 150_000 }, async () => {
@@ -91,7 +93,14 @@ describe('20 sessions × 100 calls against a faulty platform', () => {
     async function round() {
       const acksBefore = countAcks();
       const statsBefore = sim.stats.snapshot();
-      sim.setFaults({ errorRate: 0.2, errorStatuses: [503], resetRate: 0.05, nonceMaxUses: 3 });
+      sim.setFaults({
+        errorRate: 0.2,
+        errorStatuses: [503],
+        resetRate: 0.05,
+        loseResponseRate: 0.05,
+        loseResponseMethods: ['PATCH'],
+        nonceMaxUses: 3,
+      });
       const outcomes: Outcome[] = [];
       const sessions = await Promise.all(Array.from({ length: SESSIONS }, () => connect()));
       expect(http.sessions()).toBe(SESSIONS);
@@ -105,11 +114,13 @@ describe('20 sessions × 100 calls against a faulty platform', () => {
                 arguments: { alertId, forHours: 1, acknowledgementComment: `load ${s}/${i}` },
               });
               const structured = r.structuredContent as { outcome?: string } | undefined;
+              const text = textOf(r);
               outcomes.push({
                 tool: 'acknowledge_alert',
                 alertId,
                 ok: r.isError !== true && structured?.outcome === 'executed',
-                text: textOf(r),
+                uncertain: r.isError === true && text.includes('may have been applied'),
+                text,
               });
             } else {
               const [name, args] = reads[(s + i) % reads.length]!;
@@ -119,7 +130,7 @@ describe('20 sessions × 100 calls against a faulty platform', () => {
           }
         }),
       );
-      sim.setFaults({ errorRate: 0, resetRate: 0, nonceMaxUses: 0 });
+      sim.setFaults({ errorRate: 0, resetRate: 0, loseResponseRate: 0, nonceMaxUses: 0 });
       const stats = sim.stats.snapshot();
 
       // The faults really happened, on this scale.
@@ -127,27 +138,44 @@ describe('20 sessions × 100 calls against a faulty platform', () => {
       expect(stats.injectedErrors - statsBefore.injectedErrors).toBeGreaterThan(100);
       expect(stats.resets - statsBefore.resets).toBeGreaterThan(20);
       expect(stats.staleNonces - statsBefore.staleNonces).toBeGreaterThan(50);
+      expect(stats.lostResponses - statsBefore.lostResponses).toBeGreaterThan(3);
 
       // Every read succeeded.
       const failedReads = outcomes.filter((o) => o.tool !== 'acknowledge_alert' && !o.ok);
       expect(failedReads.map((o) => `${o.tool}: ${o.text.slice(0, 200)}`)).toEqual([]);
 
       // Writes: a failure is allowed (a PATCH is never retried once it may have reached the platform), but
-      // it must say so, and the platform must hold exactly one acknowledgement per reported success.
+      // what the answer says must be what happened on the platform.
       const writes = outcomes.filter((o) => o.tool === 'acknowledge_alert');
-      const acked = writes.filter((o) => o.ok);
-      expect(acked.length).toBeGreaterThan(writes.length / 2);
-      for (const w of writes.filter((o) => !o.ok))
+      expect(writes.filter((o) => o.ok).length).toBeGreaterThan(writes.length / 2);
+      for (const w of writes.filter((o) => !o.ok && !o.uncertain))
         expect(w.text).toMatch(/503|reset|socket|connect|unavailable/i);
       const acksAfter = countAcks();
+      const tally = {
+        attempted: writes.length,
+        applied: 0,
+        reported: 0,
+        uncertain: 0,
+        duplicated: 0,
+        misreported: 0,
+      };
       for (const alertId of alertIds) {
-        const reported = acked.filter((o) => o.alertId === alertId).length;
-        const attempted = writes.filter((o) => o.alertId === alertId).length;
+        const mine = writes.filter((o) => o.alertId === alertId);
+        const reported = mine.filter((o) => o.ok).length;
+        const uncertain = mine.filter((o) => o.uncertain).length;
         const applied = (acksAfter.get(alertId) ?? 0) - (acksBefore.get(alertId) ?? 0);
-        // Injected faults strike before a route runs, so nothing that failed was applied: exactly once.
-        expect({ alertId, applied }).toEqual({ alertId, applied: reported });
-        expect(applied).toBeLessThanOrEqual(attempted);
+        tally.applied += applied;
+        tally.reported += reported;
+        tally.uncertain += uncertain;
+        tally.duplicated += Math.max(0, applied - mine.length); // a call applied more than once
+        tally.misreported += Math.max(0, reported - applied) + Math.max(0, applied - reported - uncertain);
       }
+      console.info(`writes under lose-response faults: ${JSON.stringify(tally)}`);
+      expect(tally.uncertain).toBeGreaterThan(0); // the fault really struck writes
+      expect({ duplicated: tally.duplicated, misreported: tally.misreported }).toEqual({
+        duplicated: 0,
+        misreported: 0,
+      });
 
       // Sessions and sockets come back.
       await Promise.all(sessions.map((s) => s.close()));

@@ -71,7 +71,14 @@ describe('confirmation tokens', async () => {
   it('refuse anything but the exact format issued: trailing data, padding, whitespace', async () => {
     const signer = createTokenSigner('p'.repeat(32));
     const { token } = signer.issue('t', 'h');
-    for (const bad of [`${token}.junk`, `${token}=`, ` ${token}`, `${token}\n`, `${token}.`, token.replace('.', '..')])
+    for (const bad of [
+      `${token}.junk`,
+      `${token}=`,
+      ` ${token}`,
+      `${token}\n`,
+      `${token}.`,
+      token.replace('.', '..'),
+    ])
       expect(await signer.redeem(bad, 't', 'h'), JSON.stringify(bad)).toBe('invalid');
     expect(await signer.redeem(token, 't', 'h')).toBe('ok');
   });

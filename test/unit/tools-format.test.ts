@@ -30,7 +30,12 @@ const NOW = new Date('2026-11-21T14:00:00Z');
 const P = '5f1a2b3c4d5e6f7a8b9c0d1e';
 const PRIVATE = 'c4f1e2d3-aaaa-4bbb-8ccc-1234567890ab';
 
-const fmt = (detailed = false): FormatContext => ({ fence: newFence(), now: NOW, detailed });
+const fmt = (detailed = false): FormatContext => ({
+  fence: newFence(),
+  now: NOW,
+  detailed,
+  asksFirst: () => false,
+});
 
 function ctxWith(api: Record<string, unknown>, secretsDir?: string): ToolContext {
   const keeper = createSecretKeeper(secretsDir ?? mkdtempSync(join(tmpdir(), 'dbops-secrets-')), false);
