@@ -1,7 +1,7 @@
 // Alerts: the rows a person triages (status, age, host, value vs threshold, ack state) and acknowledgement.
 import { z } from 'zod';
 import type { Alert } from '../src/api/client.js';
-import { age, when } from '../src/format/markdown.js';
+import { age, due, when } from '../src/format/markdown.js';
 import { listAnswer, listOutput, pageQuery, readIfOffered, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type Preview, projectOf, ToolInputError } from './define.js';
 import { ids, isoTime, page, text } from './ids.js';
@@ -18,9 +18,12 @@ export function alertWhere(a: Alert): string {
 
 export function ackState(a: Alert, now: Date): string {
   if (!a.acknowledgedUntil || Date.parse(a.acknowledgedUntil) <= now.getTime()) return 'no';
-  const until = age(a.acknowledgedUntil, now);
-  const span = until === 'indefinitely' ? 'until further notice' : `${until?.replace(/^in /, '')} left`;
-  return `yes, ${span}, by ${a.acknowledgingUsername ?? '?'}`;
+  const by = `by ${a.acknowledgingUsername ?? '?'}`;
+  const rel = age(a.acknowledgedUntil, now);
+  if (rel === 'indefinitely') return `yes, until further notice, ${by}`;
+  // due() adds the UTC time when the acknowledgement lapses within 48 h: "in 9 h, 2026-11-21 21:00 UTC".
+  const [left, at] = (due(a.acknowledgedUntil, now) ?? '').replace(/^in /, '').split(', ');
+  return `yes, ${left} left${at ? `, until ${at}` : ''}, ${by}`;
 }
 
 export function alertRow(a: Alert, now: Date): unknown[] {
