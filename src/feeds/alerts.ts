@@ -72,10 +72,13 @@ export async function loadOpenAlerts(
   const statuses = o.statuses ?? OPEN_STATUSES;
   const signal = o.signal;
   let done = 0;
+  // Expected reads: the configurations and one list per status (or per configuration, in the fallback),
+  // plus the global configurations and one list per enabled global configuration.
   let total = statuses.length + 1;
+  let globalTotal = 1;
   const tick = async (message: string) => {
     done += 1;
-    await o.progress?.(done, Math.max(total, done), message);
+    await o.progress?.(done, Math.max(total + globalTotal, done), message);
   };
   let truncated = false;
   const all = async <T>(label: string, read: FetchPage<T>) => {
@@ -89,7 +92,9 @@ export async function loadOpenAlerts(
   // Settled below in both paths; a rejection here must not go unobserved while the alerts load.
   configsP.catch(() => {});
 
-  const globalP = loadGlobalAlerts(api, projectId, all, signal);
+  const globalP = loadGlobalAlerts(api, projectId, all, signal, (n) => {
+    globalTotal = n;
+  });
   globalP.catch(() => {});
   // Windows only annotate the alerts: an error reading them must not cost the alerts themselves.
   const windowsP = o.windows ? loadWindows(api, projectId, signal).catch(() => null) : undefined;
@@ -146,29 +151,35 @@ async function loadGlobalAlerts(
   projectId: string,
   all: <T>(label: string, read: FetchPage<T>) => Promise<T[]>,
   signal: AbortSignal | undefined,
+  /** How many reads (that tick progress) the global part makes in all, once that is known. */
+  expect: (reads: number) => void,
 ): Promise<{ alerts: Alert[]; configs: GlobalAlertConfig[]; note?: string }> {
   try {
     const configs =
       (await ifSupported(api, 'globalAlertConfigs', () =>
         all('global alert configurations', (q) => api.globalAlerts.listConfigs(q, { signal })),
       )) ?? [];
+    const enabled = configs.filter((c) => c.enabled !== false);
+    expect(1 + enabled.length);
     const lists = await mapBounded(
-      configs.filter((c) => c.enabled !== false),
+      enabled,
       FAN_OUT,
       signal,
       (c, s) =>
-        all(`alerts of global configuration ${c.id}`, (q) =>
+        all(`global alerts (${c.id})`, (q) =>
           api.globalAlerts.listForConfig(c.id, q, { signal: s }),
         ),
     );
     return { alerts: lists.flat().filter((a) => a.groupId === projectId), configs };
   } catch (e) {
-    if (e instanceof ApiError && (e.status === 401 || e.status === 403))
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
+      expect(0);
       return {
         alerts: [],
         configs: [],
         note: "Global alerts (e.g. a disk full on this project's hosts) were not read: this key has no global role.",
       };
+    }
     throw e;
   }
 }
@@ -245,6 +256,7 @@ function windowFor(type: string | undefined, windows: MaintenanceWindow[], now: 
 }
 
 const CONFIG_CHANGE = /^(GLOBAL_)?ALERT_CONFIG/;
+const CONFIG_CHANGE_LEAD_MS = 24 * 3_600_000;
 
 /** Groups by cause, each group oldest first, groups ordered by their oldest alert. */
 export function groupByCause(
@@ -296,12 +308,15 @@ export function groupByCause(
     for (const a of g.alerts) if (!hostRank.has(alertWhere(a))) hostRank.set(alertWhere(a), hostRank.size);
     g.alerts.sort((x, y) => hostRank.get(alertWhere(x))! - hostRank.get(alertWhere(y))! || oldestFirst(x, y));
     g.oldest = g.alerts[0]?.created; // the first host is the one with the oldest alert
+    // Changes from a day before the first alert on: what may have made it fire, or silenced it since.
+    const from = (Date.parse(g.oldest ?? '') || 0) - CONFIG_CHANGE_LEAD_MS;
     g.configChanges = (context.events ?? [])
       .filter(
         (e) =>
           CONFIG_CHANGE.test(e.eventTypeName ?? '') &&
           e.alertConfigId &&
-          g.alertConfigIds.includes(e.alertConfigId),
+          g.alertConfigIds.includes(e.alertConfigId) &&
+          (Date.parse(e.created ?? '') || 0) >= from,
       )
       .sort(oldestFirst);
   }
@@ -353,10 +368,13 @@ export function groupNotes(g: AlertGroup, now: Date): string[] {
   const notes = g.disabledConfigIds.map(
     (id) => `⚠ configuration ${id} is disabled now: no new alert of this kind opens or notifies.`,
   );
-  for (const e of g.configChanges) {
+  // The latest change says what state the configuration is in; earlier ones are in the timeline.
+  const e = g.configChanges.at(-1);
+  if (e) {
     const who = e.username ?? (e.publicKey ? `key ${e.publicKey}` : undefined);
+    const more = g.configChanges.length > 1 ? ` (latest of ${g.configChanges.length})` : '';
     notes.push(
-      `⚠ its configuration changed ${age(e.created, now)}${who ? ` by ${cell(who)}` : ''}: ${cell(e.eventTypeName)} (eventId ${e.id})`,
+      `⚠ its configuration changed ${age(e.created, now)}${who ? ` by ${cell(who)}` : ''}: ${cell(e.eventTypeName)} (eventId ${e.id})${more}`,
     );
   }
   return notes;

@@ -311,7 +311,7 @@ describe('maintenance windows', () => {
       endDate: '2026-11-26T04:00:00Z',
     });
     expect(p.changes).toEqual([
-      { field: 'endDate', from: '2026-11-26 02:00 UTC (in 4 d)', to: '2026-11-26 04:00 UTC (in 4 d)' },
+      { field: 'endDate', from: '2026-11-26 02:00 UTC (in 5 d)', to: '2026-11-26 04:00 UTC (in 5 d)' }, // 4 d 14 h and 4 d 16 h, to the nearest day
     ]);
     await expect(
       updateMaintenanceWindow.preview!(ctx, { maintenanceWindowId: 'x', startDate: '2026-11-26T03:00:00Z' }),
@@ -494,8 +494,9 @@ describe('users', () => {
     const answer = await call(getUserAccessList, ctxWith({ users: { accessList: async () => entries } }), {
       userId: 'u',
     });
-    expect(answer.text).toContain('| 203.0.113.7/32 | 51 d ago | 3 h ago | 203.0.113.7 | 42 |');
-    expect(answer.text).toContain('| 10.0.0.0/8 | 51 d ago | never | — | 0 |');
+    // Added 51 d 12 h ago: to the nearest day.
+    expect(answer.text).toContain('| 203.0.113.7/32 | 52 d ago | 3 h ago | 203.0.113.7 | 42 |');
+    expect(answer.text).toContain('| 10.0.0.0/8 | 52 d ago | never | — | 0 |');
   });
 });
 
