@@ -7,6 +7,7 @@ import { ApiError } from '../src/api/errors.js';
 import {
   type AlertGroup,
   ackInForce,
+  alertContext,
   groupByCause,
   groupHeading,
   groupNotes,
@@ -72,8 +73,6 @@ function alertHeadline(alerts: Alert[], groups: AlertGroup[], now: Date, globalI
   return `${plural(c.totalCount, noun)}${split}${globalPart}${acked}${causes}`;
 }
 
-const contextOf = (r: OpenAlerts) => ({ globalAlertIds: r.globalAlertIds, globalConfigs: r.globalConfigs });
-
 /** The acknowledge call for a cause's alerts: global alerts have their own. */
 const ackTool = (groups: AlertGroup[]) =>
   [
@@ -123,7 +122,7 @@ export const listOpenAlerts = defineTool({
     return { projectId, ...r };
   },
   format: (r, _args, f) => {
-    const groups = groupByCause(r.alerts, r.configs, f.now, { ...contextOf(r), windows: r.windows });
+    const groups = groupByCause(r.alerts, r.configs, f.now, alertContext(r));
     const lines = [
       `# Open alerts of project ${r.projectId} — ${alertHeadline(r.alerts, groups, f.now, r.globalAlertIds)}`,
     ];
@@ -265,6 +264,13 @@ function triageText(
     : [];
   const active = (t.windows ?? []).filter((w) => windowState(w, now) === 'active');
   const upcoming = (t.windows ?? []).filter((w) => windowState(w, now) === 'upcoming');
+  // A cause on a host whose process is behind the automation goal: the two are likely one problem.
+  const behindOn = (g: AlertGroup) => {
+    const hosts = new Set(g.alerts.map((a) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '')));
+    return behind
+      .filter((p) => p.hostname && hosts.has(p.hostname))
+      .map((p) => `⚙ on the same host, process ${cell(p.name)} is behind the automation goal (below).`);
+  };
   // With one window in force, its table below says which it is: the alerts it mutes just say "muted".
   const soleWindow = active.length === 1 ? active[0]!.id : undefined;
 
@@ -324,7 +330,8 @@ function triageText(
       }
       const g = byCause.get(e.cause ?? '');
       if (!g) continue;
-      parts.push(`#### ${age(e.time, now)} · ${groupHeading(g, now, soleWindow)}`, ...groupNotes(g, now));
+      // The heading's time is its first row's: the first host listed has the oldest alert.
+      parts.push(`#### ${groupHeading(g, now, soleWindow)}`, ...groupNotes(g, now), ...behindOn(g));
       const shown = Math.min(rowsLeft, g.alerts.length);
       if (shown > 0) parts.push(groupTable(g, now, shown));
       rowsLeft -= shown;
@@ -346,18 +353,15 @@ function triageText(
   if (automation && behind.length) {
     lines.push(`### Behind the automation goal (version ${automation.goalVersion})`);
     const rows = behind.map(automationRow);
-    lines.push(
-      f.fence.wrap(table(['process', 'hostname', 'last goal version', 'remaining plan', 'error'], rows)),
-    );
-    const detail = behind.filter((p) => p.errorCodeDescription || p.errorString);
-    if (detail.length)
-      lines.push(
-        f.fence.wrap(
-          detail
-            .map((p) => `${cell(p.name)}: ${cell(p.errorCodeDescription || p.errorString, 240)}`)
-            .join('\n'),
-        ),
-      );
+    // What the agent reports and the underlying error both matter: "Failed to start mongod — exited with 100".
+    const detail = behind
+      .filter((p) => p.errorCodeDescription || p.errorString)
+      .map((p) => {
+        const why = [...new Set([p.errorCodeDescription, p.errorString].filter(Boolean))].join(' — ');
+        return `${cell(p.name)}: ${cell(why, 240)}`;
+      });
+    const columns = ['process', 'hostname', 'last goal version', 'remaining plan', 'error'];
+    lines.push(f.fence.wrap([table(columns, rows), ...detail].join('\n')));
   }
 
   if (active.length) {
@@ -453,7 +457,7 @@ export const triageProject = defineTool({
   format: (t, _args, f) => {
     const groups = t.alerts
       ? groupByCause(t.alerts.alerts, t.alerts.configs, f.now, {
-          ...contextOf(t.alerts),
+          ...alertContext(t.alerts),
           windows: t.windows,
           events: t.events?.events,
         })

@@ -161,14 +161,8 @@ async function loadGlobalAlerts(
       )) ?? [];
     const enabled = configs.filter((c) => c.enabled !== false);
     expect(1 + enabled.length);
-    const lists = await mapBounded(
-      enabled,
-      FAN_OUT,
-      signal,
-      (c, s) =>
-        all(`global alerts (${c.id})`, (q) =>
-          api.globalAlerts.listForConfig(c.id, q, { signal: s }),
-        ),
+    const lists = await mapBounded(enabled, FAN_OUT, signal, (c, s) =>
+      all(`global alerts (${c.id})`, (q) => api.globalAlerts.listForConfig(c.id, q, { signal: s })),
     );
     return { alerts: lists.flat().filter((a) => a.groupId === projectId), configs };
   } catch (e) {
@@ -226,6 +220,13 @@ export interface AlertContext {
   windows?: MaintenanceWindow[] | null;
   events?: ApiEvent[];
 }
+
+/** The context an OpenAlerts read carries itself (global alerts; windows when they were asked for). */
+export const alertContext = (r: OpenAlerts): AlertContext => ({
+  globalAlertIds: r.globalAlertIds,
+  globalConfigs: r.globalConfigs,
+  windows: r.windows,
+});
 
 /**
  * The maintenance-window alert type (HOST, REPLICA_SET, CLUSTER, AGENT, BACKUP) an alert's event type falls
@@ -366,7 +367,7 @@ function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string
  */
 export function groupNotes(g: AlertGroup, now: Date): string[] {
   const notes = g.disabledConfigIds.map(
-    (id) => `⚠ configuration ${id} is disabled now: no new alert of this kind opens or notifies.`,
+    (id) => `⚠ configuration ${id} is disabled now: it opens no new alerts.`,
   );
   // The latest change says what state the configuration is in; earlier ones are in the timeline.
   const e = g.configChanges.at(-1);
@@ -385,7 +386,8 @@ export function groupTable(g: AlertGroup, now: Date, max: number): string {
   const rows = g.alerts.slice(0, Math.max(0, max)).map((a) => groupRow(a, now));
   if (rows.length !== 1) return table(groupColumns, rows);
   const [id, since, where, value, acked] = rows[0]!.map((v) => cell(v ?? '—'));
-  return `- alertId ${id}: since ${since} on ${where}, value ${value}, acknowledged ${acked}`;
+  const shown = value === '—' ? '' : `, value ${value}`;
+  return `- alertId ${id}: since ${since} on ${where}${shown}, acknowledged ${acked}`;
 }
 
 /** Every cause's heading (even past the row cap) and its alerts' rows, up to maxRows in all. */
