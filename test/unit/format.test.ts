@@ -47,7 +47,9 @@ describe('redaction', () => {
     expect(out.nested[0]?.privateKey).toBe('******90ab');
     expect(out.nested[0]?.publicKey).toBe('abcdefgh');
     expect(out.password).toBe('********');
-    expect(out.url).toBe('https://hooks.example.com/******');
+    // As the API shows it: the origin and the last 4 characters, so two webhooks can be told apart.
+    expect(out.url).toBe('https://hooks.example.com/******path');
+    expect(redact({ url: 'https://hooks.example.com/a' }).url).toBe('https://hooks.example.com/******');
     expect(JSON.stringify(out)).not.toContain('1234567890ab');
   });
   it('masks any field named like a key, token, secret or password (APM_SAAS fields are undocumented)', () => {

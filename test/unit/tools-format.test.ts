@@ -144,7 +144,7 @@ describe('integrations', () => {
     for (const s of ['abcdef0123456789fedcba', 'whsec_supersecretvalue', '/secret/path/token'])
       expect(all).not.toContain(s);
     expect(answer.text).toContain('serviceKey=******dcba');
-    expect(answer.text).toContain('url=https://hooks.example.com/******');
+    expect(answer.text).toContain('url=https://hooks.example.com/******oken');
     expect(answer.text).toContain('listenAddress=0.0.0.0:9216');
   });
 
@@ -158,6 +158,40 @@ describe('integrations', () => {
     expect(p.changes).toEqual([{ field: 'serviceKey', from: '******dcba', to: '******9876' }]);
     expect(p.action).toMatch(/^Replace/);
     expect(p.notes?.join(' ')).toMatch(/re-added/);
+  });
+
+  it('previews a webhook change with both sides visibly different (the last 4 characters, as the API shows)', async () => {
+    // The API answers with the URL already masked, as the simulator does.
+    const apiList = page([{ type: 'WEBHOOK', url: 'https://hooks.example.net/******cdef' }]);
+    const ctx = ctxWith({ integrations: { list: async () => apiList } });
+    const p = await putIntegration.preview!(ctx, {
+      integrationType: 'WEBHOOK',
+      settings: { url: 'https://hooks.example.net/dbops/new-path-9876' },
+    });
+    expect(p.changes).toEqual([
+      {
+        field: 'url',
+        from: 'https://hooks.example.net/******cdef',
+        to: 'https://hooks.example.net/******9876',
+      },
+    ]);
+    expect(JSON.stringify(p)).not.toContain('new-path');
+  });
+
+  it('says after a paging key change that existing notifications keep the old key, as the preview did', async () => {
+    const saved = page([{ type: 'INCIDENT_PAGING_A', serviceKey: '******9876' }]);
+    const a = await call(putIntegration, ctxWith({ integrations: { put: async () => saved } }), {
+      integrationType: 'INCIDENT_PAGING_A',
+      settings: { serviceKey: 'newkey0123456789new9876' },
+    });
+    expect(a.text).not.toMatch(/now use the new settings/);
+    expect(a.text).toMatch(/existing alert notifications keep the old key/i);
+    const hook = page([{ type: 'WEBHOOK', url: 'https://hooks.example.net/******cdef' }]);
+    const w = await call(putIntegration, ctxWith({ integrations: { put: async () => hook } }), {
+      integrationType: 'WEBHOOK',
+      settings: { url: 'https://hooks.example.net/x/abcdef' },
+    });
+    expect(w.text).toMatch(/notifications of this type now use the new settings/);
   });
 
   it('masks keys and tokens of types whose fields the shared list does not name', async () => {
