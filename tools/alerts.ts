@@ -42,12 +42,22 @@ function untilFrom(args: { acknowledgedUntil?: string; forHours?: number }, now:
   return args.acknowledgedUntil;
 }
 
+/** A closed or cancelled alert sends no notifications: acknowledging it is allowed, and silences nothing. */
+function closedNote(a: Alert | undefined, alertId: string): string | undefined {
+  const status = String(a?.status ?? '');
+  return status === 'CLOSED' || status === 'CANCELLED'
+    ? `Alert ${alertId} is ${status}: it sends no notifications, so there is nothing to silence.`
+    : undefined;
+}
+
 function ackPreview(
   a: Alert | undefined,
   alertId: string,
   until: string | undefined,
   note: string[],
 ): Omit<Preview, 'target'> {
+  const closed = closedNote(a, alertId);
+  if (closed && until) note.push(closed);
   return {
     action: until
       ? `Acknowledge alert ${alertId} until ${until}`
@@ -101,8 +111,8 @@ export const acknowledgeAlert = defineTool({
       : {};
     return ctx.api.alerts.acknowledge(projectOf(args, ctx), args.alertId, body, { signal: ctx.signal });
   },
-  format: (a, args, f) =>
-    recordAnswer(
+  format: (a, args, f) => {
+    const answer = recordAnswer(
       a.acknowledgedUntil
         ? `Alert ${args.alertId} acknowledged`
         : `Alert ${args.alertId} is not acknowledged`,
@@ -116,7 +126,11 @@ export const acknowledgeAlert = defineTool({
         ['Comment', s.acknowledgementComment],
       ],
       f,
-    ),
+    );
+    const closed = a.acknowledgedUntil ? closedNote(a, args.alertId) : undefined;
+    if (closed) answer.text += `\n${closed}`;
+    return answer;
+  },
 });
 
 export const acknowledgeGlobalAlert = defineTool({
@@ -179,8 +193,9 @@ export const listOpenGlobalAlertsForConfig = defineTool({
       pageQuery(args),
       {
         title: `Open alerts of global alert configuration ${args.globalAlertConfigId}`,
-        columns: alertColumns,
-        row: (a) => alertRow(a, f.now),
+        // A global configuration spans projects: which project each alert is in is the first question.
+        columns: [...alertColumns, 'projectId'],
+        row: (a) => [...alertRow(a, f.now), a.groupId],
         next: 'acknowledge_global_alert with an alertId',
         empty: 'No open alerts for this global configuration.',
       },

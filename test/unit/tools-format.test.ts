@@ -17,9 +17,12 @@ import { ToolInputError } from '../../tools/define.js';
 import { getProjectEvent, listProjectEvents } from '../../tools/events.js';
 import { listHosts } from '../../tools/hosts.js';
 import { checkSettings, listIntegrations, putIntegration } from '../../tools/integrations.js';
+import { getAlertConfig } from '../../tools/alert-configs.js';
+import { acknowledgeAlert, listOpenGlobalAlertsForConfig } from '../../tools/alerts.js';
 import {
   createMaintenanceWindow,
   deleteMaintenanceWindow,
+  getMaintenanceWindow,
   listMaintenanceWindows,
   updateMaintenanceWindow,
 } from '../../tools/maintenance-windows.js';
@@ -350,10 +353,124 @@ describe('maintenance windows', () => {
     await expect(
       updateMaintenanceWindow.preview!(ctx, { maintenanceWindowId: 'x', startDate: '2026-11-26T03:00:00Z' }),
     ).rejects.toThrow(/start after it ends/);
-    const d = await deleteMaintenanceWindow.preview!(ctx, {
-      maintenanceWindowId: '65f000000000000000000002',
+  });
+
+  it('previews and reports a delete by state: an active window unmutes, an upcoming one mutes nothing yet', async () => {
+    const [active, upcoming] = windows.results;
+    const ctxFor = (w: unknown) =>
+      ctxWith({ maintenanceWindows: { get: async () => w, delete: async () => undefined } });
+    const args = (w: { id: string }) => ({ maintenanceWindowId: w.id });
+    const a = await deleteMaintenanceWindow.preview!(ctxFor(active), args(active!));
+    expect(a.notes?.join(' ')).toMatch(/HOST, REPLICA_SET resume as soon as the window is deleted/);
+    const u = await deleteMaintenanceWindow.preview!(ctxFor(upcoming), args(upcoming!));
+    expect(u.notes?.join(' ')).not.toMatch(/resume/);
+    expect(u.notes?.join(' ')).toMatch(/has not started: nothing is muted yet/);
+    expect(u.notes?.join(' ')).toMatch(/BACKUP .* 2026-11-25 22:00 UTC/);
+    const doneActive = await call(deleteMaintenanceWindow, ctxFor(active), args(active!));
+    expect(doneActive.text).toMatch(/notifications it muted are on again/);
+    const doneUpcoming = await call(deleteMaintenanceWindow, ctxFor(upcoming), args(upcoming!));
+    expect(doneUpcoming.text).not.toMatch(/on again/);
+    expect(doneUpcoming.text).toMatch(/had not started/);
+  });
+
+  it('says an unreadable window may have ended, since ended windows cannot be read', async () => {
+    const gone = new ApiError({
+      status: 404,
+      errorCode: 'MAINTENANCE_WINDOW_NOT_FOUND',
+      method: 'GET',
+      path: `/groups/${P}/maintenanceWindows/65f000000000000000000009`,
     });
-    expect(d.notes?.[0]).toMatch(/BACKUP resume/);
+    const ctx = ctxWith({ maintenanceWindows: { get: async () => Promise.reject(gone) } });
+    const e = await getMaintenanceWindow
+      .run(ctx, { maintenanceWindowId: '65f000000000000000000009' })
+      .catch((x) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.status).toBe(404);
+    expect(e.message).toMatch(/ended/);
+    expect(e.message).toMatch(/list_maintenance_windows/);
+  });
+});
+
+describe('answers per state', () => {
+  it('warns that acknowledging a CLOSED alert silences nothing', async () => {
+    const closed = {
+      id: 'a'.repeat(24),
+      status: 'CLOSED',
+      eventTypeName: 'HOST_DOWN',
+      acknowledgedUntil: '2026-11-21T16:00:00Z',
+    };
+    const ctx = ctxWith({ alerts: { get: async () => closed, acknowledge: async () => closed } });
+    const args = { alertId: closed.id, forHours: 2 };
+    const p = await acknowledgeAlert.preview!(ctx, args);
+    expect(p.notes?.join(' ')).toMatch(/CLOSED.*nothing to silence/);
+    const a = await call(acknowledgeAlert, ctx, args);
+    expect(a.text).toMatch(/CLOSED.*nothing to silence/);
+    const open = { ...closed, status: 'OPEN' };
+    const o = await call(acknowledgeAlert, ctxWith({ alerts: { acknowledge: async () => open } }), args);
+    expect(o.text).not.toMatch(/nothing to silence/);
+    // forHours: 2 reads "in 2 h", with the time it lapses.
+    expect(o.text).toContain('2026-11-21 16:00 UTC (in 2 h)');
+  });
+
+  it('says a page past the end is past the end, not that nothing matches', async () => {
+    const empty = page([], 45);
+    const a = await call(listProjectEvents, ctxWith({ events: { listForProject: async () => empty } }), {
+      pageNum: 4,
+    });
+    expect(a.text).not.toMatch(/Widen minDate/);
+    expect(a.text).toMatch(
+      /Page 4 is past the end: 45 in all, 3 pages of 20. Call again with pageNum=1 to 3./,
+    );
+  });
+
+  it('lists global alerts with the project each belongs to', async () => {
+    const g = page([
+      {
+        id: 'b'.repeat(24),
+        groupId: P,
+        status: 'OPEN',
+        eventTypeName: 'HOST_DOWN',
+        hostnameAndPort: 'db-1:27017',
+      },
+    ]);
+    const a = await call(
+      listOpenGlobalAlertsForConfig,
+      ctxWith({ globalAlerts: { listForConfig: async () => g } }),
+      { globalAlertConfigId: 'c'.repeat(24) },
+    );
+    expect(a.text).toMatch(/\| projectId \|/);
+    expect(a.text).toContain(`| ${P} |`);
+  });
+
+  it('shows the notification targets get_alert_config promises, keys masked', async () => {
+    const c = {
+      id: 'c'.repeat(24),
+      eventTypeName: 'HOST_DOWN',
+      enabled: true,
+      notifications: [
+        { typeName: 'EMAIL', emailAddress: 'oncall@example.com', delayMin: 5, intervalMin: 60 },
+        { typeName: 'INCIDENT_PAGING_A', serviceKey: 'pd-0123456789abcdef', delayMin: 0, intervalMin: 15 },
+      ],
+    };
+    const a = await call(getAlertConfig, ctxWith({ alertConfigs: { get: async () => c } }), {
+      alertConfigId: c.id,
+    });
+    expect(a.text).toContain('EMAIL to oncall@example.com after 5 min, every 60 min');
+    expect(a.text).toContain('INCIDENT_PAGING_A to serviceKey ******cdef, every 15 min');
+    expect(a.text).not.toContain('0123456789abcdef');
+  });
+
+  it('list_hosts promises only the columns it shows', async () => {
+    const a = await call(
+      listHosts,
+      ctxWith({ hosts: { list: async () => page([{ id: 'h1', hostname: 'db-1', port: 27017 }]) } }),
+      {},
+    );
+    const header = a.text.split('\n').find((l) => l.startsWith('| hostId'))!;
+    // "…(processes): hostId, host, type, replica set, last ping. Use …" — each one a column.
+    const promised = /: ([^.]+)\./.exec(listHosts.description)![1]!.split(', ');
+    expect(promised.length).toBeGreaterThan(3);
+    for (const p of promised) expect(header).toContain(`| ${p} |`);
   });
 });
 
