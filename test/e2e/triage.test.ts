@@ -78,6 +78,12 @@ describe('triage_project', () => {
     expect(open.length).toBeGreaterThan(3);
     expect(open.some((a) => sim.store.data.globalAlerts.includes(a))).toBe(true);
     expect(s.alerts.totalCount).toBe(open.length);
+    // The headline's parts add up to its total: "10 alerts (8 open, 2 tracking)", not "9 open (2 tracking)".
+    const head = /\*\*Alerts\*\*: (\d+) alerts \((\d+) open, (\d+) tracking\)/.exec(r.text);
+    expect(head, r.text.split('\n')[1]).not.toBeNull();
+    expect(Number(head![1])).toBe(open.length);
+    expect(Number(head![2]) + Number(head![3])).toBe(open.length);
+    expect(Number(head![3])).toBe(open.filter((a) => a.status === 'TRACKING').length);
     for (const a of open) {
       expect(r.text).toContain(a.id);
       expect(r.text).toContain(a.alertConfigId);

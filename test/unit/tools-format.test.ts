@@ -391,6 +391,29 @@ describe('maintenance windows', () => {
   });
 });
 
+describe('data operations in events', () => {
+  const del = {
+    id: 'e9',
+    created: '2026-11-21T13:00:00Z',
+    eventTypeName: 'DATA_EXPLORER_CRUD',
+    username: 'priya@example.com',
+    database: 'payments',
+    collection: 'ledger',
+    opType: 'DELETE',
+  } as ApiEvent;
+  it('list_project_events and get_project_event show database, collection and operation', async () => {
+    const ctx = ctxWith({
+      events: { listForProject: async () => page([del]), getForProject: async () => del },
+    });
+    const list = await call(listProjectEvents, ctx, {});
+    expect(list.text).toContain(
+      '| e9 | 1 h ago | DATA_EXPLORER_CRUD | priya@example.com | DELETE on payments.ledger |',
+    );
+    const one = await call(getProjectEvent, ctx, { eventId: 'e9' });
+    expect(one.text).toContain('**Data operation**: DELETE on payments.ledger');
+  });
+});
+
 describe('answers per state', () => {
   it('warns that acknowledging a CLOSED alert silences nothing', async () => {
     const closed = {
