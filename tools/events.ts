@@ -1,8 +1,8 @@
 // Events: the audit and alert history of a project or of the whole installation — who changed what, when.
 import { z } from 'zod';
 import type { ApiEvent, Page } from '../src/api/client.js';
-import { age, when } from '../src/format/markdown.js';
 import { dataOperation } from '../src/feeds/events.js';
+import { age, when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type FormatContext, projectOf, ToolInputError } from './define.js';

@@ -10,6 +10,8 @@ import { newFence } from '../../src/format/untrusted.js';
 import { silentLogger } from '../../src/log.js';
 import { createSecretKeeper } from '../../src/policy/secrets.js';
 import { getAgentLinks, listAgents } from '../../tools/agents.js';
+import { getAlertConfig } from '../../tools/alert-configs.js';
+import { acknowledgeAlert, listOpenGlobalAlertsForConfig } from '../../tools/alerts.js';
 import { createOrgApiKey, createProjectApiKey } from '../../tools/api-keys.js';
 import { getAutomationStatus } from '../../tools/automation.js';
 import type { AnyTool, FormatContext, ToolContext } from '../../tools/define.js';
@@ -17,8 +19,6 @@ import { ToolInputError } from '../../tools/define.js';
 import { getProjectEvent, listProjectEvents } from '../../tools/events.js';
 import { listHosts } from '../../tools/hosts.js';
 import { checkSettings, listIntegrations, putIntegration } from '../../tools/integrations.js';
-import { getAlertConfig } from '../../tools/alert-configs.js';
-import { acknowledgeAlert, listOpenGlobalAlertsForConfig } from '../../tools/alerts.js';
 import {
   createMaintenanceWindow,
   deleteMaintenanceWindow,
