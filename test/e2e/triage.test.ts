@@ -229,6 +229,43 @@ describe('list_open_alerts', () => {
     expect(progress.every((p) => typeof p.message === 'string')).toBe(true);
   });
 
+  it('names the window that mutes each cause, and the global alerts on the project hosts', async () => {
+    const projectId = sim.projectIds[0]!;
+    const r = await t.call('list_open_alerts', {});
+    const active = sim.store.data.maintenanceWindows.find(
+      (w) =>
+        w.groupId === projectId &&
+        w.alertTypeNames.includes('HOST') &&
+        Date.parse(w.startDate) <= Date.now() &&
+        Date.parse(w.endDate) > Date.now(),
+    )!;
+    const hostDown = r.text.split('\n').find((l) => l.startsWith('#### HOST_DOWN'))!;
+    expect(hostDown).toContain(`muted by window ${active.id}`);
+    const agentDown = r.text.split('\n').find((l) => l.startsWith('#### MONITORING_AGENT_DOWN'))!;
+    expect(agentDown).not.toContain('muted'); // the window mutes HOST and REPLICA_SET, not AGENT
+    const global = sim.store.data.globalAlerts.find((a) => a.groupId === projectId && a.status === 'OPEN')!;
+    const heading = r.text.split('\n').find((l) => l.includes(`globalAlertConfigId ${global.alertConfigId}`));
+    expect(heading).toContain('(global)');
+    expect(r.text).toContain(global.id);
+    expect(r.text).toContain('acknowledge_global_alert');
+  });
+
+  it('still lists the project alerts with a key that cannot read global alerts, and says so', async () => {
+    const key = sim.store.fixtures!.readOnly;
+    const s2 = await startTestServer({
+      sim,
+      config: { publicKey: key.publicKey, privateKey: key.privateKey, projectId: key.projectId },
+    });
+    try {
+      const r = await s2.call('list_open_alerts', {});
+      expect(r.isError, r.text).toBe(false);
+      expect((r.structured as any).totalCount).toBe(openAlertsOf(sim, key.projectId).length);
+      expect(r.text).toContain('were not read: this key has no global role');
+    } finally {
+      await s2.close();
+    }
+  });
+
   it('filters by status', async () => {
     const r = await t.call('list_open_alerts', { status: 'TRACKING' });
     const s = r.structured as any;
