@@ -15,7 +15,7 @@ import type {
 } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { type FetchPage, fetchAll } from '../api/paging.js';
-import { age, due, plural, table } from '../format/markdown.js';
+import { age, plural, table, when } from '../format/markdown.js';
 import { cell } from '../format/untrusted.js';
 import { ifSupported, withFallback } from './capabilities.js';
 
@@ -357,8 +357,9 @@ export function groupHeading(g: AlertGroup, now: Date, listedWindow?: string): s
  */
 function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string {
   if (!w) return '';
-  if (w.state === 'active') return w.id === listed ? ' · muted' : ` · muted by window ${w.id}`;
-  return ` · window ${w.id} mutes it from ${due(w.startDate, now)}`;
+  if (w.state === 'active')
+    return w.id === listed ? ' · muted' : ` · muted by window ${w.id} until ${when(w.endDate, now)}`;
+  return ` · window ${w.id} mutes it from ${when(w.startDate, now)}`;
 }
 
 /**
