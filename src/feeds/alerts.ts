@@ -166,15 +166,18 @@ async function loadGlobalAlerts(
     );
     return { alerts: lists.flat().filter((a) => a.groupId === projectId), configs };
   } catch (e) {
-    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
-      expect(0);
-      return {
-        alerts: [],
-        configs: [],
-        note: "Global alerts (e.g. a disk full on this project's hosts) were not read: this key has no global role.",
-      };
-    }
-    throw e;
+    // Global alerts add to the project's own: failing to read them must not cost those.
+    if (signal?.aborted) throw e;
+    expect(0);
+    const why =
+      e instanceof ApiError && (e.status === 401 || e.status === 403)
+        ? 'this key has no global role'
+        : `the platform answered: ${e instanceof ApiError ? e.message : String(e)}`;
+    return {
+      alerts: [],
+      configs: [],
+      note: `Global alerts (e.g. a disk full on this project's hosts) were not read: ${cell(why, 200)}.`,
+    };
   }
 }
 

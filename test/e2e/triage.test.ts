@@ -266,6 +266,27 @@ describe('list_open_alerts', () => {
     }
   });
 
+  it('still lists the project alerts when the global alerts cannot be read for another reason', async () => {
+    const s2 = await startTestServer({ sim });
+    try {
+      s2.deps.api.globalAlerts.listConfigs = async () => {
+        throw new ApiError({
+          status: 500,
+          errorCode: 'UNEXPECTED_ERROR',
+          method: 'GET',
+          path: '/globalAlertConfigs',
+        });
+      };
+      const r = await s2.call('triage_project', {});
+      expect(r.isError, r.text).toBe(false);
+      expect((r.structured as any).errors).toEqual([]);
+      expect((r.structured as any).alerts.totalCount).toBe(openAlertsOf(sim, sim.projectIds[0]!).length);
+      expect(r.text).toMatch(/Global alerts .* were not read: the platform answered: .*500/);
+    } finally {
+      await s2.close();
+    }
+  });
+
   it('filters by status', async () => {
     const r = await t.call('list_open_alerts', { status: 'TRACKING' });
     const s = r.structured as any;
