@@ -113,6 +113,18 @@ describe('markdown helpers', () => {
       }),
     );
   });
+  it('shows, for what is due within 48 h, the UTC minute of the timestamp itself (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1_000, max: 5 * 86_400_000 }), (ahead) => {
+        const iso = new Date(now.getTime() + ahead).toISOString();
+        const text = due(iso, now)!;
+        const at = /, (\d{4}-\d\d-\d\d \d\d:\d\d) UTC$/.exec(text);
+        if (ahead > 2 * 86_400_000) expect(at, text).toBeNull();
+        else expect(at?.[1], text).toBe(iso.slice(0, 16).replace('T', ' '));
+        expect(text.startsWith(`${age(iso, now)}`)).toBe(true);
+      }),
+    );
+  });
   it('shows the UTC time next to anything due within 48 hours', () => {
     expect(due('2026-11-21T13:59:00Z', now)).toBe('in 1 h 59 min, 2026-11-21 13:59 UTC');
     expect(due('2026-11-25T12:00:00Z', now)).toBe('in 4 d');
