@@ -66,7 +66,7 @@ function alertHeadline(alerts: Alert[], groups: AlertGroup[], now: Date, globalI
   const open = c.totalCount - c.trackingCount;
   const split = c.trackingCount ? ` (${open} open, ${c.trackingCount} tracking)` : '';
   const global = alerts.filter((a) => globalIds.includes(a.id)).length;
-  const globalPart = global ? `, ${global} of them from global configurations` : '';
+  const globalPart = global ? `, ${global} from global configurations` : '';
   const acked = c.acknowledgedCount ? `, ${c.acknowledgedCount} acknowledged` : '';
   const causes = groups.length ? `, in ${plural(groups.length, 'cause')}` : '';
   const noun = c.trackingCount ? 'alert' : 'open alert';
@@ -269,7 +269,7 @@ function triageText(
     const hosts = new Set(g.alerts.map((a) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '')));
     return behind
       .filter((p) => p.hostname && hosts.has(p.hostname))
-      .map((p) => `⚙ on the same host, process ${cell(p.name)} is behind the automation goal (below).`);
+      .map((p) => `⚙ process ${cell(p.name)} on this host is behind the automation goal (below).`);
   };
   // With one window in force, its table below says which it is: the alerts it mutes just say "muted".
   const soleWindow = active.length === 1 ? active[0]!.id : undefined;
@@ -380,8 +380,9 @@ function triageText(
   }
 
   const next = [
-    changes.length && 'get_project_event with an eventId for the full change',
-    groups.length && 'get_alert_config with an alertConfigId',
+    changes.length && 'get_project_event with an eventId',
+    groups.some((g) => !g.global) && 'get_alert_config with an alertConfigId',
+    groups.some((g) => g.global) && 'list_open_global_alerts_for_config with a globalAlertConfigId',
     behind.length && 'get_automation_status for every process',
     !active.length && 'list_maintenance_windows or create_maintenance_window for planned work',
   ].filter(Boolean);

@@ -374,12 +374,12 @@ export function groupNotes(g: AlertGroup, now: Date): string[] {
     (id) => `⚠ configuration ${id} is disabled now: it opens no new alerts.`,
   );
   // The latest change says what state the configuration is in; earlier ones are in the timeline.
+  // Who made it is on the change's own line in the timeline (or in get_project_event).
   const e = g.configChanges.at(-1);
   if (e) {
-    const who = e.username ?? (e.publicKey ? `key ${e.publicKey}` : undefined);
     const more = g.configChanges.length > 1 ? ` (latest of ${g.configChanges.length})` : '';
     notes.push(
-      `⚠ its configuration changed ${age(e.created, now)}${who ? ` by ${cell(who)}` : ''}: ${cell(e.eventTypeName)} (eventId ${e.id})${more}`,
+      `⚠ its configuration changed ${age(e.created, now)}: ${cell(e.eventTypeName)} (eventId ${e.id})${more}`,
     );
   }
   return notes;

@@ -351,6 +351,7 @@ export const scenarios = [
           { id: gc.id, why: 'its global configuration', near: g.id },
           { id: '127.19', why: 'how full the disk is', near: g.id },
           { id: 'acknowledge_global_alert', why: 'the call that acknowledges it' },
+          { id: 'list_open_global_alerts_for_config', why: 'the call that reads its configuration' },
         ],
       };
     },
