@@ -58,6 +58,24 @@ export const listAlertConfigs = defineTool({
     ),
 });
 
+const TIMING = new Set(['typeName', 'delayMin', 'intervalMin', 'links']);
+
+/** Each notification with its target and timing: "EMAIL to oncall@example.com after 5 min, every 60 min". */
+const notifyTargets = (c: AlertConfig) =>
+  (c.notifications ?? []).map((n) => {
+    const r = n as Record<string, unknown>;
+    // Targets as sent (the record is redacted first: keys show their last 4 characters only).
+    const to = Object.entries(r)
+      .filter(
+        ([k, v]) => !TIMING.has(k) && v !== undefined && v !== null && v !== '' && typeof v !== 'object',
+      )
+      .map(([k, v]) => (/address|username|name$/i.test(k) ? String(v) : `${k} ${String(v)}`))
+      .join(', ');
+    const after = n.delayMin ? ` after ${n.delayMin} min` : '';
+    const every = r.intervalMin ? `, every ${r.intervalMin} min` : '';
+    return `${n.typeName ?? '?'}${to ? ` to ${to}` : ''}${after}${every}`;
+  });
+
 export const getAlertConfig = defineTool({
   name: 'get_alert_config',
   title: 'Get an alert configuration',
@@ -81,7 +99,7 @@ export const getAlertConfig = defineTool({
         ['Enabled', s.enabled === undefined ? undefined : s.enabled ? 'yes' : 'no'],
         ['Condition', condition(s)],
         ['Matchers', matcherSummary(s)],
-        ['Notifications', notifySummary(s)],
+        ['Notifications', notifyTargets(s).join('; ')],
         ['Updated', s.updated],
       ],
       f,

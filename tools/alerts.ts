@@ -1,7 +1,7 @@
 // Alerts: the rows a person triages (status, age, host, value vs threshold, ack state) and acknowledgement.
 import { z } from 'zod';
 import type { Alert } from '../src/api/client.js';
-import { age, when } from '../src/format/markdown.js';
+import { age, due, when } from '../src/format/markdown.js';
 import { listAnswer, listOutput, pageQuery, readIfOffered, recordAnswer, recordOutput } from './common.js';
 import { defineTool, type Preview, projectOf, ToolInputError } from './define.js';
 import { ids, isoTime, page, text } from './ids.js';
@@ -18,9 +18,12 @@ export function alertWhere(a: Alert): string {
 
 export function ackState(a: Alert, now: Date): string {
   if (!a.acknowledgedUntil || Date.parse(a.acknowledgedUntil) <= now.getTime()) return 'no';
-  const until = age(a.acknowledgedUntil, now);
-  const span = until === 'indefinitely' ? 'until further notice' : `${until?.replace(/^in /, '')} left`;
-  return `yes, ${span}, by ${a.acknowledgingUsername ?? '?'}`;
+  const by = `by ${a.acknowledgingUsername ?? '?'}`;
+  const rel = age(a.acknowledgedUntil, now);
+  if (rel === 'indefinitely') return `yes, until further notice, ${by}`;
+  // due() adds the UTC time when the acknowledgement lapses within 48 h: "in 9 h, 2026-11-21 21:00 UTC".
+  const [left, at] = (due(a.acknowledgedUntil, now) ?? '').replace(/^in /, '').split(', ');
+  return `yes, ${left} left${at ? `, until ${at}` : ''}, ${by}`;
 }
 
 export function alertRow(a: Alert, now: Date): unknown[] {
@@ -39,12 +42,22 @@ function untilFrom(args: { acknowledgedUntil?: string; forHours?: number }, now:
   return args.acknowledgedUntil;
 }
 
+/** A closed or cancelled alert sends no notifications: acknowledging it is allowed, and silences nothing. */
+function closedNote(a: Alert | undefined, alertId: string): string | undefined {
+  const status = String(a?.status ?? '');
+  return status === 'CLOSED' || status === 'CANCELLED'
+    ? `Alert ${alertId} is ${status}: it sends no notifications, so there is nothing to silence.`
+    : undefined;
+}
+
 function ackPreview(
   a: Alert | undefined,
   alertId: string,
   until: string | undefined,
   note: string[],
 ): Omit<Preview, 'target'> {
+  const closed = closedNote(a, alertId);
+  if (closed && until) note.push(closed);
   return {
     action: until
       ? `Acknowledge alert ${alertId} until ${until}`
@@ -99,8 +112,8 @@ export const acknowledgeAlert = defineTool({
       : {};
     return ctx.api.alerts.acknowledge(projectOf(args, ctx), args.alertId, body, { signal: ctx.signal });
   },
-  format: (a, args, f) =>
-    recordAnswer(
+  format: (a, args, f) => {
+    const answer = recordAnswer(
       a.acknowledgedUntil
         ? `Alert ${args.alertId} acknowledged`
         : `Alert ${args.alertId} is not acknowledged`,
@@ -114,7 +127,11 @@ export const acknowledgeAlert = defineTool({
         ['Comment', s.acknowledgementComment],
       ],
       f,
-    ),
+    );
+    const closed = a.acknowledgedUntil ? closedNote(a, args.alertId) : undefined;
+    if (closed) answer.text += `\n${closed}`;
+    return answer;
+  },
 });
 
 export const acknowledgeGlobalAlert = defineTool({
@@ -178,8 +195,9 @@ export const listOpenGlobalAlertsForConfig = defineTool({
       pageQuery(args),
       {
         title: `Open alerts of global alert configuration ${args.globalAlertConfigId}`,
-        columns: alertColumns,
-        row: (a) => alertRow(a, f.now),
+        // A global configuration spans projects: which project each alert is in is the first question.
+        columns: [...alertColumns, 'projectId'],
+        row: (a) => [...alertRow(a, f.now), a.groupId],
         next: 'acknowledge_global_alert with an alertId',
         empty: 'No open alerts for this global configuration.',
       },

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Page, PageQuery } from '../src/api/client.js';
 import { isMissingEndpoint } from '../src/feeds/capabilities.js';
-import { fields, table } from '../src/format/markdown.js';
+import { fields, plural, table } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import type { FormatContext, ToolAnswer } from './define.js';
 
@@ -59,7 +59,13 @@ export function listAnswer<T>(
       ? `# ${spec.title} — ${page.totalCount} total${page.totalCount > 0 ? `, none on page ${q.pageNum}` : ''}`
       : `# ${spec.title} — ${page.totalCount} total, showing ${first}–${first + shown - 1}`;
   const lines = [head];
-  if (shown === 0) lines.push(spec.empty ?? 'Nothing to show.');
+  const pages = Math.ceil(page.totalCount / q.itemsPerPage);
+  // Past the end is not "nothing matches": the filters are fine, the page number is not.
+  if (shown === 0 && page.totalCount > 0 && q.pageNum > pages)
+    lines.push(
+      `Page ${q.pageNum} is past the end: ${page.totalCount} in all, ${plural(pages, 'page')} of ${q.itemsPerPage}. Call again with pageNum=1${pages > 1 ? ` to ${pages}` : ''}.`,
+    );
+  else if (shown === 0) lines.push(spec.empty ?? 'Nothing to show.');
   else {
     lines.push(f.fence.notice);
     const body = f.detailed

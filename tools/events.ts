@@ -1,6 +1,7 @@
 // Events: the audit and alert history of a project or of the whole installation — who changed what, when.
 import { z } from 'zod';
 import type { ApiEvent, Page } from '../src/api/client.js';
+import { dataOperation } from '../src/feeds/events.js';
 import { age, when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
@@ -32,12 +33,13 @@ export function eventWho(e: ApiEvent): string | undefined {
   return e.username ?? (e.publicKey ? `key ${e.publicKey}` : undefined);
 }
 
-/** What it is about: a host, a user or key it targeted, a replica set or cluster. */
+/** What it is about: a data operation, a host, a user or key it targeted, a replica set or cluster. */
 export function eventTarget(e: ApiEvent): string | undefined {
   const port = e.port ?? e.Port;
   const r = e as Record<string, unknown>;
   if (e.hostname) return port !== undefined ? `${e.hostname}:${port}` : e.hostname;
   return (
+    dataOperation(e) ??
     (r.targetUsername as string | undefined) ??
     (r.targetPublicKey ? `key ${r.targetPublicKey}` : undefined) ??
     (r.replicaSetName as string | undefined) ??
@@ -140,7 +142,8 @@ export const getProjectEvent = defineTool({
         ['Type', s.eventTypeName],
         ['Who', eventWho(s)],
         ['From address', s.remoteAddress],
-        ['Target', eventTarget(s)],
+        ['Data operation', dataOperation(s)],
+        ['Target', dataOperation(s) ? undefined : eventTarget(s)],
         ['Alert', s.alertId],
         ['Alert configuration', s.alertConfigId],
         [

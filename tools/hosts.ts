@@ -10,7 +10,7 @@ export const listHosts = defineTool({
   name: 'list_hosts',
   title: 'List hosts',
   description:
-    "Lists a project's monitored hosts (processes): hostId, host:port, type, replica set, last ping, disks. Use to find hostId and partition names. (beyond the spec: some servers lack it)",
+    "Lists a project's monitored hosts (processes): hostId, host, type, replica set, last ping. Use to find hostId; get_disk_partition with a hostId lists its partitions. (beyond the spec: some servers lack it)",
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,

@@ -61,6 +61,9 @@ const SETTINGS_HELP = `Fields per type, [optional]: ${Object.entries(TYPES)
 
 type Settings = Record<string, string | boolean>;
 
+const PAGING_A_CAVEAT =
+  'Existing alert notifications keep the old key: each must be removed and re-added to use the new one.';
+
 /** Checks the settings against the type's fields before anything is sent; the message names what to fix. */
 export function checkSettings(type: string, s: Settings): void {
   const spec = TYPES[type];
@@ -171,10 +174,7 @@ export const putIntegration = defineTool({
       if (isSecretKey(k) || SECRETISH.test(k) || from !== to) changes.push({ field: k, from, to });
     }
     const notes: string[] = [];
-    if (args.integrationType === 'INCIDENT_PAGING_A')
-      notes.push(
-        'Existing alert notifications keep the old key: each must be removed and re-added to use the new one.',
-      );
+    if (args.integrationType === 'INCIDENT_PAGING_A') notes.push(PAGING_A_CAVEAT);
     if (args.integrationType === 'TEAM_CHAT_B' && !current)
       notes.push(
         'TEAM_CHAT_B is first set up in the web console; this call only reconfigures an existing one.',
@@ -203,13 +203,21 @@ export const putIntegration = defineTool({
       { signal: ctx.signal },
     );
   },
-  format: (result, args, f) =>
-    integrationAnswer(
+  format: (result, args, f) => {
+    // The paging key is copied into each notification when it is added: the answer must say so, as the
+    // preview did, not claim the new key is in use.
+    const pagingA = args.integrationType === 'INCIDENT_PAGING_A';
+    const answer = integrationAnswer(
       result,
       `${args.integrationType} integration saved — integrations of project ${args.projectId ?? '(default)'}`,
       f,
-      'notifications of this type now use the new settings',
-    ),
+      pagingA
+        ? 'get_alert_config shows which alert notifications use INCIDENT_PAGING_A'
+        : 'new notifications of this type now use the new settings',
+    );
+    if (pagingA) answer.text += `\n${PAGING_A_CAVEAT}`;
+    return answer;
+  },
 });
 
 export const integrationTools = [listIntegrations, putIntegration];

@@ -2,10 +2,11 @@
 // the future exist for the API (it cannot read, change or delete a past one).
 import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
+import { ApiError } from '../src/api/errors.js';
 import { when } from '../src/format/markdown.js';
 import { cell } from '../src/format/untrusted.js';
 import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
-import { defineTool, type Preview, projectOf, ToolInputError } from './define.js';
+import { defineTool, type Preview, projectOf, type ToolContext, ToolInputError } from './define.js';
 import { ids, isoTime, page, text, typeName, upTo } from './ids.js';
 
 const alertTypeNames = upTo(
@@ -44,6 +45,27 @@ function windowCurrent(w: MaintenanceWindow, now: Date): Record<string, unknown>
     alertTypeNames: (w.alertTypeNames ?? []).join(', '),
     description: w.description,
   };
+}
+
+/**
+ * Reads one window. The API answers MAINTENANCE_WINDOW_NOT_FOUND for a window that has ended, too: the
+ * message says so, or a person looks for a typo in an id that was right.
+ */
+async function readWindow(ctx: ToolContext, projectId: string, windowId: string): Promise<MaintenanceWindow> {
+  try {
+    return await ctx.api.maintenanceWindows.get(projectId, windowId, { signal: ctx.signal });
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404 && e.errorCode === 'MAINTENANCE_WINDOW_NOT_FOUND')
+      throw new ApiError({
+        status: e.status,
+        errorCode: e.errorCode,
+        detail: e.detail,
+        method: e.method,
+        path: e.path,
+        message: `${e.message} A window that has ended can no longer be read, changed or deleted, so it may simply have ended. list_maintenance_windows shows the active and upcoming ones.`,
+      });
+    throw e;
+  }
 }
 
 function checkDates(start: string | undefined, end: string | undefined, now: Date): void {
@@ -99,8 +121,7 @@ export const getMaintenanceWindow = defineTool({
     responseFormat: page.responseFormat,
   },
   output: recordOutput,
-  run: (ctx, args) =>
-    ctx.api.maintenanceWindows.get(projectOf(args, ctx), args.maintenanceWindowId, { signal: ctx.signal }),
+  run: (ctx, args) => readWindow(ctx, projectOf(args, ctx), args.maintenanceWindowId),
   format: (w, args, f) =>
     recordAnswer(
       `Maintenance window ${args.maintenanceWindowId}`,
@@ -187,9 +208,7 @@ export const updateMaintenanceWindow = defineTool({
   preview: async (ctx, args) => {
     const projectId = projectOf(args, ctx);
     const body = updateBody(args, ctx.now());
-    const w = await ctx.api.maintenanceWindows.get(projectId, args.maintenanceWindowId, {
-      signal: ctx.signal,
-    });
+    const w = await readWindow(ctx, projectId, args.maintenanceWindowId);
     const start = body.startDate ?? w.startDate;
     const end = body.endDate ?? w.endDate;
     if (start && end && Date.parse(start) >= Date.parse(end))
@@ -255,30 +274,36 @@ export const deleteMaintenanceWindow = defineTool({
   checkWith: 'list_maintenance_windows',
   idempotent: true,
   input: { projectId: ids.project.optional(), maintenanceWindowId: ids.window },
-  output: { deleted: z.boolean(), maintenanceWindowId: z.string() },
+  output: { deleted: z.boolean(), maintenanceWindowId: z.string(), state: z.string().optional() },
   preview: async (ctx, args) => {
     const projectId = projectOf(args, ctx);
-    const w = await ctx.api.maintenanceWindows.get(projectId, args.maintenanceWindowId, {
-      signal: ctx.signal,
-    });
+    const w = await readWindow(ctx, projectId, args.maintenanceWindowId);
     const now = ctx.now();
+    const types = (w.alertTypeNames ?? []).join(', ') || 'its alert types';
     return {
       action: `Delete maintenance window ${args.maintenanceWindowId} in project ${projectId} (ends ${when(w.endDate, now) ?? '?'})`,
       target: { project: projectId, maintenanceWindowId: args.maintenanceWindowId },
       current: windowCurrent(w, now),
       notes: [
-        `Notifications for ${(w.alertTypeNames ?? []).join(', ') || 'its alert types'} resume as soon as the window is deleted.`,
+        windowState(w, now) === 'upcoming'
+          ? `This window has not started: nothing is muted yet. Deleting it cancels the planned muting of ${types} notifications from ${when(w.startDate, now)} to ${when(w.endDate, now)}.`
+          : `Notifications for ${types} resume as soon as the window is deleted.`,
       ],
     };
   },
   run: async (ctx, args) => {
-    await ctx.api.maintenanceWindows.delete(projectOf(args, ctx), args.maintenanceWindowId, {
-      signal: ctx.signal,
-    });
-    return { deleted: true, maintenanceWindowId: args.maintenanceWindowId };
+    const projectId = projectOf(args, ctx);
+    // Its state before the delete decides what the answer may claim (an upcoming window muted nothing).
+    const w = await readWindow(ctx, projectId, args.maintenanceWindowId);
+    await ctx.api.maintenanceWindows.delete(projectId, args.maintenanceWindowId, { signal: ctx.signal });
+    return { deleted: true, maintenanceWindowId: args.maintenanceWindowId, state: windowState(w, ctx.now()) };
   },
   format: (r) => ({
-    text: `# Maintenance window ${r.maintenanceWindowId} deleted\nThe notifications it muted are on again.\nNext: list_maintenance_windows to see what is still muted.`,
+    text: `# Maintenance window ${r.maintenanceWindowId} deleted\n${
+      r.state === 'upcoming'
+        ? 'It had not started, so nothing was muted; the muting it planned will not happen.'
+        : 'The notifications it muted are on again.'
+    }\nNext: list_maintenance_windows to see what is still muted.`,
     structured: r,
   }),
 });

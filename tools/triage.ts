@@ -4,19 +4,20 @@ import { z } from 'zod';
 import { abortError } from '../src/api/abort.js';
 import type { Alert, ApiEvent, AutomationStatus, MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
-import { fetchAll } from '../src/api/paging.js';
 import {
   type AlertGroup,
   ackInForce,
+  alertContext,
   groupByCause,
   groupHeading,
+  groupNotes,
   groupsMarkdown,
   groupTable,
   loadOpenAlerts,
+  loadWindows,
   OPEN_STATUSES,
   type OpenAlerts,
 } from '../src/feeds/alerts.js';
-import { ifSupported } from '../src/feeds/capabilities.js';
 import {
   type ChangeKind,
   changeKind,
@@ -39,8 +40,12 @@ const groupSummary = (g: AlertGroup) => ({
   cause: g.cause,
   eventTypeName: g.eventTypeName,
   metricName: g.metricName,
+  global: g.global,
   conditions: g.conditions,
   alertConfigIds: g.alertConfigIds,
+  disabledConfigIds: g.disabledConfigIds,
+  configChangeEventIds: g.configChanges.map((e) => e.id),
+  maintenanceWindow: g.window,
   count: g.alerts.length,
   acknowledged: g.acknowledged,
   oldest: g.oldest,
@@ -55,13 +60,27 @@ function alertCounts(alerts: Alert[], now: Date) {
   };
 }
 
-function alertHeadline(alerts: Alert[], groups: AlertGroup[], now: Date): string {
+/** "9 alerts (7 open, 2 tracking), 1 acknowledged, in 6 causes": the parts add up to the total. */
+function alertHeadline(alerts: Alert[], groups: AlertGroup[], now: Date, globalIds: string[] = []): string {
   const c = alertCounts(alerts, now);
-  const tracking = c.trackingCount ? ` (${c.trackingCount} tracking)` : '';
+  const open = c.totalCount - c.trackingCount;
+  const split = c.trackingCount ? ` (${open} open, ${c.trackingCount} tracking)` : '';
+  const global = alerts.filter((a) => globalIds.includes(a.id)).length;
+  const globalPart = global ? `, ${global} from global configurations` : '';
   const acked = c.acknowledgedCount ? `, ${c.acknowledgedCount} acknowledged` : '';
   const causes = groups.length ? `, in ${plural(groups.length, 'cause')}` : '';
-  return `${plural(c.totalCount, 'open alert')}${tracking}${acked}${causes}`;
+  const noun = c.trackingCount ? 'alert' : 'open alert';
+  return `${plural(c.totalCount, noun)}${split}${globalPart}${acked}${causes}`;
 }
+
+/** The acknowledge call for a cause's alerts: global alerts have their own. */
+const ackTool = (groups: AlertGroup[]) =>
+  [
+    groups.some((g) => !g.global) && 'acknowledge_alert',
+    groups.some((g) => g.global) && 'acknowledge_global_alert',
+  ]
+    .filter(Boolean)
+    .join(' or ');
 
 const fallbackNote = (source: OpenAlerts['source']) =>
   source === 'per-config'
@@ -96,16 +115,18 @@ export const listOpenAlerts = defineTool({
     const projectId = projectOf(args, ctx);
     const r = await loadOpenAlerts(ctx.api, projectId, {
       signal: ctx.signal,
+      windows: true,
       statuses: args.status ? [args.status] : OPEN_STATUSES,
       progress: (done, total, message) => ctx.progress(done, total, `read ${message}`),
     });
     return { projectId, ...r };
   },
   format: (r, _args, f) => {
-    const groups = groupByCause(r.alerts, r.configs, f.now);
-    const lines = [`# Open alerts of project ${r.projectId} — ${alertHeadline(r.alerts, groups, f.now)}`];
-    const note = fallbackNote(r.source);
-    if (note) lines.push(note);
+    const groups = groupByCause(r.alerts, r.configs, f.now, alertContext(r));
+    const lines = [
+      `# Open alerts of project ${r.projectId} — ${alertHeadline(r.alerts, groups, f.now, r.globalAlertIds)}`,
+    ];
+    for (const note of [fallbackNote(r.source), r.globalNote]) if (note) lines.push(note);
     if (!r.alerts.length)
       lines.push('Nothing is alerting. triage_project shows recent changes and deployments.');
     else {
@@ -118,7 +139,7 @@ export const listOpenAlerts = defineTool({
       if (hidden)
         lines.push(`${hidden} more alerts in structuredContent.alerts (or responseFormat=detailed).`);
       lines.push(
-        'Next: acknowledge_alert with an alertId while someone works on it; get_alert_config with an alertConfigId; triage_project for what changed before.',
+        `Next: ${ackTool(groups)} with an alertId while someone works on it; get_alert_config with an alertConfigId; triage_project for what changed before.`,
       );
     }
     if (r.truncated) lines.push('Some lists were longer than could be read; counts are lower bounds.');
@@ -204,6 +225,26 @@ function timeline(changes: ApiEvent[], groups: AlertGroup[], since: string): Tim
   );
 }
 
+/**
+ * Which changes the concise text keeps when there are more than `max`: the oldest `head` (those before the
+ * first alert, the likeliest causes, when there are that many; at least half) and the newest rest. The middle
+ * run is left out and named, so a follow-up call can fetch exactly it.
+ */
+function trimMiddle<T extends { time: string }>(
+  rows: T[],
+  max: number,
+  before: number,
+): { keep: Set<T>; gap?: { first: T; last: T; count: number } } {
+  if (rows.length <= max) return { keep: new Set(rows) };
+  const head = Math.min(Math.max(before, Math.ceil(max / 2)), max - 2);
+  const tail = max - head;
+  const left = rows.slice(head, rows.length - tail);
+  return {
+    keep: new Set([...rows.slice(0, head), ...rows.slice(rows.length - tail)]),
+    gap: { first: left[0]!, last: left.at(-1)!, count: left.length },
+  };
+}
+
 function sectionError(t: Triage, s: Section): string | undefined {
   const e = t.errors.find((x) => x.section === s);
   return e ? `unavailable — ${cell(e.message, 200)}` : undefined;
@@ -223,9 +264,22 @@ function triageText(
     : [];
   const active = (t.windows ?? []).filter((w) => windowState(w, now) === 'active');
   const upcoming = (t.windows ?? []).filter((w) => windowState(w, now) === 'upcoming');
+  // A cause on a host whose process is behind the automation goal: the two are likely one problem.
+  const behindOn = (g: AlertGroup) => {
+    const hosts = new Set(g.alerts.map((a) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '')));
+    return behind
+      .filter((p) => p.hostname && hosts.has(p.hostname))
+      .map((p) => `⚙ process ${cell(p.name)} on this host is behind the automation goal (below).`);
+  };
+  // With one window in force, its table below says which it is: the alerts it mutes just say "muted".
+  const soleWindow = active.length === 1 ? active[0]!.id : undefined;
 
   const summary: Array<[string, string]> = [
-    ['Alerts', sectionError(t, 'alerts') ?? alertHeadline(t.alerts?.alerts ?? [], groups, now)],
+    [
+      'Alerts',
+      sectionError(t, 'alerts') ??
+        alertHeadline(t.alerts?.alerts ?? [], groups, now, t.alerts?.globalAlertIds),
+    ],
     [
       'Automation',
       sectionError(t, 'automation') ??
@@ -251,13 +305,21 @@ function triageText(
   if (tl.length) {
     // One story, oldest first: each change as a line, each cause as a heading over its alerts' table.
     const changeRows = tl.filter((e) => e.kind === 'change');
-    const keep = new Set(f.detailed ? changeRows : changeRows.slice(-CONCISE.changes));
+    const firstAlert = tl.find((e) => e.kind === 'alert' && !e.beforeWindow);
+    const { keep, gap } = f.detailed
+      ? { keep: new Set(changeRows), gap: undefined }
+      : trimMiddle(
+          changeRows,
+          CONCISE.changes,
+          firstAlert ? changeRows.filter((e) => e.time < firstAlert.time).length : 0,
+        );
     const byCause = new Map(groups.map((g) => [g.cause, g]));
     let rowsLeft = f.detailed ? Number.MAX_SAFE_INTEGER : CONCISE.alerts;
     let hidden = 0;
     const parts: string[] = [];
     for (const e of tl) {
       if (e.kind === 'change') {
+        if (gap && e === gap.first) parts.push(`- … ${plural(gap.count, 'change')} left out here (below)`);
         if (!keep.has(e)) continue;
         const who = e.who ? ` by ${cell(e.who)}` : '';
         const what = e.summary ? `: ${cell(e.summary, 200)}` : '';
@@ -268,42 +330,46 @@ function triageText(
       }
       const g = byCause.get(e.cause ?? '');
       if (!g) continue;
-      const before = e.beforeWindow ? ', before the window' : '';
-      parts.push(`#### ${age(e.time, now)}${before} · alerting: ${groupHeading(g)}`);
+      // The heading's time is its first row's: the first host listed has the oldest alert.
+      parts.push(`#### ${groupHeading(g, now, soleWindow)}`, ...groupNotes(g, now), ...behindOn(g));
       const shown = Math.min(rowsLeft, g.alerts.length);
       if (shown > 0) parts.push(groupTable(g, now, shown));
       rowsLeft -= shown;
       hidden += g.alerts.length - shown;
     }
-    lines.push('### What changed, then what broke (oldest first)', f.fence.wrap(parts.join('\n')));
-    if (changeRows.length > keep.size)
+    lines.push(
+      `### What changed (since ${t.since.slice(0, 16).replace('T', ' ')} UTC), then what broke (oldest first)`,
+      f.fence.wrap(parts.join('\n')),
+    );
+    if (gap)
       lines.push(
-        `${changeRows.length - keep.size} earlier changes: list_project_events with minDate=${t.since}.`,
+        `${plural(gap.count, 'change')} between ${gap.first.time} and ${gap.last.time} left out: list_project_events with minDate=${gap.first.time} and maxDate=${gap.last.time}, or responseFormat=detailed.`,
       );
     if (hidden) lines.push(`${hidden} more alerts: list_open_alerts.`);
-    const note = t.alerts && fallbackNote(t.alerts.source);
-    if (note) lines.push(note);
+    for (const note of [t.alerts && fallbackNote(t.alerts.source), t.alerts?.globalNote])
+      if (note) lines.push(note);
   }
 
   if (automation && behind.length) {
     lines.push(`### Behind the automation goal (version ${automation.goalVersion})`);
     const rows = behind.map(automationRow);
-    lines.push(
-      f.fence.wrap(table(['process', 'hostname', 'last goal version', 'remaining plan', 'error'], rows)),
-    );
-    const detail = behind.filter((p) => p.errorCodeDescription || p.errorString);
-    if (detail.length)
-      lines.push(
-        f.fence.wrap(
-          detail
-            .map((p) => `${cell(p.name)}: ${cell(p.errorCodeDescription || p.errorString, 240)}`)
-            .join('\n'),
-        ),
-      );
+    // What the agent reports and the underlying error both matter: "Failed to start mongod — exited with 100".
+    const detail = behind
+      .filter((p) => p.errorCodeDescription || p.errorString)
+      .map((p) => {
+        const why = [...new Set([p.errorCodeDescription, p.errorString].filter(Boolean))].join(' — ');
+        return `${cell(p.name)}: ${cell(why, 240)}`;
+      });
+    const columns = ['process', 'hostname', 'last goal version', 'remaining plan', 'error'];
+    lines.push(f.fence.wrap([table(columns, rows), ...detail].join('\n')));
   }
 
   if (active.length) {
-    lines.push('### Maintenance windows in force');
+    lines.push(
+      soleWindow
+        ? '### Maintenance window in force (it mutes the alerts marked "muted")'
+        : '### Maintenance windows in force',
+    );
     const rows = active.map((w) => [
       w.id,
       when(w.endDate, now),
@@ -314,13 +380,21 @@ function triageText(
   }
 
   const next = [
-    groups.length &&
-      `acknowledge_alert with an alertId${f.asksFirst('acknowledge_alert') ? ' (the server asks the person first)' : ''}`,
-    changes.length && 'get_project_event with an eventId for the full change',
+    changes.length && 'get_project_event with an eventId',
+    groups.some((g) => !g.global) && 'get_alert_config with an alertConfigId',
+    groups.some((g) => g.global) && 'list_open_global_alerts_for_config with a globalAlertConfigId',
     behind.length && 'get_automation_status for every process',
-    'list_maintenance_windows or create_maintenance_window for planned work',
+    !active.length && 'list_maintenance_windows or create_maintenance_window for planned work',
   ].filter(Boolean);
   lines.push(`Next: ${next.join('; ')}.`);
+  // Kept on a line of its own: whether a tool asks the person first is the live policy's to say.
+  if (groups.length) {
+    const tools = ackTool(groups);
+    const asks = tools.split(' or ').every(f.asksFirst);
+    lines.push(
+      `To acknowledge: ${tools} with an alertId${asks ? ' (the server asks the person first)' : ''}.`,
+    );
+  }
   return lines.join('\n');
 }
 
@@ -365,13 +439,7 @@ export const triageProject = defineTool({
       step('alerts', loadOpenAlerts(api, projectId, { signal })),
       step('automation', api.automation.status(projectId, { signal })),
       step('events', loadRecentEvents(api, { projectId }, since, signal)),
-      step(
-        'maintenanceWindows',
-        ifSupported(api, 'maintenanceWindows', async () => {
-          const r = await fetchAll((q) => api.maintenanceWindows.list(projectId, q, { signal }), { signal });
-          return r.items;
-        }),
-      ),
+      step('maintenanceWindows', loadWindows(api, projectId, signal)),
     ]);
     if (signal.aborted) throw abortError(signal);
     const t: Triage = { projectId, since: since.toISOString(), until: now.toISOString(), hours, errors: [] };
@@ -386,14 +454,20 @@ export const triageProject = defineTool({
       } else if (section === 'alerts') t.alerts = s.value as OpenAlerts;
       else if (section === 'automation') t.automation = s.value as AutomationStatus;
       else if (section === 'events') t.events = s.value as RecentEvents;
-      else t.windows = (s.value as MaintenanceWindow[] | undefined) ?? null;
+      else t.windows = s.value as MaintenanceWindow[] | null;
     });
     // Nothing could be read (an unknown project, a wrong key): that is the answer, not a triage.
     if (failures.length === SECTIONS.length) throw failures[0];
     return t;
   },
   format: (t, _args, f) => {
-    const groups = t.alerts ? groupByCause(t.alerts.alerts, t.alerts.configs, f.now) : [];
+    const groups = t.alerts
+      ? groupByCause(t.alerts.alerts, t.alerts.configs, f.now, {
+          ...alertContext(t.alerts),
+          windows: t.windows,
+          events: t.events?.events,
+        })
+      : [];
     const changes = (t.events?.events ?? []).filter((e) => changeKind(e) !== undefined);
     const tl = timeline(changes, groups, t.since);
     const automation = t.automation;

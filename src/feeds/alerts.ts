@@ -5,11 +5,19 @@
 import { condition } from '../../tools/alert-configs.js';
 import { alertColumns, alertRow, alertWhat, alertWhere } from '../../tools/alerts.js';
 import { mapBounded } from '../api/bounded.js';
-import type { Alert, AlertConfig, ApiClient } from '../api/client.js';
+import type {
+  Alert,
+  AlertConfig,
+  ApiClient,
+  ApiEvent,
+  GlobalAlertConfig,
+  MaintenanceWindow,
+} from '../api/client.js';
+import { ApiError } from '../api/errors.js';
 import { type FetchPage, fetchAll } from '../api/paging.js';
-import { plural, table } from '../format/markdown.js';
+import { age, plural, table, when } from '../format/markdown.js';
 import { cell } from '../format/untrusted.js';
-import { withFallback } from './capabilities.js';
+import { ifSupported, withFallback } from './capabilities.js';
 
 export const OPEN_STATUSES = ['OPEN', 'TRACKING'] as const;
 export type OpenStatus = (typeof OPEN_STATUSES)[number];
@@ -22,6 +30,8 @@ export interface OpenAlertsOptions {
   signal?: AbortSignal;
   statuses?: readonly OpenStatus[];
   concurrency?: number;
+  /** Also read the project's maintenance windows (which of them mute which alerts). */
+  windows?: boolean;
   /** Called as fetches complete; total grows when the per-configuration fan-out is needed. */
   progress?: (done: number, total: number, message: string) => unknown;
 }
@@ -33,6 +43,25 @@ export interface OpenAlerts {
   source: 'project' | 'per-config';
   /** Some list held more than could be read. */
   truncated: boolean;
+  /** Which of `alerts` come from global alert configurations (on this project's hosts). */
+  globalAlertIds: string[];
+  globalConfigs: GlobalAlertConfig[];
+  /** Why the global alerts could not be read, when they could not. */
+  globalNote?: string;
+  /** Read when asked for; null when the server cannot list them. */
+  windows?: MaintenanceWindow[] | null;
+}
+
+/** A project's maintenance windows (beyond the spec): null when the server offers no list. */
+export async function loadWindows(
+  api: ApiClient,
+  projectId: string,
+  signal?: AbortSignal,
+): Promise<MaintenanceWindow[] | null> {
+  const r = await ifSupported(api, 'maintenanceWindows', () =>
+    fetchAll((q) => api.maintenanceWindows.list(projectId, q, { signal }), { signal, maxItems: MAX_ITEMS }),
+  );
+  return r ? r.items : null;
 }
 
 export async function loadOpenAlerts(
@@ -43,10 +72,13 @@ export async function loadOpenAlerts(
   const statuses = o.statuses ?? OPEN_STATUSES;
   const signal = o.signal;
   let done = 0;
+  // Expected reads: the configurations and one list per status (or per configuration, in the fallback),
+  // plus the global configurations and one list per enabled global configuration.
   let total = statuses.length + 1;
+  let globalTotal = 1;
   const tick = async (message: string) => {
     done += 1;
-    await o.progress?.(done, Math.max(total, done), message);
+    await o.progress?.(done, Math.max(total + globalTotal, done), message);
   };
   let truncated = false;
   const all = async <T>(label: string, read: FetchPage<T>) => {
@@ -59,6 +91,13 @@ export async function loadOpenAlerts(
   const configsP = all('alert configurations', (q) => api.alertConfigs.list(projectId, q, { signal }));
   // Settled below in both paths; a rejection here must not go unobserved while the alerts load.
   configsP.catch(() => {});
+
+  const globalP = loadGlobalAlerts(api, projectId, all, signal, (n) => {
+    globalTotal = n;
+  });
+  globalP.catch(() => {});
+  // Windows only annotate the alerts: an error reading them must not cost the alerts themselves.
+  const windowsP = o.windows ? loadWindows(api, projectId, signal).catch(() => null) : undefined;
 
   const { value: alerts, fallback } = await withFallback(
     api,
@@ -83,14 +122,63 @@ export async function loadOpenAlerts(
     },
   );
   const configs = await configsP;
+  const global = await globalP;
   const wanted = new Set<string>(statuses);
   const seen = new Set<string>();
-  const open = alerts.filter((a) => {
+  const open = [...alerts, ...global.alerts].filter((a) => {
     if (!wanted.has(String(a.status)) || seen.has(a.id)) return false;
     seen.add(a.id);
     return true;
   });
-  return { alerts: open, configs, source: fallback ? 'per-config' : 'project', truncated };
+  return {
+    alerts: open,
+    configs,
+    source: fallback ? 'per-config' : 'project',
+    truncated,
+    globalAlertIds: global.alerts.map((a) => a.id),
+    globalConfigs: global.configs,
+    globalNote: global.note,
+    ...(windowsP ? { windows: await windowsP } : {}),
+  };
+}
+
+/**
+ * Open alerts of the installation's global alert configurations that concern this project (a disk full on one
+ * of its hosts is as urgent as any project alert). Reading them needs a global role: without one, a note.
+ */
+async function loadGlobalAlerts(
+  api: ApiClient,
+  projectId: string,
+  all: <T>(label: string, read: FetchPage<T>) => Promise<T[]>,
+  signal: AbortSignal | undefined,
+  /** How many reads (that tick progress) the global part makes in all, once that is known. */
+  expect: (reads: number) => void,
+): Promise<{ alerts: Alert[]; configs: GlobalAlertConfig[]; note?: string }> {
+  try {
+    const configs =
+      (await ifSupported(api, 'globalAlertConfigs', () =>
+        all('global alert configurations', (q) => api.globalAlerts.listConfigs(q, { signal })),
+      )) ?? [];
+    const enabled = configs.filter((c) => c.enabled !== false);
+    expect(1 + enabled.length);
+    const lists = await mapBounded(enabled, FAN_OUT, signal, (c, s) =>
+      all(`global alerts (${c.id})`, (q) => api.globalAlerts.listForConfig(c.id, q, { signal: s })),
+    );
+    return { alerts: lists.flat().filter((a) => a.groupId === projectId), configs };
+  } catch (e) {
+    // Global alerts add to the project's own: failing to read them must not cost those.
+    if (signal?.aborted) throw e;
+    expect(0);
+    const why =
+      e instanceof ApiError && (e.status === 401 || e.status === 403)
+        ? 'this key has no global role'
+        : `the platform answered: ${e instanceof ApiError ? e.message : String(e)}`;
+    return {
+      alerts: [],
+      configs: [],
+      note: `Global alerts (e.g. a disk full on this project's hosts) were not read: ${cell(why, 200)}.`,
+    };
+  }
 }
 
 export function ackInForce(a: Alert, now: Date): boolean {
@@ -105,29 +193,102 @@ export interface AlertGroup {
   cause: string;
   eventTypeName?: string;
   metricName?: string;
+  /** The alerts come from a global alert configuration (acknowledge_global_alert, not acknowledge_alert). */
+  global: boolean;
   /** The configurations' conditions, e.g. "CONNECTIONS > 4000 RAW (AVERAGE)". */
   conditions: string[];
   alertConfigIds: string[];
+  /** Configurations of these alerts that are disabled now: no new alert of this kind opens. */
+  disabledConfigIds: string[];
+  /** Changes to these alerts' configurations (in the events given), oldest first. */
+  configChanges: ApiEvent[];
+  /** The maintenance window whose alert types include these alerts': in force now, else the next one. */
+  window?: {
+    id: string;
+    state: 'active' | 'upcoming';
+    startDate?: string;
+    endDate?: string;
+    types: string[];
+  };
   acknowledged: number;
   oldest?: string;
   /** Oldest first. */
   alerts: Alert[];
 }
 
+/** What grouping may know beyond the alerts: where global alerts come from, windows, recent changes. */
+export interface AlertContext {
+  globalAlertIds?: string[];
+  globalConfigs?: GlobalAlertConfig[];
+  windows?: MaintenanceWindow[] | null;
+  events?: ApiEvent[];
+}
+
+/** The context an OpenAlerts read carries itself (global alerts; windows when they were asked for). */
+export const alertContext = (r: OpenAlerts): AlertContext => ({
+  globalAlertIds: r.globalAlertIds,
+  globalConfigs: r.globalConfigs,
+  windows: r.windows,
+});
+
+/**
+ * The maintenance-window alert type (HOST, REPLICA_SET, CLUSTER, AGENT, BACKUP) an alert's event type falls
+ * under; a window listing that type mutes the alert's notifications. Host metrics count as HOST alerts.
+ */
+export function alertTypeOf(eventTypeName: string | undefined): string | undefined {
+  const t = eventTypeName ?? '';
+  if (/^BACKUP|BACKUP_AGENT/.test(t)) return 'BACKUP';
+  if (/AGENT_(DOWN|UP)$|^AGENT/.test(t)) return 'AGENT';
+  if (/^(HOST_|(OUTSIDE|INSIDE)_METRIC_THRESHOLD|DISK_)/.test(t)) return 'HOST';
+  if (/^(REPLICATION_|NO_PRIMARY|PRIMARY_ELECTED|RESYNC_|TOO_MANY_ELECTIONS|MEMBER_|REPLICA_SET)/.test(t))
+    return 'REPLICA_SET';
+  if (/^(CLUSTER|SHARD_|BALANCER|MONGOS)/.test(t)) return 'CLUSTER';
+  return undefined;
+}
+
+/** The window muting alerts of this type now, or else the next one that will; ended windows are ignored. */
+function windowFor(type: string | undefined, windows: MaintenanceWindow[], now: Date): AlertGroup['window'] {
+  if (!type) return undefined;
+  const t = now.getTime();
+  const matching = windows
+    .filter((w) => (w.alertTypeNames ?? []).includes(type) && Date.parse(w.endDate ?? '') > t)
+    .sort((a, b) => Date.parse(a.startDate ?? '') - Date.parse(b.startDate ?? ''));
+  const w = matching.find((x) => Date.parse(x.startDate ?? '') <= t) ?? matching[0];
+  if (!w) return undefined;
+  const state = Date.parse(w.startDate ?? '') <= t ? 'active' : 'upcoming';
+  return { id: w.id, state, startDate: w.startDate, endDate: w.endDate, types: w.alertTypeNames ?? [] };
+}
+
+const CONFIG_CHANGE = /^(GLOBAL_)?ALERT_CONFIG/;
+const CONFIG_CHANGE_LEAD_MS = 24 * 3_600_000;
+
 /** Groups by cause, each group oldest first, groups ordered by their oldest alert. */
-export function groupByCause(alerts: Alert[], configs: AlertConfig[], now: Date): AlertGroup[] {
-  const byConfig = new Map(configs.map((c) => [c.id, c]));
+export function groupByCause(
+  alerts: Alert[],
+  configs: AlertConfig[],
+  now: Date,
+  context: AlertContext = {},
+): AlertGroup[] {
+  const global = new Set(context.globalAlertIds ?? []);
+  const byConfig = new Map<string, AlertConfig>(
+    [...configs, ...((context.globalConfigs ?? []) as AlertConfig[])].map((c) => [c.id, c]),
+  );
   const groups = new Map<string, AlertGroup>();
   for (const a of alerts) {
-    const cause = alertWhat(a);
+    const isGlobal = global.has(a.id);
+    const cause = `${alertWhat(a)}${isGlobal ? ' (global)' : ''}`;
     let g = groups.get(cause);
     if (!g) {
       g = {
         cause,
         eventTypeName: a.eventTypeName,
         metricName: a.metricName,
+        global: isGlobal,
         conditions: [],
         alertConfigIds: [],
+        disabledConfigIds: [],
+        configChanges: [],
+        window: windowFor(alertTypeOf(a.eventTypeName), context.windows ?? [], now),
         acknowledged: 0,
         alerts: [],
       };
@@ -140,6 +301,7 @@ export function groupByCause(alerts: Alert[], configs: AlertConfig[], now: Date)
       const c = byConfig.get(a.alertConfigId);
       const cond = c ? condition(c) : undefined;
       if (cond && cond !== '—' && !g.conditions.includes(cond)) g.conditions.push(cond);
+      if (c?.enabled === false) g.disabledConfigIds.push(c.id);
     }
   }
   const out = [...groups.values()];
@@ -150,6 +312,17 @@ export function groupByCause(alerts: Alert[], configs: AlertConfig[], now: Date)
     for (const a of g.alerts) if (!hostRank.has(alertWhere(a))) hostRank.set(alertWhere(a), hostRank.size);
     g.alerts.sort((x, y) => hostRank.get(alertWhere(x))! - hostRank.get(alertWhere(y))! || oldestFirst(x, y));
     g.oldest = g.alerts[0]?.created; // the first host is the one with the oldest alert
+    // Changes from a day before the first alert on: what may have made it fire, or silenced it since.
+    const from = (Date.parse(g.oldest ?? '') || 0) - CONFIG_CHANGE_LEAD_MS;
+    g.configChanges = (context.events ?? [])
+      .filter(
+        (e) =>
+          CONFIG_CHANGE.test(e.eventTypeName ?? '') &&
+          e.alertConfigId &&
+          g.alertConfigIds.includes(e.alertConfigId) &&
+          (Date.parse(e.created ?? '') || 0) >= from,
+      )
+      .sort(oldestFirst);
   }
   return out.sort((x, y) => oldestFirst({ created: x.oldest }, { created: y.oldest }));
 }
@@ -162,21 +335,63 @@ export function alertsFingerprint(alerts: Alert[], now: Date): string {
     .join(',');
 }
 
-const groupColumns = alertColumns.filter((c) => c !== 'what');
-
-/** A cause's heading line: what, how many, the condition, and the configuration ids. */
-export function groupHeading(g: AlertGroup): string {
-  const conf = g.alertConfigIds.length ? ` · alertConfigId ${g.alertConfigIds.join(', ')}` : '';
-  const acked = g.acknowledged ? `, ${g.acknowledged} acknowledged` : '';
-  // The condition names the metric itself: "OUTSIDE_METRIC_THRESHOLD CONNECTIONS > 4000 RAW (AVERAGE)".
-  const what = g.conditions.length ? `${g.eventTypeName ?? ''} ${g.conditions.join('; ')}`.trim() : g.cause;
-  return `${cell(what, 160)} — ${plural(g.alerts.length, 'alert')}${acked}${conf}`;
+// In a cause's table the cause is the heading, and a tracking alert says so next to its age.
+const groupColumns = alertColumns.filter((c) => c !== 'what' && c !== 'status');
+function groupRow(a: Alert, now: Date): unknown[] {
+  const [id, status, , since, ...rest] = alertRow(a, now);
+  return [id, status === 'TRACKING' ? `${since} (tracking)` : since, ...rest];
 }
 
-/** The table of a cause's alerts (its first `max` rows). */
+/** A cause's heading line: what, how many, the condition, and the configuration ids. */
+export function groupHeading(g: AlertGroup, now: Date, listedWindow?: string): string {
+  const idName = g.global ? 'globalAlertConfigId' : 'alertConfigId';
+  const conf = g.alertConfigIds.length ? ` · ${idName} ${g.alertConfigIds.join(', ')}` : '';
+  const acked = g.acknowledged ? `, ${g.acknowledged} acknowledged` : '';
+  // A metric condition names its metric ("CONNECTIONS > 4000 RAW (AVERAGE)"); other conditions need the type.
+  const type = g.metricName ? '' : (g.eventTypeName ?? '');
+  const what = g.conditions.length ? `${type} ${g.conditions.join('; ')}`.trim() : g.cause;
+  const scope = g.global ? ' (global)' : '';
+  return `${cell(what, 160)}${scope} — ${plural(g.alerts.length, 'alert')}${acked}${conf}${windowNote(g.window, now, listedWindow)}`;
+}
+
+/**
+ * Which maintenance window mutes (or will mute) the cause's notifications, for its heading. `listed`: the
+ * one window in force, shown with its id and end next to the answer, so "muted" alone says which.
+ */
+function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string {
+  if (!w) return '';
+  if (w.state === 'active')
+    return w.id === listed ? ' · muted' : ` · muted by window ${w.id} until ${when(w.endDate, now)}`;
+  return ` · window ${w.id} mutes it from ${when(w.startDate, now)}`;
+}
+
+/**
+ * What else a person must know about a cause before acting, one short line each: its configuration is
+ * disabled now, or was changed recently (the change may be why it alerts, or why it went quiet).
+ */
+export function groupNotes(g: AlertGroup, now: Date): string[] {
+  const notes = g.disabledConfigIds.map(
+    (id) => `⚠ configuration ${id} is disabled now: it opens no new alerts.`,
+  );
+  // The latest change says what state the configuration is in; earlier ones are in the timeline.
+  // Who made it is on the change's own line in the timeline (or in get_project_event).
+  const e = g.configChanges.at(-1);
+  if (e) {
+    const more = g.configChanges.length > 1 ? ` (latest of ${g.configChanges.length})` : '';
+    notes.push(
+      `⚠ its configuration changed ${age(e.created, now)}: ${cell(e.eventTypeName)} (eventId ${e.id})${more}`,
+    );
+  }
+  return notes;
+}
+
+/** The table of a cause's alerts (its first `max` rows); a lone alert is one line, not a table. */
 export function groupTable(g: AlertGroup, now: Date, max: number): string {
-  const rows = g.alerts.slice(0, Math.max(0, max)).map((a) => alertRow(a, now).filter((_, i) => i !== 2));
-  return table(groupColumns, rows);
+  const rows = g.alerts.slice(0, Math.max(0, max)).map((a) => groupRow(a, now));
+  if (rows.length !== 1) return table(groupColumns, rows);
+  const [id, since, where, value, acked] = rows[0]!.map((v) => cell(v ?? '—'));
+  const shown = value === '—' ? '' : `, value ${value}`;
+  return `- alertId ${id}: since ${since} on ${where}${shown}, acknowledged ${acked}`;
 }
 
 /** Every cause's heading (even past the row cap) and its alerts' rows, up to maxRows in all. */
@@ -189,7 +404,7 @@ export function groupsMarkdown(
   let left = maxRows;
   let hidden = 0;
   for (const g of groups) {
-    parts.push(`#### ${groupHeading(g)}`);
+    parts.push(`#### ${groupHeading(g, now)}`, ...groupNotes(g, now));
     const shown = Math.min(left, g.alerts.length);
     if (shown > 0) parts.push(groupTable(g, now, shown));
     left -= shown;

@@ -49,7 +49,19 @@ export function eventsFingerprint(events: ApiEvent[]): string {
   return `${newest}:${ids.join(',')}`;
 }
 
-export type ChangeKind = 'deployment' | 'access' | 'maintenance' | 'alerting' | 'settings';
+export type ChangeKind = 'deployment' | 'access' | 'maintenance' | 'alerting' | 'settings' | 'data';
+
+// Data operations that write (a delete or bulk update before errors is a classic cause); reads are not changes.
+const DATA_WRITE =
+  /^(INSERT|UPDATE|DELETE|REPLACE|DROP|RENAME|CREATE|BULK|FIND_AND_MODIFY|UPDATE_MANY|DELETE_MANY)/i;
+
+/** "DELETE on payments.ledger" for an event that records a data operation. */
+export function dataOperation(e: ApiEvent): string | undefined {
+  const r = e as Record<string, unknown>;
+  if (typeof r.opType !== 'string') return undefined;
+  const ns = [r.database, r.collection].filter((x) => typeof x === 'string' && x).join('.');
+  return `${r.opType}${ns ? ` on ${ns}` : ''}`;
+}
 
 // Alert and metric state, host and agent state, data reads and writes, logins: noise for "what changed".
 const NOT_A_CHANGE =
@@ -62,6 +74,8 @@ const NOT_A_CHANGE =
  */
 export function changeKind(e: ApiEvent): ChangeKind | undefined {
   const t = e.eventTypeName ?? '';
+  const op = (e as Record<string, unknown>).opType;
+  if (typeof op === 'string') return DATA_WRITE.test(op) ? 'data' : undefined;
   if (NOT_A_CHANGE.test(t)) return undefined;
   if (t.startsWith('AUTOMATION_CONFIG')) return 'deployment';
   if (t.startsWith('MAINTENANCE_WINDOW')) return 'maintenance';
@@ -88,5 +102,5 @@ export function changeSummary(e: ApiEvent): string {
     r.maintenanceWindowId && `window ${r.maintenanceWindowId}`,
     e.alertConfigId && `alertConfigId ${e.alertConfigId}`,
   ].filter(Boolean);
-  return [...diffs, ...about].join('; ');
+  return [dataOperation(e), ...diffs, ...about].filter(Boolean).join('; ');
 }

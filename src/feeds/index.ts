@@ -13,6 +13,7 @@ import { plural, table } from '../format/markdown.js';
 import { redact } from '../format/redact.js';
 import {
   ackInForce,
+  alertContext,
   alertsFingerprint,
   groupByCause,
   groupsMarkdown,
@@ -53,10 +54,10 @@ const projectAlerts = define<OpenAlerts>({
   template: 'dbops://projects/{projectId}/alerts',
   title: 'Open alerts of a project',
   description: `Open and tracking alerts of the project across all its alert configurations, grouped by cause, with acknowledgement and age. ${FORMAT_NOTE}`,
-  load: (ctx, v) => loadOpenAlerts(ctx.api, v.projectId!, { signal: ctx.signal }),
+  load: (ctx, v) => loadOpenAlerts(ctx.api, v.projectId!, { signal: ctx.signal, windows: true }),
   fingerprint: (d, now) => alertsFingerprint(d.alerts, now),
   markdown: (d, v, f) => {
-    const groups = groupByCause(d.alerts, d.configs, f.now);
+    const groups = groupByCause(d.alerts, d.configs, f.now, alertContext(d));
     const acked = d.alerts.filter((a) => ackInForce(a, f.now)).length;
     const lines = [
       `# Open alerts of project ${v.projectId} — ${d.alerts.length}${acked ? `, ${acked} acknowledged` : ''}${groups.length ? `, in ${plural(groups.length, 'cause')}` : ''}`,
@@ -67,6 +68,7 @@ const projectAlerts = define<OpenAlerts>({
       lines.push(f.fence.notice, f.fence.wrap(body));
       if (hidden) lines.push(`${hidden} more alerts in ?format=json or the list_open_alerts tool.`);
     }
+    if (d.globalNote) lines.push(d.globalNote);
     return lines.join('\n');
   },
   json: (d, v) => ({

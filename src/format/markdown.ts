@@ -15,31 +15,53 @@ export function fields(pairs: Array<[string, unknown]>): string {
     .join('\n');
 }
 
-/** "3 h ago" / "in 2 d" relative to now; undefined for a missing or unparsable time. */
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+const YEAR = 365 * DAY;
+
+/** A span to the nearest unit, in two units below two days ("1 h 59 min", "1 d 5 h"): never rounded down. */
+function span(abs: number): string {
+  if (abs < MIN - 500) return `${Math.round(abs / 1000)} s`;
+  const two = (big: number, bigUnit: string, small: number, smallUnit: string) => {
+    const n = Math.round(abs / small);
+    const whole = Math.floor(n / (big / small));
+    const rest = n % (big / small);
+    return whole ? `${whole} ${bigUnit}${rest ? ` ${rest} ${smallUnit}` : ''}` : `${rest} ${smallUnit}`;
+  };
+  if (abs < DAY - MIN / 2) return two(HOUR, 'h', MIN, 'min');
+  if (abs < 2 * DAY - HOUR / 2) return two(DAY, 'd', HOUR, 'h');
+  if (abs < YEAR - DAY / 2) return `${Math.round(abs / DAY)} d`;
+  return `${Math.round(abs / YEAR)} y`;
+}
+
+/** "3 h ago" / "in 1 h 59 min" / "in 5 d" relative to now; undefined for a missing or unparsable time. */
 export function age(iso: unknown, now: Date = new Date()): string | undefined {
   if (typeof iso !== 'string') return undefined;
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return undefined;
   const diff = now.getTime() - t;
-  const abs = Math.abs(diff);
-  const units: Array<[number, string]> = [
-    [365 * 86_400_000, 'y'],
-    [86_400_000, 'd'],
-    [3_600_000, 'h'],
-    [60_000, 'min'],
-  ];
-  const [size, unit] = units.find(([s]) => abs >= s) ?? [1000, 's'];
-  const n = Math.floor(abs / size);
-  if (abs > 50 * 365 * 86_400_000) return diff < 0 ? 'indefinitely' : 'long ago';
-  return diff >= 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
+  if (Math.abs(diff) > 50 * YEAR) return diff < 0 ? 'indefinitely' : 'long ago';
+  return diff >= 0 ? `${span(diff)} ago` : `in ${span(-diff)}`;
 }
+
+const utc = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** "2026-11-21 14:05 UTC (3 h ago)". */
 export function when(iso: unknown, now: Date = new Date()): string | undefined {
   const rel = age(iso, now);
+  return rel && `${utc(iso as string)} (${rel})`;
+}
+
+/**
+ * For a time a person acts on (an acknowledgement lapsing, a window starting or ending): relative, plus the
+ * UTC time when it is due within 48 hours — "in 1 h 59 min, 2026-11-21 13:59 UTC".
+ */
+export function due(iso: unknown, now: Date = new Date()): string | undefined {
+  const rel = age(iso, now);
   if (!rel) return undefined;
-  const d = new Date(iso as string).toISOString().slice(0, 16).replace('T', ' ');
-  return `${d} UTC (${rel})`;
+  const ahead = Date.parse(iso as string) - now.getTime();
+  return ahead > 0 && ahead <= 2 * DAY ? `${rel}, ${utc(iso as string)}` : rel;
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

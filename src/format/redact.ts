@@ -23,7 +23,7 @@ export function isSecretKey(key: string): boolean {
   return SECRET_URLS.has(key.toLowerCase()) || (SECRET_SHAPE.test(key) && !NOT_SECRET.test(key));
 }
 
-/** A deep copy with every secret-named string field masked. URL fields keep their origin only. */
+/** A deep copy with every secret-named string field masked. URL fields keep their origin and last 4. */
 export function redact<T>(value: T, depth = 0): T {
   if (depth > 12 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1)) as T;
@@ -40,7 +40,10 @@ export function redact<T>(value: T, depth = 0): T {
 function maskUrl(value: string): string {
   try {
     const u = new URL(value);
-    return `${u.origin}/******`;
+    // The path carries the credential: keep its last 4 characters (as the API shows) when it is long
+    // enough that they give nothing away, so two webhooks — and a change of one — can be told apart.
+    const rest = value.slice(u.origin.length).replace(/^\//, '');
+    return `${u.origin}/******${rest.length > 8 ? rest.slice(-4) : ''}`;
   } catch {
     return mask(value);
   }

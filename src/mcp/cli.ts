@@ -2,7 +2,7 @@
 // the HTTP transport's banner); under stdio every log line goes to stderr.
 
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { maxKindOf } from '../../tools/define.js';
@@ -122,7 +122,16 @@ function printBanner(url: string, config: Config, approvalOrigin?: string) {
   );
 }
 
+/** `dbops-mcp tools | head -1`: a reader that stops reading is no error worth a stack trace. */
+function quietOnClosedPipe(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(0);
+  });
+}
+
 export async function runTools(args: string[]): Promise<number> {
+  quietOnClosedPipe();
   const json = args.includes('--json');
   let config: Config;
   try {
@@ -148,13 +157,15 @@ export async function runTools(args: string[]): Promise<number> {
   return 0;
 }
 
-const callHelp = `Usage: dbops-mcp call <tool> [json-args] [--yes] [--demo] [settings]
+const callHelp = `Usage: dbops-mcp call <tool> [json-args] [--yes] [--demo] [--demo-reset] [settings]
 
 Runs one tool through the real MCP path and prints its text answer; exit 1 when the tool reports an error.
 Guarded changes: without --yes the first call prints a preview and a confirmationToken (pass it back in the
 JSON arguments to apply); --yes is your consent from this shell and applies the change after showing it.
 With DBOPS_APPROVAL_OPEN=true the approval page opens in your browser instead and the call waits for your
-decision there (up to DBOPS_APPROVAL_WAIT_MS).`;
+decision there (up to DBOPS_APPROVAL_WAIT_MS).
+Demo mode keeps its data between calls in demo-state.json beside the audit log, so a change stays made;
+--demo-reset starts over from fresh demo data.`;
 
 /**
  * A one-shot process cannot serve a page after it exits, so `call` uses the approval page only when it
@@ -196,7 +207,9 @@ export async function runCall(args: string[]): Promise<number> {
   }
   const hasJson = maybeJson !== undefined && !maybeJson.startsWith('--');
   const flags = hasJson ? rest : [maybeJson, ...rest].filter((a): a is string => a !== undefined);
+  quietOnClosedPipe();
   const yes = flags.includes('--yes');
+  const demoReset = flags.includes('--demo-reset');
   let toolArgs: Record<string, unknown> = {};
   let config: Config;
   let browser = false;
@@ -207,7 +220,9 @@ export async function runCall(args: string[]): Promise<number> {
         throw new ConfigError('the tool arguments must be a JSON object, e.g. \'{"projectId":"..."}\'');
       toolArgs = parsed as Record<string, unknown>;
     }
-    const parsed = loadConfig(flags.filter((a) => a !== '--yes'));
+    const parsed = loadConfig(
+      flags.filter((a) => a !== '--yes').map((a) => (a === '--demo-reset' ? '--demo' : a)),
+    );
     checkToolFilters(parsed);
     browser = parsed.approvalOpen;
     config = { ...forCall(parsed), tokenSecret: parsed.tokenSecret ?? callTokenSecret(parsed.auditLog) };
@@ -217,9 +232,14 @@ export async function runCall(args: string[]): Promise<number> {
     return fail(e);
   }
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  // Each call is a new process: demo data lives in a file so that what one call changes, the next one sees.
+  const demoDataFile =
+    config.demo || !config.baseUrl ? join(dirname(config.auditLog), 'demo-state.json') : undefined;
+  if (demoDataFile && demoReset) rmSync(demoDataFile, { force: true });
   let runtime: Awaited<ReturnType<typeof createRuntime>>;
   try {
     runtime = await createRuntime(config, logger, {
+      demoDataFile,
       openApproval: (url) => {
         process.stderr.write(`Approve or decline at ${url} (waiting for your decision)\n`);
         if (browser) openInBrowser(url, logger);

@@ -28,6 +28,8 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Replaces opening the default browser for each new approval (e.g. `call` prints the link instead). */
   openApproval?: (url: string) => void;
+  /** Demo mode: keep the simulator's data in this file between runs (`call --demo`). */
+  demoDataFile?: string;
 }
 
 export async function createRuntime(
@@ -40,7 +42,7 @@ export async function createRuntime(
   let api: { baseUrl: string; publicKey: string; privateKey: string };
   if (config.demo || !config.baseUrl) {
     const { startSimulator } = await import('../simulator/index.js');
-    const sim = await startSimulator({ dataset: 'demo', port: 0, logger });
+    const sim = await startSimulator({ dataset: 'demo', port: 0, logger, dataFile: options.demoDataFile });
     closeSim = () => sim.close();
     demoBaseUrl = sim.baseUrl;
     api = { baseUrl: sim.baseUrl, ...sim.keys };
@@ -57,9 +59,21 @@ export async function createRuntime(
       },
     );
   } else {
-    if (!config.publicKey || !config.privateKey)
-      throw new ConfigError('DBOPS_PUBLIC_KEY and DBOPS_PRIVATE_KEY are required when DBOPS_BASE_URL is set');
-    api = { baseUrl: config.baseUrl, publicKey: config.publicKey, privateKey: config.privateKey };
+    const baseUrl = config.baseUrl;
+    if (!config.publicKey || !config.privateKey) {
+      // A fresh installation has no key yet, and POST /unauth/users needs none: offer that tool alone.
+      const wanted =
+        config.tools.length === 0 || config.tools.some((t) => t === 'create_first_user' || t === 'write');
+      if (!wanted || config.readOnly || config.disabledTools.includes('create_first_user'))
+        throw new ConfigError(
+          'DBOPS_PUBLIC_KEY and DBOPS_PRIVATE_KEY are required when DBOPS_BASE_URL is set',
+        );
+      logger.warn(
+        'no API key set (DBOPS_PUBLIC_KEY, DBOPS_PRIVATE_KEY): only create_first_user is offered, as it needs none',
+      );
+      config = { ...config, tools: ['create_first_user'] };
+    }
+    api = { baseUrl, publicKey: config.publicKey ?? '', privateKey: config.privateKey ?? '' };
   }
   const client = createApiClient({
     ...api,

@@ -129,9 +129,14 @@ describe('reading feeds', () => {
   it('reads a project’s open alerts as a markdown digest and as JSON', async () => {
     const projectId = sim.projectIds[0]!;
     const uri = `dbops://projects/${projectId}/alerts`;
-    const open = sim.store.data.alerts.filter(
-      (a) => a.groupId === projectId && (a.status === 'OPEN' || a.status === 'TRACKING'),
-    );
+    // The project's own open and tracking alerts, and the open global alerts on its hosts.
+    const open = [
+      ...sim.store.data.alerts.filter(
+        (a) => a.groupId === projectId && (a.status === 'OPEN' || a.status === 'TRACKING'),
+      ),
+      ...sim.store.data.globalAlerts.filter((a) => a.groupId === projectId && a.status === 'OPEN'),
+    ];
+    expect(open.some((a) => sim.store.data.globalAlerts.includes(a))).toBe(true);
     const md = await t.client.readResource({ uri });
     expect(md.contents[0]).toMatchObject({ uri, mimeType: 'text/markdown' });
     expect(textOf(md)).toContain(`# Open alerts of project ${projectId} — ${open.length}`);

@@ -72,25 +72,42 @@ describe('maintenance window tools', () => {
     expect(r.text).toContain('at least one of startDate, endDate or alertTypeNames');
   });
 
-  it('deletes only after confirmation, with a preview of the window and the resume note', async () => {
+  it('deletes an upcoming window only after confirmation, saying nothing was muted yet', async () => {
     const { preview, result } = await confirmed('delete_maintenance_window', {
       maintenanceWindowId: windowId,
     });
     expect(preview.text).toContain(`Delete maintenance window ${windowId}`);
-    expect(preview.text).toContain('HOST, REPLICA_SET resume');
+    // It starts in 2 h: nothing resumes, the planned muting is cancelled.
+    expect(preview.text).not.toContain('resume');
+    expect(preview.text).toContain('nothing is muted yet');
+    expect(preview.text).toContain('HOST, REPLICA_SET notifications');
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain(`# Maintenance window ${windowId} deleted`);
+    expect(result.text).toContain('nothing was muted');
     expect(result.structured).toEqual({
       outcome: 'executed',
-      result: { deleted: true, maintenanceWindowId: windowId },
+      result: { deleted: true, maintenanceWindowId: windowId, state: 'upcoming' },
       nextStep: 'Done: tell the person what changed.',
     });
+  });
+
+  it('deletes an active window with the resume note', async () => {
+    const created = await t.call('create_maintenance_window', {
+      startDate: inHours(-1),
+      endDate: inHours(1),
+      alertTypeNames: ['AGENT'],
+    });
+    const id = (created.structured!.result as { record: { id: string } }).record.id;
+    const { preview, result } = await confirmed('delete_maintenance_window', { maintenanceWindowId: id });
+    expect(preview.text).toContain('Notifications for AGENT resume as soon as the window is deleted');
+    expect(result.text).toContain('The notifications it muted are on again');
   });
 
   it('answers an unknown window with an error that says what to do', async () => {
     const r = await t.call('get_maintenance_window', { maintenanceWindowId: windowId });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/maintenance window/i);
-    expect(r.text).toMatch(/list_maintenance_windows|ended|exist/i);
+    expect(r.text).toMatch(/may simply have ended/);
+    expect(r.text).toContain('list_maintenance_windows');
   });
 });

@@ -310,4 +310,88 @@ describe('stdio transport (built CLI)', () => {
     expect(badJson.code).toBe(2);
     expect(badJson.err).toContain('not valid JSON');
   });
+
+  it('keeps demo state between calls in the state directory; --demo-reset starts over', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'dbops-demo-state-'));
+    const run = (args: string[]) =>
+      runCli(['call', ...args], { DBOPS_AUDIT_LOG: join(stateDir, 'audit.log') });
+    // The demo dataset is seeded: the simulator here holds the same window the CLI's demo does.
+    const w = sim.store.data.maintenanceWindows.find(
+      (x) =>
+        x.groupId === sim.projectIds[0] &&
+        Date.parse(x.startDate) <= Date.now() &&
+        Date.parse(x.endDate) > Date.now(),
+    )!;
+    const id = `{"maintenanceWindowId":"${w.id}"}`;
+    expect((await run(['get_maintenance_window', id, '--demo'])).code).toBe(0);
+    const del = await run(['delete_maintenance_window', id, '--demo', '--yes']);
+    expect(del.code, del.err).toBe(0);
+    expect(del.out).toContain(`Maintenance window ${w.id} deleted`);
+    // Gone in the next process too: the delete really happened.
+    const after = await run(['get_maintenance_window', id, '--demo']);
+    expect(after.code).toBe(1);
+    expect(after.err).toMatch(/MAINTENANCE_WINDOW_NOT_FOUND|not found/i);
+    const reset = await run(['get_maintenance_window', id, '--demo', '--demo-reset']);
+    expect(reset.code, reset.err).toBe(0);
+    expect(reset.out).toContain(w.id);
+  });
+
+  it('exits quietly when the reader closes the pipe (dbops-mcp tools | head -1)', async () => {
+    for (const args of [['tools'], ['call', 'list_alert_configs', '{}', '--demo']]) {
+      const r = await runCli(args, {}, { closeStdout: true });
+      expect(r.err, args.join(' ')).not.toMatch(/EPIPE|Unhandled|node:events/);
+      expect(r.code, args.join(' ')).toBe(0);
+    }
+  });
+
+  it('runs create_first_user with only DBOPS_BASE_URL set: that endpoint needs no key', async () => {
+    const fresh = await startSimulator({ dataset: 'empty', port: 0 });
+    const stateDir = mkdtempSync(join(tmpdir(), 'dbops-first-user-'));
+    try {
+      const env = {
+        DBOPS_BASE_URL: fresh.baseUrl,
+        DBOPS_AUDIT_LOG: join(stateDir, 'audit.log'),
+        DBOPS_SECRETS_DIR: join(stateDir, 'secrets'),
+        DBOPS_STATE_DIR: stateDir,
+      };
+      const args = JSON.stringify({
+        username: 'admin@example.com',
+        password: 'Correct-Horse-Battery-9',
+        firstName: 'Ada',
+        lastName: 'Admin',
+      });
+      // It grants GLOBAL_OWNER, so it asks first: --yes is the person's consent from this shell.
+      const r = await runCli(['call', 'create_first_user', args, '--yes'], env);
+      expect(r.code, r.err).toBe(0);
+      expect(fresh.store.data.users.map((u) => u.username)).toEqual(['admin@example.com']);
+      // Every other tool needs a key: said plainly, not a digest failure.
+      const other = await runCli(['call', 'list_alert_configs', '{}'], env);
+      expect(other.code).not.toBe(0);
+      expect(other.err).toMatch(/DBOPS_PUBLIC_KEY/);
+    } finally {
+      await fresh.close();
+    }
+  });
 });
+
+/** Runs the built CLI; closeStdout closes the reading end at once, as `| head -1` does after one line. */
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+  o: { closeStdout?: boolean } = {},
+): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    let out = '';
+    let err = '';
+    if (o.closeStdout) child.stdout.destroy();
+    else
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+}

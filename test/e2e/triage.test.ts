@@ -18,6 +18,14 @@ withDemoServer((s, server) => {
 
 const openAlertsOf = (s: Sim, projectId: string, statuses = ['OPEN', 'TRACKING']) =>
   s.store.data.alerts.filter((a) => a.groupId === projectId && statuses.includes(a.status));
+/** What a project's alert list must hold: its own alerts and the global ones on its hosts (the API lists
+ * a global configuration's OPEN alerts only). */
+const alertsOfProject = (s: Sim, projectId: string, statuses = ['OPEN', 'TRACKING']) => [
+  ...openAlertsOf(s, projectId, statuses),
+  ...s.store.data.globalAlerts.filter(
+    (a) => a.groupId === projectId && a.status === 'OPEN' && statuses.includes('OPEN'),
+  ),
+];
 
 /** Counts the per-configuration alert reads the server launches (wrapping its API client). */
 function countPerConfigReads(server: TestServer): { launched: number } {
@@ -42,6 +50,10 @@ function specOnlySimulator(options: Parameters<typeof startSimulator>[0] = {}) {
   });
 }
 
+/** Where the timeline line of a change starts (a change to an alert's configuration is also noted by the alert). */
+const changeLine = (text: string, eventId: string) =>
+  new RegExp(`^- \\*\\*.*\\(eventId ${eventId}\\)$`, 'm').exec(text)?.index ?? -1;
+
 async function callWithProgress(server: TestServer, name: string, args: Record<string, unknown>) {
   const progress: Progress[] = [];
   const r = await server.client.callTool({ name, arguments: args }, undefined, {
@@ -60,10 +72,18 @@ describe('triage_project', () => {
     expect(s.projectId).toBe(projectId);
     expect(s.errors).toEqual([]);
 
-    // Every open alert of the demo project, with its configuration id, in the text and the structure.
-    const open = openAlertsOf(sim, projectId);
+    // Every open alert of the demo project, global ones on its hosts too, with its configuration id, in the
+    // text and the structure.
+    const open = alertsOfProject(sim, projectId);
     expect(open.length).toBeGreaterThan(3);
+    expect(open.some((a) => sim.store.data.globalAlerts.includes(a))).toBe(true);
     expect(s.alerts.totalCount).toBe(open.length);
+    // The headline's parts add up to its total: "10 alerts (8 open, 2 tracking)", not "9 open (2 tracking)".
+    const head = /\*\*Alerts\*\*: (\d+) alerts \((\d+) open, (\d+) tracking\)/.exec(r.text);
+    expect(head, r.text.split('\n')[1]).not.toBeNull();
+    expect(Number(head![1])).toBe(open.length);
+    expect(Number(head![2]) + Number(head![3])).toBe(open.length);
+    expect(Number(head![3])).toBe(open.filter((a) => a.status === 'TRACKING').length);
     for (const a of open) {
       expect(r.text).toContain(a.id);
       expect(r.text).toContain(a.alertConfigId);
@@ -89,11 +109,12 @@ describe('triage_project', () => {
     expect(active.length).toBeGreaterThan(0);
     for (const w of active) expect(r.text).toContain(w.id);
 
-    // Changes only (no metric, host or data-explorer noise), each with its event id.
-    const changes = s.changes as Array<{ id: string; eventTypeName: string }>;
+    // Changes only (no metric or host noise, no data reads; data writes are changes), each with its event id.
+    const changes = s.changes as Array<{ id: string; eventTypeName: string; opType?: string }>;
     expect(changes.length).toBeGreaterThan(0);
     for (const c of changes) {
-      expect(c.eventTypeName).not.toMatch(/METRIC_THRESHOLD|^HOST_|DATA_EXPLORER|ALERT_ACKNOWLEDGED/);
+      expect(c.eventTypeName).not.toMatch(/METRIC_THRESHOLD|^HOST_|ALERT_ACKNOWLEDGED/);
+      if (c.opType) expect(c.opType).toMatch(/INSERT|UPDATE|DELETE|REPLACE/);
       expect(r.text).toContain(c.id);
     }
 
@@ -101,7 +122,9 @@ describe('triage_project', () => {
     const tl = s.timeline as Array<{ time: string; kind: string; eventId?: string; alertIds?: string[] }>;
     const times = tl.map((e) => Date.parse(e.time));
     expect(times).toEqual([...times].sort((a, b) => a - b));
-    const positions = tl.map((e) => r.text.indexOf(e.kind === 'change' ? e.eventId! : e.alertIds![0]!));
+    const positions = tl.map((e) =>
+      e.kind === 'change' ? changeLine(r.text, e.eventId!) : r.text.indexOf(e.alertIds![0]!),
+    );
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
 
@@ -117,7 +140,21 @@ describe('triage_project', () => {
     const s = r.structured as any;
     expect(s.window.hours).toBe(720);
     expect(s.changes.length).toBeGreaterThan(12);
-    expect(r.text).toMatch(/\d+ earlier changes: list_project_events with minDate=/);
+    // The oldest changes (before the first alert: the likeliest causes) stay; the middle run is left out,
+    // counted, and named by the exact range that fetches it.
+    const oldestFirst = [...s.changes].reverse() as Array<{ id: string; created: string }>;
+    expect(r.text).toContain(oldestFirst[0]!.id);
+    expect(r.text).toContain(oldestFirst.at(-1)!.id);
+    const gap =
+      /(\d+) changes between (\S+) and (\S+) left out: list_project_events with minDate=(\S+) and maxDate=(\S+),/.exec(
+        r.text,
+      );
+    expect(gap).not.toBeNull();
+    const [, count, from, to] = gap!;
+    const inGap = oldestFirst.filter((c) => c.created >= from! && c.created <= to!);
+    expect(inGap.length).toBe(Number(count));
+    for (const c of inGap) expect(changeLine(r.text, c.id)).toBe(-1);
+    expect(oldestFirst.filter((c) => changeLine(r.text, c.id) >= 0).length).toBe(12);
     expect(r.text.length).toBeLessThan(6_000);
 
     const tooFar = await t.call('triage_project', { sinceHours: 721 });
@@ -170,7 +207,7 @@ describe('list_open_alerts', () => {
     const { r, progress } = await callWithProgress(t, 'list_open_alerts', {});
     expect(r.isError).toBeFalsy();
     const s = r.structuredContent as any;
-    const open = openAlertsOf(sim, projectId);
+    const open = alertsOfProject(sim, projectId);
     expect(s.source).toBe('project');
     expect(s.totalCount).toBe(open.length);
     expect(s.trackingCount).toBe(open.filter((a) => a.status === 'TRACKING').length);
@@ -181,10 +218,73 @@ describe('list_open_alerts', () => {
     const text = (r.content as Array<{ text: string }>)[0]!.text;
     for (const g of s.groups) expect(text).toContain(g.alertConfigIds[0]);
 
-    // Progress: one step per list read (alert configurations, OPEN, TRACKING), increasing, with a total.
-    expect(progress.length).toBe(3);
-    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3]);
-    expect(progress.every((p) => p.total === 3 && typeof p.message === 'string')).toBe(true);
+    // Progress: one step per list read (alert configurations, OPEN, TRACKING, the global configurations and
+    // each enabled one's alerts), increasing, ending at a total that never shrank.
+    const globalConfigs = sim.store.data.globalAlertConfigs.filter((c) => c.enabled);
+    const reads = 3 + 1 + globalConfigs.length;
+    expect(progress.map((p) => p.progress)).toEqual(Array.from({ length: reads }, (_, i) => i + 1));
+    expect(progress.at(-1)!.total).toBe(reads);
+    const totals = progress.map((p) => p.total!);
+    expect(totals).toEqual([...totals].sort((a, b) => a - b));
+    expect(progress.every((p) => typeof p.message === 'string')).toBe(true);
+  });
+
+  it('names the window that mutes each cause, and the global alerts on the project hosts', async () => {
+    const projectId = sim.projectIds[0]!;
+    const r = await t.call('list_open_alerts', {});
+    const active = sim.store.data.maintenanceWindows.find(
+      (w) =>
+        w.groupId === projectId &&
+        w.alertTypeNames.includes('HOST') &&
+        Date.parse(w.startDate) <= Date.now() &&
+        Date.parse(w.endDate) > Date.now(),
+    )!;
+    const hostDown = r.text.split('\n').find((l) => l.startsWith('#### HOST_DOWN'))!;
+    expect(hostDown).toContain(`muted by window ${active.id}`);
+    const agentDown = r.text.split('\n').find((l) => l.startsWith('#### MONITORING_AGENT_DOWN'))!;
+    expect(agentDown).not.toContain('muted'); // the window mutes HOST and REPLICA_SET, not AGENT
+    const global = sim.store.data.globalAlerts.find((a) => a.groupId === projectId && a.status === 'OPEN')!;
+    const heading = r.text.split('\n').find((l) => l.includes(`globalAlertConfigId ${global.alertConfigId}`));
+    expect(heading).toContain('(global)');
+    expect(r.text).toContain(global.id);
+    expect(r.text).toContain('acknowledge_global_alert');
+  });
+
+  it('still lists the project alerts with a key that cannot read global alerts, and says so', async () => {
+    const key = sim.store.fixtures!.readOnly;
+    const s2 = await startTestServer({
+      sim,
+      config: { publicKey: key.publicKey, privateKey: key.privateKey, projectId: key.projectId },
+    });
+    try {
+      const r = await s2.call('list_open_alerts', {});
+      expect(r.isError, r.text).toBe(false);
+      expect((r.structured as any).totalCount).toBe(openAlertsOf(sim, key.projectId).length);
+      expect(r.text).toContain('were not read: this key has no global role');
+    } finally {
+      await s2.close();
+    }
+  });
+
+  it('still lists the project alerts when the global alerts cannot be read for another reason', async () => {
+    const s2 = await startTestServer({ sim });
+    try {
+      s2.deps.api.globalAlerts.listConfigs = async () => {
+        throw new ApiError({
+          status: 500,
+          errorCode: 'UNEXPECTED_ERROR',
+          method: 'GET',
+          path: '/globalAlertConfigs',
+        });
+      };
+      const r = await s2.call('triage_project', {});
+      expect(r.isError, r.text).toBe(false);
+      expect((r.structured as any).errors).toEqual([]);
+      expect((r.structured as any).alerts.totalCount).toBe(openAlertsOf(sim, sim.projectIds[0]!).length);
+      expect(r.text).toMatch(/Global alerts .* were not read: the platform answered: .*500/);
+    } finally {
+      await s2.close();
+    }
   });
 
   it('filters by status', async () => {
@@ -208,11 +308,13 @@ describe('a server without the project-wide alert list', () => {
       const s = r.structuredContent as any;
       expect(s.source).toBe('per-config');
       // The spec's per-configuration list holds OPEN alerts only.
-      expect(s.totalCount).toBe(openAlertsOf(specOnly, projectId, ['OPEN']).length);
+      expect(s.totalCount).toBe(alertsOfProject(specOnly, projectId, ['OPEN']).length);
       expect((r.content as Array<{ text: string }>)[0]!.text).toContain('read per alert configuration');
       expect(supports(s2.deps.api, 'projectAlerts')).toBe(false);
       // Progress covers the fan-out: the configuration list and one read per configuration.
-      expect(progress.at(-1)).toMatchObject({ progress: 1 + configs.length, total: 1 + configs.length });
+      const globalReads = 1 + specOnly.store.data.globalAlertConfigs.filter((c) => c.enabled).length;
+      const allReads = 1 + configs.length + globalReads;
+      expect(progress.at(-1)).toMatchObject({ progress: allReads, total: allReads });
       expect(reads.launched).toBe(configs.length);
 
       // Later calls go straight to the fallback: no second 404.

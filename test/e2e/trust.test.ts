@@ -91,7 +91,7 @@ describe('finding 3: what the server says about consent is the live policy', () 
   afterAll(async () => {
     await t?.close();
   });
-  const ackLine = (text: string) => text.split('\n').find((l) => l.startsWith('Next:')) ?? '';
+  const ackLine = (text: string) => text.split('\n').find((l) => l.startsWith('To acknowledge:')) ?? '';
   for (const confirm of ['destructive', 'write', 'never'] as const)
     it(`triage's next steps and the plan_maintenance prompt under DBOPS_CONFIRM=${confirm}`, async () => {
       await t?.close();

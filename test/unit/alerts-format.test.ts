@@ -10,7 +10,10 @@ describe('alert rows', () => {
     expect(ackState(alert({}), now)).toBe('no');
     expect(
       ackState(alert({ acknowledgedUntil: '2026-11-21T21:00:00Z', acknowledgingUsername: 'ann' }), now),
-    ).toBe('yes, 9 h left, by ann');
+    ).toBe('yes, 9 h left, until 2026-11-21 21:00 UTC, by ann');
+    expect(
+      ackState(alert({ acknowledgedUntil: '2026-11-25T21:00:00Z', acknowledgingUsername: 'ann' }), now),
+    ).toBe('yes, 4 d left, by ann');
     expect(
       ackState(alert({ acknowledgedUntil: '2126-11-21T12:00:00Z', acknowledgingUsername: 'bo' }), now),
     ).toBe('yes, until further notice, by bo');

@@ -6,7 +6,7 @@ import type { Alert, ApiClient, ApiEvent } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { alertsFingerprint, groupByCause } from '../../src/feeds/alerts.js';
 import { ifSupported, supports, withFallback } from '../../src/feeds/capabilities.js';
-import { changeKind, eventsFingerprint } from '../../src/feeds/events.js';
+import { changeKind, changeSummary, eventsFingerprint } from '../../src/feeds/events.js';
 import { feeds, feedUri, matchFeed } from '../../src/feeds/index.js';
 import { activePollers, subscribe } from '../../src/feeds/subscriptions.js';
 
@@ -221,6 +221,20 @@ describe('changeKind', () => {
     expect(changeKind(ev({ eventTypeName: 'GROUP_TAGS_CHANGED', username: 'a' }))).toBe('settings');
   });
 
+  it('counts data operations that write as changes, reads not, and says what they touched', () => {
+    const op = (opType: string) =>
+      ev({
+        eventTypeName: 'DATA_EXPLORER_CRUD',
+        username: 'a',
+        database: 'payments',
+        collection: 'ledger',
+        opType,
+      });
+    for (const w of ['DELETE', 'UPDATE', 'INSERT', 'REPLACE']) expect(changeKind(op(w)), w).toBe('data');
+    for (const r of ['FIND', 'AGGREGATE', 'LIST_INDEXES']) expect(changeKind(op(r)), r).toBeUndefined();
+    expect(changeSummary(op('DELETE'))).toBe('DELETE on payments.ledger');
+  });
+
   it('leaves out alert and metric noise, host and agent state, data access and logins', () => {
     for (const t of [
       'OUTSIDE_METRIC_THRESHOLD',
@@ -230,7 +244,7 @@ describe('changeKind', () => {
       'PRIMARY_ELECTED',
       'ALERT_ACKNOWLEDGED_AUDIT',
       'ALERT_UNACKNOWLEDGED_AUDIT',
-      'DATA_EXPLORER',
+      'DATA_EXPLORER', // without an opType: access, not a change
       'DATA_EXPLORER_CRUD',
       'MONITORING_AGENT_DOWN',
       'SUCCESSFUL_LOGIN_AUDIT',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { age, capText, table, when } from '../../src/format/markdown.js';
+import { age, capText, due, table, when } from '../../src/format/markdown.js';
 import { mask, redact } from '../../src/format/redact.js';
 import { cell, newFence, sanitize } from '../../src/format/untrusted.js';
 
@@ -56,7 +56,9 @@ describe('redaction', () => {
     expect(out.nested[0]?.privateKey).toBe('******90ab');
     expect(out.nested[0]?.publicKey).toBe('abcdefgh');
     expect(out.password).toBe('********');
-    expect(out.url).toBe('https://hooks.example.com/******');
+    // As the API shows it: the origin and the last 4 characters, so two webhooks can be told apart.
+    expect(out.url).toBe('https://hooks.example.com/******path');
+    expect(redact({ url: 'https://hooks.example.com/a' }).url).toBe('https://hooks.example.com/******');
     expect(JSON.stringify(out)).not.toContain('1234567890ab');
   });
   it('masks any field named like a key, token, secret or password (APM_SAAS fields are undocumented)', () => {
@@ -89,6 +91,53 @@ describe('markdown helpers', () => {
     expect(age('2126-11-21T12:00:00Z', now)).toBe('indefinitely');
     expect(age('nonsense', now)).toBeUndefined();
     expect(when('2026-11-21T11:30:00Z', now)).toBe('2026-11-21 11:30 UTC (30 min ago)');
+  });
+  it('rounds to the nearest unit and uses two units below two days', () => {
+    const later = (ms: number) => new Date(now.getTime() + ms).toISOString();
+    const min = 60_000;
+    const hour = 60 * min;
+    const day = 24 * hour;
+    expect(age(later(2 * hour - 1_000), now)).toBe('in 2 h'); // forHours: 2, read a second later
+    expect(age(later(119 * min), now)).toBe('in 1 h 59 min');
+    expect(age(later(-(4 * day + 22 * hour)), now)).toBe('5 d ago');
+    expect(age(later(-(1 * day + 5 * hour + 20 * min)), now)).toBe('1 d 5 h ago');
+    expect(age(later(-(47 * hour + 50 * min)), now)).toBe('2 d ago');
+    expect(age(later(59 * min + 40_000), now)).toBe('in 1 h');
+    expect(age(later(-40_000), now)).toBe('40 s ago');
+  });
+  it('renders ages within half of their smallest unit of the timestamp (property)', () => {
+    const unitMs: Record<string, number> = { s: 1_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+    fc.assert(
+      fc.property(fc.integer({ min: -300 * 86_400_000, max: 300 * 86_400_000 }), (diff) => {
+        const text = age(new Date(now.getTime() + diff).toISOString(), now)!;
+        const m = /^(in )?((?:\d+ (?:s|min|h|d)\s?){1,2})( ago)?$/.exec(text);
+        expect(m, text).not.toBeNull();
+        expect(Boolean(m![1])).toBe(diff > 0);
+        const parts = [...m![2]!.matchAll(/(\d+) (s|min|h|d)/g)];
+        const ms = parts.reduce((sum, p) => sum + Number(p[1]) * unitMs[p[2]!]!, 0);
+        const smallest = unitMs[parts.at(-1)![2]!]!;
+        expect(Math.abs(ms - Math.abs(diff))).toBeLessThanOrEqual(smallest / 2);
+        // Two units exactly when under two days (and past a minute): "1 h 59 min", never "1 h".
+        if (Math.abs(diff) >= 2 * 86_400_000) expect(parts.length).toBe(1);
+      }),
+    );
+  });
+  it('shows, for what is due within 48 h, the UTC minute of the timestamp itself (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1_000, max: 5 * 86_400_000 }), (ahead) => {
+        const iso = new Date(now.getTime() + ahead).toISOString();
+        const text = due(iso, now)!;
+        const at = /, (\d{4}-\d\d-\d\d \d\d:\d\d) UTC$/.exec(text);
+        if (ahead > 2 * 86_400_000) expect(at, text).toBeNull();
+        else expect(at?.[1], text).toBe(iso.slice(0, 16).replace('T', ' '));
+        expect(text.startsWith(`${age(iso, now)}`)).toBe(true);
+      }),
+    );
+  });
+  it('shows the UTC time next to anything due within 48 hours', () => {
+    expect(due('2026-11-21T13:59:00Z', now)).toBe('in 1 h 59 min, 2026-11-21 13:59 UTC');
+    expect(due('2026-11-25T12:00:00Z', now)).toBe('in 4 d');
+    expect(due('2026-11-21T11:00:00Z', now)).toBe('1 h ago');
   });
   it('closes a fence the cap cut through, so nothing after it reads as data', () => {
     const fence = newFence();

@@ -10,6 +10,8 @@ import { newFence } from '../../src/format/untrusted.js';
 import { silentLogger } from '../../src/log.js';
 import { createSecretKeeper } from '../../src/policy/secrets.js';
 import { getAgentLinks, listAgents } from '../../tools/agents.js';
+import { getAlertConfig } from '../../tools/alert-configs.js';
+import { acknowledgeAlert, listOpenGlobalAlertsForConfig } from '../../tools/alerts.js';
 import { createOrgApiKey, createProjectApiKey } from '../../tools/api-keys.js';
 import { getAutomationStatus } from '../../tools/automation.js';
 import type { AnyTool, FormatContext, ToolContext } from '../../tools/define.js';
@@ -20,6 +22,7 @@ import { checkSettings, listIntegrations, putIntegration } from '../../tools/int
 import {
   createMaintenanceWindow,
   deleteMaintenanceWindow,
+  getMaintenanceWindow,
   listMaintenanceWindows,
   updateMaintenanceWindow,
 } from '../../tools/maintenance-windows.js';
@@ -149,7 +152,7 @@ describe('integrations', () => {
     for (const s of ['abcdef0123456789fedcba', 'whsec_supersecretvalue', '/secret/path/token'])
       expect(all).not.toContain(s);
     expect(answer.text).toContain('serviceKey=******dcba');
-    expect(answer.text).toContain('url=https://hooks.example.com/******');
+    expect(answer.text).toContain('url=https://hooks.example.com/******oken');
     expect(answer.text).toContain('listenAddress=0.0.0.0:9216');
   });
 
@@ -163,6 +166,40 @@ describe('integrations', () => {
     expect(p.changes).toEqual([{ field: 'serviceKey', from: '******dcba', to: '******9876' }]);
     expect(p.action).toMatch(/^Replace/);
     expect(p.notes?.join(' ')).toMatch(/re-added/);
+  });
+
+  it('previews a webhook change with both sides visibly different (the last 4 characters, as the API shows)', async () => {
+    // The API answers with the URL already masked, as the simulator does.
+    const apiList = page([{ type: 'WEBHOOK', url: 'https://hooks.example.net/******cdef' }]);
+    const ctx = ctxWith({ integrations: { list: async () => apiList } });
+    const p = await putIntegration.preview!(ctx, {
+      integrationType: 'WEBHOOK',
+      settings: { url: 'https://hooks.example.net/dbops/new-path-9876' },
+    });
+    expect(p.changes).toEqual([
+      {
+        field: 'url',
+        from: 'https://hooks.example.net/******cdef',
+        to: 'https://hooks.example.net/******9876',
+      },
+    ]);
+    expect(JSON.stringify(p)).not.toContain('new-path');
+  });
+
+  it('says after a paging key change that existing notifications keep the old key, as the preview did', async () => {
+    const saved = page([{ type: 'INCIDENT_PAGING_A', serviceKey: '******9876' }]);
+    const a = await call(putIntegration, ctxWith({ integrations: { put: async () => saved } }), {
+      integrationType: 'INCIDENT_PAGING_A',
+      settings: { serviceKey: 'newkey0123456789new9876' },
+    });
+    expect(a.text).not.toMatch(/now use the new settings/);
+    expect(a.text).toMatch(/existing alert notifications keep the old key/i);
+    const hook = page([{ type: 'WEBHOOK', url: 'https://hooks.example.net/******cdef' }]);
+    const w = await call(putIntegration, ctxWith({ integrations: { put: async () => hook } }), {
+      integrationType: 'WEBHOOK',
+      settings: { url: 'https://hooks.example.net/x/abcdef' },
+    });
+    expect(w.text).toMatch(/notifications of this type now use the new settings/);
   });
 
   it('masks keys and tokens of types whose fields the shared list does not name', async () => {
@@ -316,15 +353,152 @@ describe('maintenance windows', () => {
       endDate: '2026-11-26T04:00:00Z',
     });
     expect(p.changes).toEqual([
-      { field: 'endDate', from: '2026-11-26 02:00 UTC (in 4 d)', to: '2026-11-26 04:00 UTC (in 4 d)' },
+      { field: 'endDate', from: '2026-11-26 02:00 UTC (in 5 d)', to: '2026-11-26 04:00 UTC (in 5 d)' }, // 4 d 14 h and 4 d 16 h, to the nearest day
     ]);
     await expect(
       updateMaintenanceWindow.preview!(ctx, { maintenanceWindowId: 'x', startDate: '2026-11-26T03:00:00Z' }),
     ).rejects.toThrow(/start after it ends/);
-    const d = await deleteMaintenanceWindow.preview!(ctx, {
-      maintenanceWindowId: '65f000000000000000000002',
+  });
+
+  it('previews and reports a delete by state: an active window unmutes, an upcoming one mutes nothing yet', async () => {
+    const [active, upcoming] = windows.results;
+    const ctxFor = (w: unknown) =>
+      ctxWith({ maintenanceWindows: { get: async () => w, delete: async () => undefined } });
+    const args = (w: { id: string }) => ({ maintenanceWindowId: w.id });
+    const a = await deleteMaintenanceWindow.preview!(ctxFor(active), args(active!));
+    expect(a.notes?.join(' ')).toMatch(/HOST, REPLICA_SET resume as soon as the window is deleted/);
+    const u = await deleteMaintenanceWindow.preview!(ctxFor(upcoming), args(upcoming!));
+    expect(u.notes?.join(' ')).not.toMatch(/resume/);
+    expect(u.notes?.join(' ')).toMatch(/has not started: nothing is muted yet/);
+    expect(u.notes?.join(' ')).toMatch(/BACKUP .* 2026-11-25 22:00 UTC/);
+    const doneActive = await call(deleteMaintenanceWindow, ctxFor(active), args(active!));
+    expect(doneActive.text).toMatch(/notifications it muted are on again/);
+    const doneUpcoming = await call(deleteMaintenanceWindow, ctxFor(upcoming), args(upcoming!));
+    expect(doneUpcoming.text).not.toMatch(/on again/);
+    expect(doneUpcoming.text).toMatch(/had not started/);
+  });
+
+  it('says an unreadable window may have ended, since ended windows cannot be read', async () => {
+    const gone = new ApiError({
+      status: 404,
+      errorCode: 'MAINTENANCE_WINDOW_NOT_FOUND',
+      method: 'GET',
+      path: `/groups/${P}/maintenanceWindows/65f000000000000000000009`,
     });
-    expect(d.notes?.[0]).toMatch(/BACKUP resume/);
+    const ctx = ctxWith({ maintenanceWindows: { get: async () => Promise.reject(gone) } });
+    const e = await getMaintenanceWindow
+      .run(ctx, { maintenanceWindowId: '65f000000000000000000009' })
+      .catch((x) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.status).toBe(404);
+    expect(e.message).toMatch(/ended/);
+    expect(e.message).toMatch(/list_maintenance_windows/);
+  });
+});
+
+describe('data operations in events', () => {
+  const del = {
+    id: 'e9',
+    created: '2026-11-21T13:00:00Z',
+    eventTypeName: 'DATA_EXPLORER_CRUD',
+    username: 'priya@example.com',
+    database: 'payments',
+    collection: 'ledger',
+    opType: 'DELETE',
+  } as ApiEvent;
+  it('list_project_events and get_project_event show database, collection and operation', async () => {
+    const ctx = ctxWith({
+      events: { listForProject: async () => page([del]), getForProject: async () => del },
+    });
+    const list = await call(listProjectEvents, ctx, {});
+    expect(list.text).toContain(
+      '| e9 | 1 h ago | DATA_EXPLORER_CRUD | priya@example.com | DELETE on payments.ledger |',
+    );
+    const one = await call(getProjectEvent, ctx, { eventId: 'e9' });
+    expect(one.text).toContain('**Data operation**: DELETE on payments.ledger');
+  });
+});
+
+describe('answers per state', () => {
+  it('warns that acknowledging a CLOSED alert silences nothing', async () => {
+    const closed = {
+      id: 'a'.repeat(24),
+      status: 'CLOSED',
+      eventTypeName: 'HOST_DOWN',
+      acknowledgedUntil: '2026-11-21T16:00:00Z',
+    };
+    const ctx = ctxWith({ alerts: { get: async () => closed, acknowledge: async () => closed } });
+    const args = { alertId: closed.id, forHours: 2 };
+    const p = await acknowledgeAlert.preview!(ctx, args);
+    expect(p.notes?.join(' ')).toMatch(/CLOSED.*nothing to silence/);
+    const a = await call(acknowledgeAlert, ctx, args);
+    expect(a.text).toMatch(/CLOSED.*nothing to silence/);
+    const open = { ...closed, status: 'OPEN' };
+    const o = await call(acknowledgeAlert, ctxWith({ alerts: { acknowledge: async () => open } }), args);
+    expect(o.text).not.toMatch(/nothing to silence/);
+    // forHours: 2 reads "in 2 h", with the time it lapses.
+    expect(o.text).toContain('2026-11-21 16:00 UTC (in 2 h)');
+  });
+
+  it('says a page past the end is past the end, not that nothing matches', async () => {
+    const empty = page([], 45);
+    const a = await call(listProjectEvents, ctxWith({ events: { listForProject: async () => empty } }), {
+      pageNum: 4,
+    });
+    expect(a.text).not.toMatch(/Widen minDate/);
+    expect(a.text).toMatch(
+      /Page 4 is past the end: 45 in all, 3 pages of 20. Call again with pageNum=1 to 3./,
+    );
+  });
+
+  it('lists global alerts with the project each belongs to', async () => {
+    const g = page([
+      {
+        id: 'b'.repeat(24),
+        groupId: P,
+        status: 'OPEN',
+        eventTypeName: 'HOST_DOWN',
+        hostnameAndPort: 'db-1:27017',
+      },
+    ]);
+    const a = await call(
+      listOpenGlobalAlertsForConfig,
+      ctxWith({ globalAlerts: { listForConfig: async () => g } }),
+      { globalAlertConfigId: 'c'.repeat(24) },
+    );
+    expect(a.text).toMatch(/\| projectId \|/);
+    expect(a.text).toContain(`| ${P} |`);
+  });
+
+  it('shows the notification targets get_alert_config promises, keys masked', async () => {
+    const c = {
+      id: 'c'.repeat(24),
+      eventTypeName: 'HOST_DOWN',
+      enabled: true,
+      notifications: [
+        { typeName: 'EMAIL', emailAddress: 'oncall@example.com', delayMin: 5, intervalMin: 60 },
+        { typeName: 'INCIDENT_PAGING_A', serviceKey: 'pd-0123456789abcdef', delayMin: 0, intervalMin: 15 },
+      ],
+    };
+    const a = await call(getAlertConfig, ctxWith({ alertConfigs: { get: async () => c } }), {
+      alertConfigId: c.id,
+    });
+    expect(a.text).toContain('EMAIL to oncall@example.com after 5 min, every 60 min');
+    expect(a.text).toContain('INCIDENT_PAGING_A to serviceKey ******cdef, every 15 min');
+    expect(a.text).not.toContain('0123456789abcdef');
+  });
+
+  it('list_hosts promises only the columns it shows', async () => {
+    const a = await call(
+      listHosts,
+      ctxWith({ hosts: { list: async () => page([{ id: 'h1', hostname: 'db-1', port: 27017 }]) } }),
+      {},
+    );
+    const header = a.text.split('\n').find((l) => l.startsWith('| hostId'))!;
+    // "…(processes): hostId, host, type, replica set, last ping. Use …" — each one a column.
+    const promised = /: ([^.]+)\./.exec(listHosts.description)![1]!.split(', ');
+    expect(promised.length).toBeGreaterThan(3);
+    for (const p of promised) expect(header).toContain(`| ${p} |`);
   });
 });
 
@@ -499,8 +673,9 @@ describe('users', () => {
     const answer = await call(getUserAccessList, ctxWith({ users: { accessList: async () => entries } }), {
       userId: 'u',
     });
-    expect(answer.text).toContain('| 203.0.113.7/32 | 51 d ago | 3 h ago | 203.0.113.7 | 42 |');
-    expect(answer.text).toContain('| 10.0.0.0/8 | 51 d ago | never | — | 0 |');
+    // Added 51 d 12 h ago: to the nearest day.
+    expect(answer.text).toContain('| 203.0.113.7/32 | 52 d ago | 3 h ago | 203.0.113.7 | 42 |');
+    expect(answer.text).toContain('| 10.0.0.0/8 | 52 d ago | never | — | 0 |');
   });
 });
 
