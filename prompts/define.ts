@@ -1,4 +1,4 @@
-import { ISO_TIME } from '../tools/ids.js';
+import { ISO_TIME } from '../src/tool/ids.js';
 // A prompt is a plain object: its arguments (all strings, as MCP prompt arguments are) and the conversation
 // starter it renders. The MCP adapter (src/mcp/prompts.ts) turns arguments into schemas with completion.
 

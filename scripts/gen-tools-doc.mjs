@@ -10,7 +10,7 @@ const out = fileURLToPath(new URL('docs/tools.md', root));
 const dist = (p) => new URL(`dist/${p}`, root).href;
 
 const { catalog } = await import(dist('tools/index.js'));
-const { maxKindOf } = await import(dist('tools/define.js'));
+const { maxKindOf } = await import(dist('src/tool/index.js'));
 const { listingOf } = await import(dist('src/mcp/server.js'));
 
 const cell = (s) =>

@@ -1,10 +1,10 @@
 // Agents: the monitoring, backup and automation agents of a project, and whether they are alive.
 import { z } from 'zod';
 import type { Agent } from '../src/api/client.js';
+import { listAnswer } from '../src/format/answers.js';
 import { age, fields } from '../src/format/markdown.js';
-import { listAnswer, listOutput, pageQuery } from './common.js';
-import { defineTool, projectOf } from './define.js';
-import { ids, page } from './ids.js';
+import { ids, page } from '../src/tool/ids.js';
+import { defineTool, listOutput, pageQuery, projectOf } from '../src/tool/index.js';
 
 const AGENT_TYPES = ['MONITORING', 'BACKUP', 'AUTOMATION'] as const;
 

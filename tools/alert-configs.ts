@@ -1,31 +1,12 @@
 // Alert configurations: what raises alerts in a project, and the switch to enable or disable one.
 import { z } from 'zod';
 import type { AlertConfig } from '../src/api/client.js';
+import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields } from '../src/format/markdown.js';
-import { alertColumns, alertRow } from './alerts.js';
-import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
-import { defineTool, projectOf } from './define.js';
-import { ids, page } from './ids.js';
-
-/** "ASSERT_REGULAR > 10 RAW (AVERAGE)" — the condition a person reads. */
-export function condition(c: AlertConfig): string {
-  const t = c.metricThreshold ?? c.threshold;
-  if (!t) return '—';
-  const op = { GREATER_THAN: '>', LESS_THAN: '<' }[String(t.operator)] ?? t.operator ?? '';
-  const metric = c.metricThreshold?.metricName ?? '';
-  const mode = c.metricThreshold?.mode ? ` (${c.metricThreshold.mode})` : '';
-  return `${metric} ${op} ${t.threshold ?? ''} ${t.units ?? ''}${mode}`.replace(/\s+/g, ' ').trim();
-}
-
-const notifySummary = (c: AlertConfig) =>
-  (c.notifications ?? [])
-    .map((n) => `${n.typeName ?? '?'}${n.delayMin ? ` +${n.delayMin}m` : ''}`)
-    .join(', ');
-
-const matcherSummary = (c: AlertConfig) =>
-  (c.matchers ?? [])
-    .map((m) => `${m.fieldName ?? m.field ?? '?'} ${m.operator ?? ''} ${m.value ?? ''}`)
-    .join('; ');
+import { condition, matcherSummary, notifySummary } from '../src/format/views/alert-configs.js';
+import { alertColumns, alertRow } from '../src/format/views/alerts.js';
+import { ids, page } from '../src/tool/ids.js';
+import { defineTool, listOutput, pageQuery, projectOf, recordOutput } from '../src/tool/index.js';
 
 export const listAlertConfigs = defineTool({
   name: 'list_alert_configs',

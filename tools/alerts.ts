@@ -1,35 +1,27 @@
 // Alerts: the rows a person triages (status, age, host, value vs threshold, ack state) and acknowledgement.
 import { z } from 'zod';
+import { ifSupported } from '../src/api/capabilities.js';
 import type { Alert } from '../src/api/client.js';
+import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { age, due, when } from '../src/format/markdown.js';
-import { listAnswer, listOutput, pageQuery, readIfOffered, recordAnswer, recordOutput } from './common.js';
-import { defineTool, type Preview, projectOf, ToolInputError } from './define.js';
-import { ids, isoTime, page, text } from './ids.js';
-
-export const alertColumns = ['alertId', 'status', 'what', 'since', 'where', 'value', 'acknowledged'];
-
-export function alertWhat(a: Alert): string {
-  return a.metricName ? `${a.eventTypeName ?? ''} ${a.metricName}`.trim() : (a.eventTypeName ?? '—');
-}
-
-export function alertWhere(a: Alert): string {
-  return a.hostnameAndPort ?? a.replicaSetName ?? a.clusterName ?? a.hostId ?? '—';
-}
-
-export function ackState(a: Alert, now: Date): string {
-  if (!a.acknowledgedUntil || Date.parse(a.acknowledgedUntil) <= now.getTime()) return 'no';
-  const by = `by ${a.acknowledgingUsername ?? '?'}`;
-  const rel = age(a.acknowledgedUntil, now);
-  if (rel === 'indefinitely') return `yes, until further notice, ${by}`;
-  // due() adds the UTC time when the acknowledgement lapses within 48 h: "in 9 h, 2026-11-21 21:00 UTC".
-  const [left, at] = (due(a.acknowledgedUntil, now) ?? '').replace(/^in /, '').split(', ');
-  return `yes, ${left} left${at ? `, until ${at}` : ''}, ${by}`;
-}
-
-export function alertRow(a: Alert, now: Date): unknown[] {
-  const value = a.currentValue ? `${a.currentValue.number} ${a.currentValue.units ?? ''}`.trim() : '—';
-  return [a.id, a.status, alertWhat(a), age(a.created, now), alertWhere(a), value, ackState(a, now)];
-}
+import {
+  ackState,
+  alertColumns,
+  alertRow,
+  alertWhat,
+  alertWhere,
+  closedNote,
+} from '../src/format/views/alerts.js';
+import { ids, isoTime, page, text } from '../src/tool/ids.js';
+import {
+  defineTool,
+  listOutput,
+  type Preview,
+  pageQuery,
+  projectOf,
+  recordOutput,
+  ToolInputError,
+} from '../src/tool/index.js';
 
 const comment = text('acknowledgementComment', 200, 0)
   .optional()
@@ -40,14 +32,6 @@ function untilFrom(args: { acknowledgedUntil?: string; forHours?: number }, now:
     throw new ToolInputError('Give either acknowledgedUntil or forHours, not both.');
   if (args.forHours !== undefined) return new Date(now.getTime() + args.forHours * 3_600_000).toISOString();
   return args.acknowledgedUntil;
-}
-
-/** A closed or cancelled alert sends no notifications: acknowledging it is allowed, and silences nothing. */
-function closedNote(a: Alert | undefined, alertId: string): string | undefined {
-  const status = String(a?.status ?? '');
-  return status === 'CLOSED' || status === 'CANCELLED'
-    ? `Alert ${alertId} is ${status}: it sends no notifications, so there is nothing to silence.`
-    : undefined;
 }
 
 function ackPreview(
@@ -98,7 +82,9 @@ export const acknowledgeAlert = defineTool({
   output: recordOutput,
   preview: async (ctx, args) => {
     const projectId = projectOf(args, ctx);
-    const a = await readIfOffered(() => ctx.api.alerts.get(projectId, args.alertId, { signal: ctx.signal }));
+    const a = await ifSupported(ctx.api, 'alert', () =>
+      ctx.api.alerts.get(projectId, args.alertId, { signal: ctx.signal }),
+    );
     const until = untilFrom(args, ctx.now());
     return {
       ...ackPreview(a, args.alertId, until, []),
@@ -151,7 +137,9 @@ export const acknowledgeGlobalAlert = defineTool({
   },
   output: recordOutput,
   preview: async (ctx, args) => {
-    const a = await readIfOffered(() => ctx.api.globalAlerts.get(args.alertId, { signal: ctx.signal }));
+    const a = await ifSupported(ctx.api, 'globalAlert', () =>
+      ctx.api.globalAlerts.get(args.alertId, { signal: ctx.signal }),
+    );
     const past = Date.parse(args.acknowledgedUntil) <= ctx.now().getTime();
     return {
       ...ackPreview(a, args.alertId, past ? undefined : args.acknowledgedUntil, []),

@@ -6,52 +6,19 @@ import { ORG_ROLES, PROJECT_ROLES } from '../src/api/roles.js';
 import { fields } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { cell } from '../src/format/untrusted.js';
-import { recordOutput } from './common.js';
+import { type KeptKey, keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
+import { keepKey } from '../src/policy/secrets.js';
+import { ids, text, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
   type FormatContext,
   orgOf,
   projectOf,
+  recordOutput,
   type ToolAnswer,
   type ToolContext,
   ToolInputError,
-} from './define.js';
-import { ids, text, upTo } from './ids.js';
-
-export { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/api/roles.js';
-
-export type KeptKey = ApiKey & { privateKeyFile?: string };
-
-/** Hands the private key to the keeper; the returned copy holds only what may be shown. */
-export async function keepKey(ctx: ToolContext, key: ApiKey): Promise<KeptKey> {
-  if (!key.privateKey) return key;
-  const kept = await ctx.secrets.keep(key.publicKey ?? key.id ?? 'api-key', key.privateKey);
-  return { ...key, privateKey: kept.shown, ...(kept.path ? { privateKeyFile: kept.path } : {}) };
-}
-
-/** The kept key as shown: everything else redacted; privateKey is already what the keeper allows. */
-export function shownKey(k: KeptKey): KeptKey {
-  return {
-    ...redact(k),
-    privateKey: k.privateKey,
-    ...(k.privateKeyFile ? { privateKeyFile: k.privateKeyFile } : {}),
-  };
-}
-
-/** Lines about where the private key went, outside the data fence: this is the server's own text. */
-export function keyNote(k: KeptKey): string {
-  if (!k.privateKey) return 'The platform returned no private key.';
-  if (k.privateKeyFile)
-    return `The private key is stored in ${k.privateKeyFile} (readable by the server's user only) and shown masked here; the platform never shows it again.`;
-  return 'The private key is shown in full (DBOPS_REVEAL_SECRETS=true): store it now, the platform never shows it again.';
-}
-
-export const roleLabel = (r: { roleName?: string; orgId?: string; groupId?: string }) =>
-  r.groupId
-    ? `${r.roleName} @ project ${r.groupId}`
-    : r.orgId
-      ? `${r.roleName} @ org ${r.orgId}`
-      : `${r.roleName} (global)`;
+} from '../src/tool/index.js';
 
 function keyAnswer(title: string, key: KeptKey, f: FormatContext): ToolAnswer {
   const k = shownKey(key);
@@ -105,7 +72,7 @@ export const createOrgApiKey = defineTool({
   },
   run: async (ctx, args) =>
     keepKey(
-      ctx,
+      ctx.secrets,
       await ctx.api.apiKeys.createForOrg(
         orgOf(args, ctx),
         { desc: args.desc, roles: args.roles },
@@ -148,7 +115,7 @@ export const createProjectApiKey = defineTool({
     checkProjectKey(args);
     const body = { desc: args.desc, roles: args.roles };
     return keepKey(
-      ctx,
+      ctx.secrets,
       await ctx.api.apiKeys.createForProject(projectOf(args, ctx), body, { signal: ctx.signal }),
     );
   },

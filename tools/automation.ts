@@ -4,18 +4,9 @@ import { z } from 'zod';
 import type { AutomationStatus, Process } from '../src/api/client.js';
 import { plural, table } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { defineTool, projectOf } from './define.js';
-import { ids, page } from './ids.js';
-
-export const atGoal = (p: Process, goal: number) => p.lastGoalVersionAchieved === goal;
-
-export const automationRow = (p: Process) => [
-  p.name,
-  p.hostname,
-  p.lastGoalVersionAchieved,
-  (p.plan ?? []).join(' → ') || '—',
-  p.errorCodeHumanReadable || (p.errorCode ? `error ${p.errorCode}` : ''),
-];
+import { atGoal, automationRow } from '../src/format/views/automation.js';
+import { ids, page } from '../src/tool/ids.js';
+import { defineTool, projectOf } from '../src/tool/index.js';
 
 export const getAutomationStatus = defineTool({
   name: 'get_automation_status',

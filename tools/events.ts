@@ -1,12 +1,20 @@
 // Events: the audit and alert history of a project or of the whole installation — who changed what, when.
 import { z } from 'zod';
 import type { ApiEvent, Page } from '../src/api/client.js';
-import { dataOperation } from '../src/feeds/events.js';
+import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { age, when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
-import { defineTool, type FormatContext, projectOf, ToolInputError } from './define.js';
-import { ids, isoTime, page, typeName, upTo } from './ids.js';
+import { dataOperation, eventColumns, eventRow, eventTarget, eventWho } from '../src/format/views/events.js';
+import { ids, isoTime, page, typeName, upTo } from '../src/tool/ids.js';
+import {
+  defineTool,
+  type FormatContext,
+  listOutput,
+  pageQuery,
+  projectOf,
+  recordOutput,
+  ToolInputError,
+} from '../src/tool/index.js';
 
 const filters = {
   eventType: upTo(typeName('event type names are upper case, e.g. HOST_DOWN'), 20, 'eventType')
@@ -20,32 +28,6 @@ const filters = {
 function checkRange(args: { minDate?: string; maxDate?: string }): void {
   if (args.minDate && args.maxDate && Date.parse(args.minDate) > Date.parse(args.maxDate))
     throw new ToolInputError('minDate must not be after maxDate.');
-}
-
-/** Who caused it: a person's username, or an API key's public key. */
-export const eventColumns = ['eventId', 'time', 'type', 'who', 'target', 'alertId'];
-
-export function eventRow(e: ApiEvent, now: Date): unknown[] {
-  return [e.id, age(e.created, now), e.eventTypeName, eventWho(e), eventTarget(e), e.alertId];
-}
-
-export function eventWho(e: ApiEvent): string | undefined {
-  return e.username ?? (e.publicKey ? `key ${e.publicKey}` : undefined);
-}
-
-/** What it is about: a data operation, a host, a user or key it targeted, a replica set or cluster. */
-export function eventTarget(e: ApiEvent): string | undefined {
-  const port = e.port ?? e.Port;
-  const r = e as Record<string, unknown>;
-  if (e.hostname) return port !== undefined ? `${e.hostname}:${port}` : e.hostname;
-  return (
-    dataOperation(e) ??
-    (r.targetUsername as string | undefined) ??
-    (r.targetPublicKey ? `key ${r.targetPublicKey}` : undefined) ??
-    (r.replicaSetName as string | undefined) ??
-    (r.clusterName as string | undefined) ??
-    e.hostId
-  );
 }
 
 const newestFirst = (p: Page<ApiEvent>): Page<ApiEvent> => ({

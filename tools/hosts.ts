@@ -1,10 +1,10 @@
 // Hosts: the monitored processes of a project (hostId values for alerts and disks), and one disk partition.
 import { z } from 'zod';
 import type { DiskPartition, Host, Page } from '../src/api/client.js';
+import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { age } from '../src/format/markdown.js';
-import { listAnswer, listOutput, pageQuery, recordAnswer } from './common.js';
-import { defineTool, projectOf, type ToolAnswer } from './define.js';
-import { ids, page } from './ids.js';
+import { ids, page } from '../src/tool/ids.js';
+import { defineTool, listOutput, pageQuery, projectOf, type ToolAnswer } from '../src/tool/index.js';
 
 export const listHosts = defineTool({
   name: 'list_hosts',

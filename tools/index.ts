@@ -1,10 +1,11 @@
 // The catalog: every tool the server can offer, in the order tools/list shows them.
+
+import type { AnyTool } from '../src/tool/index.js';
 import { agentTools } from './agents.js';
 import { alertConfigTools } from './alert-configs.js';
 import { alertTools } from './alerts.js';
 import { apiKeyTools } from './api-keys.js';
 import { automationTools } from './automation.js';
-import type { AnyTool } from './define.js';
 import { eventTools } from './events.js';
 import { hostTools } from './hosts.js';
 import { integrationTools } from './integrations.js';

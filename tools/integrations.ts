@@ -1,11 +1,19 @@
 // Third-party integrations of a project (paging, chat, webhook, metrics): what is set up, and replacing one.
 // Every value shown goes through redact(): keys keep their last 4 characters, passwords and secrets none.
 import { z } from 'zod';
+import { ifSupported } from '../src/api/capabilities.js';
 import type { Integration, Page } from '../src/api/client.js';
+import { listAnswer } from '../src/format/answers.js';
 import { isSecretKey, mask, redact } from '../src/format/redact.js';
-import { listAnswer, listOutput, readIfOffered } from './common.js';
-import { defineTool, type FormatContext, type Preview, projectOf, ToolInputError } from './define.js';
-import { ids, text } from './ids.js';
+import { ids, text } from '../src/tool/ids.js';
+import {
+  defineTool,
+  type FormatContext,
+  listOutput,
+  type Preview,
+  projectOf,
+  ToolInputError,
+} from '../src/tool/index.js';
 
 interface TypeFields {
   required: string[];
@@ -164,7 +172,9 @@ export const putIntegration = defineTool({
   preview: async (ctx, args) => {
     const projectId = projectOf(args, ctx);
     checkSettings(args.integrationType, args.settings);
-    const listed = await readIfOffered(() => ctx.api.integrations.list(projectId, { signal: ctx.signal }));
+    const listed = await ifSupported(ctx.api, 'integrations', () =>
+      ctx.api.integrations.list(projectId, { signal: ctx.signal }),
+    );
     const current = listed?.results.find((i) => i.type === args.integrationType);
     const changes: NonNullable<Preview['changes']> = [];
     for (const [k, v] of Object.entries(args.settings)) {

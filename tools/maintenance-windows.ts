@@ -3,11 +3,21 @@
 import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
+import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
 import { cell } from '../src/format/untrusted.js';
-import { listAnswer, listOutput, pageQuery, recordAnswer, recordOutput } from './common.js';
-import { defineTool, type Preview, projectOf, type ToolContext, ToolInputError } from './define.js';
-import { ids, isoTime, page, text, typeName, upTo } from './ids.js';
+import { windowCurrent, windowPairs, windowState } from '../src/format/views/windows.js';
+import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
+import {
+  defineTool,
+  listOutput,
+  type Preview,
+  pageQuery,
+  projectOf,
+  recordOutput,
+  type ToolContext,
+  ToolInputError,
+} from '../src/tool/index.js';
 
 const alertTypeNames = upTo(
   typeName('alert type names are upper case, e.g. HOST or REPLICA_SET'),
@@ -18,34 +28,6 @@ const alertTypeNames = upTo(
   .describe('Alert types to mute, e.g. HOST, REPLICA_SET, BACKUP');
 
 const description = text('description', 1000, 0).describe('Why; shown to everyone in the project');
-
-export function windowState(w: MaintenanceWindow, now: Date): string {
-  const t = now.getTime();
-  if (w.endDate && Date.parse(w.endDate) <= t) return 'ended';
-  if (w.startDate && Date.parse(w.startDate) > t) return 'upcoming';
-  return 'active';
-}
-
-function windowPairs(w: MaintenanceWindow, now: Date): Array<[string, unknown]> {
-  return [
-    ['State', windowState(w, now)],
-    ['Starts', when(w.startDate, now)],
-    ['Ends', when(w.endDate, now)],
-    ['Mutes', w.alertTypeNames],
-    ['Description', w.description],
-  ];
-}
-
-/** The window as a preview shows it before a change. */
-function windowCurrent(w: MaintenanceWindow, now: Date): Record<string, unknown> {
-  return {
-    state: windowState(w, now),
-    startDate: w.startDate,
-    endDate: w.endDate,
-    alertTypeNames: (w.alertTypeNames ?? []).join(', '),
-    description: w.description,
-  };
-}
 
 /**
  * Reads one window. The API answers MAINTENANCE_WINDOW_NOT_FOUND for a window that has ended, too: the

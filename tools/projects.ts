@@ -1,10 +1,9 @@
 // Where the ids start: the projects this key can see, and the installation-wide alert configurations.
 import type { GlobalAlertConfig, Project } from '../src/api/client.js';
-
+import { listAnswer } from '../src/format/answers.js';
 import { age } from '../src/format/markdown.js';
-import { listAnswer, listOutput, pageQuery } from './common.js';
-import { defineTool } from './define.js';
-import { page } from './ids.js';
+import { page } from '../src/tool/ids.js';
+import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
 
 const BEYOND = '(beyond the spec: some servers lack it)';
 

@@ -5,36 +5,34 @@ import { abortError } from '../src/api/abort.js';
 import type { Alert, ApiEvent, AutomationStatus, MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
 import {
-  type AlertGroup,
-  ackInForce,
   alertContext,
   groupByCause,
-  groupHeading,
-  groupNotes,
-  groupsMarkdown,
-  groupTable,
   loadOpenAlerts,
   loadWindows,
   OPEN_STATUSES,
   type OpenAlerts,
 } from '../src/feeds/alerts.js';
-import {
-  type ChangeKind,
-  changeKind,
-  changeSummary,
-  loadRecentEvents,
-  type RecentEvents,
-} from '../src/feeds/events.js';
+import { type ChangeKind, changeKind, loadRecentEvents, type RecentEvents } from '../src/feeds/events.js';
 import { age, plural, table, when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { cell } from '../src/format/untrusted.js';
-import { alertWhere } from './alerts.js';
-import { atGoal, automationRow } from './automation.js';
-import { DEFAULT_ROWS } from './common.js';
-import { defineTool, type FormatContext, projectOf } from './define.js';
-import { eventWho } from './events.js';
-import { ids, page } from './ids.js';
-import { windowState } from './maintenance-windows.js';
+import {
+  type AlertGroup,
+  ackInForce,
+  ackTool,
+  alertCounts,
+  alertHeadline,
+  alertWhere,
+  groupHeading,
+  groupNotes,
+  groupsMarkdown,
+  groupTable,
+} from '../src/format/views/alerts.js';
+import { atGoal, automationRow } from '../src/format/views/automation.js';
+import { changeSummary, eventWho } from '../src/format/views/events.js';
+import { windowState } from '../src/format/views/windows.js';
+import { ids, page } from '../src/tool/ids.js';
+import { DEFAULT_ROWS, defineTool, type FormatContext, projectOf } from '../src/tool/index.js';
 
 const groupSummary = (g: AlertGroup) => ({
   cause: g.cause,
@@ -51,36 +49,6 @@ const groupSummary = (g: AlertGroup) => ({
   oldest: g.oldest,
   alertIds: g.alerts.map((a) => a.id),
 });
-
-function alertCounts(alerts: Alert[], now: Date) {
-  return {
-    totalCount: alerts.length,
-    trackingCount: alerts.filter((a) => a.status === 'TRACKING').length,
-    acknowledgedCount: alerts.filter((a) => ackInForce(a, now)).length,
-  };
-}
-
-/** "9 alerts (7 open, 2 tracking), 1 acknowledged, in 6 causes": the parts add up to the total. */
-function alertHeadline(alerts: Alert[], groups: AlertGroup[], now: Date, globalIds: string[] = []): string {
-  const c = alertCounts(alerts, now);
-  const open = c.totalCount - c.trackingCount;
-  const split = c.trackingCount ? ` (${open} open, ${c.trackingCount} tracking)` : '';
-  const global = alerts.filter((a) => globalIds.includes(a.id)).length;
-  const globalPart = global ? `, ${global} from global configurations` : '';
-  const acked = c.acknowledgedCount ? `, ${c.acknowledgedCount} acknowledged` : '';
-  const causes = groups.length ? `, in ${plural(groups.length, 'cause')}` : '';
-  const noun = c.trackingCount ? 'alert' : 'open alert';
-  return `${plural(c.totalCount, noun)}${split}${globalPart}${acked}${causes}`;
-}
-
-/** The acknowledge call for a cause's alerts: global alerts have their own. */
-const ackTool = (groups: AlertGroup[]) =>
-  [
-    groups.some((g) => !g.global) && 'acknowledge_alert',
-    groups.some((g) => g.global) && 'acknowledge_global_alert',
-  ]
-    .filter(Boolean)
-    .join(' or ');
 
 const fallbackNote = (source: OpenAlerts['source']) =>
   source === 'per-config'

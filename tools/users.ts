@@ -1,23 +1,26 @@
 // Users: creating the first and further users, changing a user's roles (shown as a diff first), and reading
 // a user's IP access list. Passwords are inputs only: never echoed, logged (the audit log masks them) or shown.
 import { z } from 'zod';
+import { ifSupported } from '../src/api/capabilities.js';
 import type { AccessListEntry, RoleAssignment, User } from '../src/api/client.js';
+import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/api/roles.js';
+import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { age, fields } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { cell } from '../src/format/untrusted.js';
+import type { KeptKey } from '../src/format/views/keys.js';
+import { keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
+import { keepKey } from '../src/policy/secrets.js';
+import { idFrom, ids, page, text, upTo } from '../src/tool/ids.js';
 import {
-  GLOBAL_ROLES,
-  type KeptKey,
-  keepKey,
-  keyNote,
-  ORG_ROLES,
-  PROJECT_ROLES,
-  roleLabel,
-  shownKey,
-} from './api-keys.js';
-import { listAnswer, listOutput, pageQuery, readIfOffered, recordAnswer, recordOutput } from './common.js';
-import { defineTool, type FormatContext, type ToolAnswer, ToolInputError } from './define.js';
-import { idFrom, ids, page, text, upTo } from './ids.js';
+  defineTool,
+  type FormatContext,
+  listOutput,
+  pageQuery,
+  recordOutput,
+  type ToolAnswer,
+  ToolInputError,
+} from '../src/tool/index.js';
 
 const name = (field: string, description: string) => text(field, 100).describe(description);
 const username = name('username', 'Login name; an email address where the server requires one');
@@ -100,7 +103,7 @@ export const createFirstUser = defineTool({
     // Older servers send the key as `apiKey` (a bare string) instead of `programmaticApiKey`.
     const legacy = r.apiKey;
     const key = r.programmaticApiKey ?? (typeof legacy === 'object' ? legacy : undefined);
-    if (key) return { user: r.user, key: await keepKey(ctx, key) };
+    if (key) return { user: r.user, key: await keepKey(ctx.secrets, key) };
     if (typeof legacy === 'string' && legacy) {
       const kept = await ctx.secrets.keep(`user-${r.user.id}-apiKey`, legacy);
       return { user: r.user, key: { privateKey: kept.shown, privateKeyFile: kept.path } as KeptKey };
@@ -194,7 +197,9 @@ export const updateUserRoles = defineTool({
   output: recordOutput,
   preview: async (ctx, args) => {
     checkRoles(args.roles);
-    const u = await readIfOffered(() => ctx.api.users.get(args.userId, { signal: ctx.signal }));
+    const u = await ifSupported(ctx.api, 'user', () =>
+      ctx.api.users.get(args.userId, { signal: ctx.signal }),
+    );
     const next = args.roles.map(roleLabel);
     const before = u ? (u.roles ?? []).map(roleLabel) : undefined;
     const added = before ? next.filter((r) => !before.includes(r)) : next;

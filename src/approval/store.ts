@@ -3,19 +3,14 @@
 // person's decision is written to the audit log when it happens (confirmed / declined / expired), so a
 // decision the assistant never comes back for is still on record.
 import { randomBytes } from 'node:crypto';
-import type { Preview } from '../../tools/define.js';
-import { ToolInputError } from '../../tools/define.js';
+import { type Preview, redactPreview } from '../format/consent.js';
 import { redact } from '../format/redact.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { AuditLog } from '../policy/audit.js';
-import {
-  type ApprovalChannel,
-  type ApprovalState,
-  type PendingApproval,
-  redactPreview,
-} from '../policy/guard.js';
+import type { ApprovalChannel, ApprovalState, PendingApproval } from '../policy/guard.js';
 import { sameSecret } from '../policy/tokens.js';
 import { type Ledger, memoryLedger } from '../state/ledger.js';
+import { ToolInputError } from '../tool/index.js';
 
 export type RecordState = 'pending' | 'approved' | 'declined' | 'expired' | 'used';
 

@@ -2,9 +2,8 @@
 // cause. One beyond-spec call per status where the server offers GET /groups/{id}/alerts?status=; otherwise
 // the spec's way: the project's alert configurations, then each one's open alerts, four at a time.
 
-import { condition } from '../../tools/alert-configs.js';
-import { alertColumns, alertRow, alertWhat, alertWhere } from '../../tools/alerts.js';
 import { mapBounded } from '../api/bounded.js';
+import { ifSupported, withFallback } from '../api/capabilities.js';
 import type {
   Alert,
   AlertConfig,
@@ -17,7 +16,15 @@ import { ApiError } from '../api/errors.js';
 import { type FetchPage, fetchAll } from '../api/paging.js';
 import { age, plural, table, when } from '../format/markdown.js';
 import { cell } from '../format/untrusted.js';
-import { ifSupported, withFallback } from './capabilities.js';
+import { condition } from '../format/views/alert-configs.js';
+import {
+  type AlertGroup,
+  ackInForce,
+  alertColumns,
+  alertRow,
+  alertWhat,
+  alertWhere,
+} from '../format/views/alerts.js';
 
 export const OPEN_STATUSES = ['OPEN', 'TRACKING'] as const;
 export type OpenStatus = (typeof OPEN_STATUSES)[number];
@@ -181,40 +188,8 @@ async function loadGlobalAlerts(
   }
 }
 
-export function ackInForce(a: Alert, now: Date): boolean {
-  return Boolean(a.acknowledgedUntil && Date.parse(a.acknowledgedUntil) > now.getTime());
-}
-
 const createdMs = (a: { created?: string }) => Date.parse(a.created ?? '') || Number.POSITIVE_INFINITY;
 export const oldestFirst = <T extends { created?: string }>(a: T, b: T) => createdMs(a) - createdMs(b);
-
-export interface AlertGroup {
-  /** "OUTSIDE_METRIC_THRESHOLD CONNECTIONS" — event type and metric. */
-  cause: string;
-  eventTypeName?: string;
-  metricName?: string;
-  /** The alerts come from a global alert configuration (acknowledge_global_alert, not acknowledge_alert). */
-  global: boolean;
-  /** The configurations' conditions, e.g. "CONNECTIONS > 4000 RAW (AVERAGE)". */
-  conditions: string[];
-  alertConfigIds: string[];
-  /** Configurations of these alerts that are disabled now: no new alert of this kind opens. */
-  disabledConfigIds: string[];
-  /** Changes to these alerts' configurations (in the events given), oldest first. */
-  configChanges: ApiEvent[];
-  /** The maintenance window whose alert types include these alerts': in force now, else the next one. */
-  window?: {
-    id: string;
-    state: 'active' | 'upcoming';
-    startDate?: string;
-    endDate?: string;
-    types: string[];
-  };
-  acknowledged: number;
-  oldest?: string;
-  /** Oldest first. */
-  alerts: Alert[];
-}
 
 /** What grouping may know beyond the alerts: where global alerts come from, windows, recent changes. */
 export interface AlertContext {
@@ -333,82 +308,4 @@ export function alertsFingerprint(alerts: Alert[], now: Date): string {
     .map((a) => `${a.id}:${a.status}:${a.acknowledgedUntil ?? ''}:${ackInForce(a, now) ? 1 : 0}`)
     .sort()
     .join(',');
-}
-
-// In a cause's table the cause is the heading, and a tracking alert says so next to its age.
-const groupColumns = alertColumns.filter((c) => c !== 'what' && c !== 'status');
-function groupRow(a: Alert, now: Date): unknown[] {
-  const [id, status, , since, ...rest] = alertRow(a, now);
-  return [id, status === 'TRACKING' ? `${since} (tracking)` : since, ...rest];
-}
-
-/** A cause's heading line: what, how many, the condition, and the configuration ids. */
-export function groupHeading(g: AlertGroup, now: Date, listedWindow?: string): string {
-  const idName = g.global ? 'globalAlertConfigId' : 'alertConfigId';
-  const conf = g.alertConfigIds.length ? ` · ${idName} ${g.alertConfigIds.join(', ')}` : '';
-  const acked = g.acknowledged ? `, ${g.acknowledged} acknowledged` : '';
-  // A metric condition names its metric ("CONNECTIONS > 4000 RAW (AVERAGE)"); other conditions need the type.
-  const type = g.metricName ? '' : (g.eventTypeName ?? '');
-  const what = g.conditions.length ? `${type} ${g.conditions.join('; ')}`.trim() : g.cause;
-  const scope = g.global ? ' (global)' : '';
-  return `${cell(what, 160)}${scope} — ${plural(g.alerts.length, 'alert')}${acked}${conf}${windowNote(g.window, now, listedWindow)}`;
-}
-
-/**
- * Which maintenance window mutes (or will mute) the cause's notifications, for its heading. `listed`: the
- * one window in force, shown with its id and end next to the answer, so "muted" alone says which.
- */
-function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string {
-  if (!w) return '';
-  if (w.state === 'active')
-    return w.id === listed ? ' · muted' : ` · muted by window ${w.id} until ${when(w.endDate, now)}`;
-  return ` · window ${w.id} mutes it from ${when(w.startDate, now)}`;
-}
-
-/**
- * What else a person must know about a cause before acting, one short line each: its configuration is
- * disabled now, or was changed recently (the change may be why it alerts, or why it went quiet).
- */
-export function groupNotes(g: AlertGroup, now: Date): string[] {
-  const notes = g.disabledConfigIds.map(
-    (id) => `⚠ configuration ${id} is disabled now: it opens no new alerts.`,
-  );
-  // The latest change says what state the configuration is in; earlier ones are in the timeline.
-  // Who made it is on the change's own line in the timeline (or in get_project_event).
-  const e = g.configChanges.at(-1);
-  if (e) {
-    const more = g.configChanges.length > 1 ? ` (latest of ${g.configChanges.length})` : '';
-    notes.push(
-      `⚠ its configuration changed ${age(e.created, now)}: ${cell(e.eventTypeName)} (eventId ${e.id})${more}`,
-    );
-  }
-  return notes;
-}
-
-/** The table of a cause's alerts (its first `max` rows); a lone alert is one line, not a table. */
-export function groupTable(g: AlertGroup, now: Date, max: number): string {
-  const rows = g.alerts.slice(0, Math.max(0, max)).map((a) => groupRow(a, now));
-  if (rows.length !== 1) return table(groupColumns, rows);
-  const [id, since, where, value, acked] = rows[0]!.map((v) => cell(v ?? '—'));
-  const shown = value === '—' ? '' : `, value ${value}`;
-  return `- alertId ${id}: since ${since} on ${where}${shown}, acknowledged ${acked}`;
-}
-
-/** Every cause's heading (even past the row cap) and its alerts' rows, up to maxRows in all. */
-export function groupsMarkdown(
-  groups: AlertGroup[],
-  now: Date,
-  maxRows: number,
-): { body: string; hidden: number } {
-  const parts: string[] = [];
-  let left = maxRows;
-  let hidden = 0;
-  for (const g of groups) {
-    parts.push(`#### ${groupHeading(g, now)}`, ...groupNotes(g, now));
-    const shown = Math.min(left, g.alerts.length);
-    if (shown > 0) parts.push(groupTable(g, now, shown));
-    left -= shown;
-    hidden += g.alerts.length - shown;
-  }
-  return { body: parts.join('\n'), hidden };
 }

@@ -55,14 +55,6 @@ export type ChangeKind = 'deployment' | 'access' | 'maintenance' | 'alerting' | 
 const DATA_WRITE =
   /^(INSERT|UPDATE|DELETE|REPLACE|DROP|RENAME|CREATE|BULK|FIND_AND_MODIFY|UPDATE_MANY|DELETE_MANY)/i;
 
-/** "DELETE on payments.ledger" for an event that records a data operation. */
-export function dataOperation(e: ApiEvent): string | undefined {
-  const r = e as Record<string, unknown>;
-  if (typeof r.opType !== 'string') return undefined;
-  const ns = [r.database, r.collection].filter((x) => typeof x === 'string' && x).join('.');
-  return `${r.opType}${ns ? ` on ${ns}` : ''}`;
-}
-
 // Alert and metric state, host and agent state, data reads and writes, logins: noise for "what changed".
 const NOT_A_CHANGE =
   /^(ALERT_(ACKNOWLEDGED|UNACKNOWLEDGED)|(OUTSIDE|INSIDE)_METRIC_THRESHOLD|HOST_|PRIMARY_ELECTED|DATA_EXPLORER|.*AGENT_(DOWN|UP)$|.*LOGIN|DAEMON_|NO_PRIMARY|REPLICATION_|RESYNC_)/;
@@ -83,24 +75,4 @@ export function changeKind(e: ApiEvent): ChangeKind | undefined {
   if (/ROLES?_|USER_|JOINED_|REMOVED_FROM|API_KEY|TEAM_|INVITATION/.test(t)) return 'access';
   const actor = e.username ?? e.userId ?? e.publicKey ?? e.apiKeyId;
   return actor !== undefined || t.endsWith('_AUDIT') || t.endsWith('_CHANGED') ? 'settings' : undefined;
-}
-
-/** "MODIFIED PROCESS rs-payments_1 (processes.version: 7.0.12 → 7.0.14)", the parts that fit one line. */
-export function changeSummary(e: ApiEvent): string {
-  const r = e as Record<string, unknown>;
-  const diffs = (e.diffs ?? []).map((d) => {
-    const params = (d.params ?? []).map(
-      (p) => `${p.param ?? p.display ?? '?'}: ${p.old ?? '∅'} → ${p.new ?? '∅'}`,
-    );
-    return `${d.status ?? ''} ${d.type ?? ''} ${d.name ?? d.id ?? ''}${params.length ? ` (${params.join('; ')})` : ''}`
-      .replace(/\s+/g, ' ')
-      .trim();
-  });
-  const about = [
-    r.targetUsername && `user ${r.targetUsername}`,
-    r.targetPublicKey && `key ${r.targetPublicKey}`,
-    r.maintenanceWindowId && `window ${r.maintenanceWindowId}`,
-    e.alertConfigId && `alertConfigId ${e.alertConfigId}`,
-  ].filter(Boolean);
-  return [dataOperation(e), ...diffs, ...about].filter(Boolean).join('; ');
 }

@@ -2,21 +2,20 @@
 // status, the installation's events, and a global alert configuration's open alerts. Each is plain data:
 // a URI template, a loader, a fingerprint (what counts as "changed" for subscribers), and two renderings —
 // a markdown digest for people and models, and the complete, redacted JSON for programs.
-import { alertColumns, alertRow } from '../../tools/alerts.js';
-import { atGoal, automationRow } from '../../tools/automation.js';
-import type { FormatContext } from '../../tools/define.js';
-import { eventColumns, eventRow } from '../../tools/events.js';
-import { safeSegment } from '../../tools/ids.js';
+
 import type { Alert, ApiClient, AutomationStatus } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
 import { plural, table } from '../format/markdown.js';
 import { redact } from '../format/redact.js';
+import { ackInForce, alertColumns, alertRow, groupsMarkdown } from '../format/views/alerts.js';
+import { atGoal, automationRow } from '../format/views/automation.js';
+import { eventColumns, eventRow } from '../format/views/events.js';
+import { safeSegment } from '../tool/ids.js';
+import type { FormatContext } from '../tool/index.js';
 import {
-  ackInForce,
   alertContext,
   alertsFingerprint,
   groupByCause,
-  groupsMarkdown,
   loadOpenAlerts,
   type OpenAlerts,
   oldestFirst,

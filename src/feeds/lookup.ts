@@ -1,10 +1,11 @@
 // Ids a person can pick from (resource lists, argument completion): the projects this key sees and the global
 // alert configurations. Both lists are beyond the spec, so a server without them yields what is configured.
 // Kept for a short while per API client: completion asks on every keystroke.
+
+import { ifSupported } from '../api/capabilities.js';
 import type { ApiClient } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
 import type { Logger } from '../log.js';
-import { ifSupported } from './capabilities.js';
 
 export interface Choice {
   id: string;

@@ -1,8 +1,9 @@
 // Turns anything a tool call can throw into the text of an isError result: what happened and what to do.
 // API details are untrusted text, so they are sanitized and capped; secrets never appear in API errors.
-import { ToolInputError } from '../../tools/define.js';
+
 import { ApiError } from '../api/errors.js';
 import { cell } from '../format/untrusted.js';
+import { ToolInputError } from '../tool/index.js';
 
 export function errorMessage(e: unknown, tool: string): string {
   if (e instanceof ToolInputError) return cell(e.message, 600);

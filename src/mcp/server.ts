@@ -11,8 +11,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { AnyTool, ToolContext, ToolKind } from '../../tools/define.js';
-import { maxKindOf } from '../../tools/define.js';
 import { catalog as fullCatalog } from '../../tools/index.js';
 import type { ApiClient } from '../api/client.js';
 import { type Config, ConfigError } from '../config.js';
@@ -24,6 +22,8 @@ import { consentFacts, consentInstruction } from '../policy/consent.js';
 import { type ApprovalChannel, callTool } from '../policy/guard.js';
 import type { createSecretKeeper } from '../policy/secrets.js';
 import type { TokenSigner } from '../policy/tokens.js';
+import type { AnyTool, ToolContext, ToolKind } from '../tool/index.js';
+import { maxKindOf } from '../tool/index.js';
 import { errorMessage } from './errors.js';
 
 export const SERVER_NAME = 'dbops-mcp';

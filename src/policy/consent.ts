@@ -1,8 +1,9 @@
 // What a change needs before it runs, decided in one place from the tool's kind and the live policy
 // (DBOPS_CONFIRM). Every text that tells the model or the person whether a call asks first is generated
 // from here, so it stays true under `destructive`, `write` and `never`.
-import type { AnyTool, ToolKind } from '../../tools/define.js';
+
 import type { Config } from '../config.js';
+import type { AnyTool, ToolKind } from '../tool/index.js';
 
 export type ConfirmPolicy = Config['confirm'];
 

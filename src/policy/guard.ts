@@ -1,13 +1,24 @@
 // The policy layer every tool call passes through, whatever the client claims: a guarded call changes
 // nothing until a person consents through one of three channels (elicitation, the approval page, a
 // confirmation token), each bound to the exact arguments, single use, expiring, and audited.
-import type { AnyTool, FormatContext, Preview, ToolAnswer, ToolContext } from '../../tools/define.js';
-import { ToolInputError } from '../../tools/define.js';
 import { ApiError } from '../api/errors.js';
 import type { Channel, Config } from '../config.js';
-import { fields, when } from '../format/markdown.js';
-import { isSecretKey, redact } from '../format/redact.js';
-import { cell } from '../format/untrusted.js';
+import {
+  approvalNeeded,
+  approvalProblem,
+  confirmationNeeded,
+  declinedAnswer,
+  executedAnswer,
+  type Preview,
+  previewText,
+  redactPreview,
+  stillPending,
+  tokenProblem,
+  uncertainAdvice,
+  waitingFor,
+} from '../format/consent.js';
+import type { AnyTool, FormatContext, ToolAnswer, ToolContext } from '../tool/index.js';
+import { ToolInputError } from '../tool/index.js';
 import type { AuditLog } from './audit.js';
 import { argsHash } from './canonical.js';
 import { kindOf, needsConsent } from './consent.js';
@@ -112,10 +123,10 @@ export async function callTool(
   const channel = pickChannel(deps.config.confirmVia, env, deps);
 
   if (channel === 'elicitation') {
-    const action = await env.elicit(previewText(preview, tool));
+    const action = await env.elicit(previewText(preview, tool.title));
     if (action !== 'accept') {
       await deps.audit.write({ ...audited, outcome: 'declined', channel });
-      return declined(tool, preview, f, action === 'cancel' ? 'cancelled' : 'declined');
+      return declinedAnswer(tool.name, action === 'cancel' ? 'cancelled' : 'declined', preview, f);
     }
     await deps.audit.write({ ...audited, outcome: 'confirmed', channel });
     return executeAudited(tool, args, ctx, f, deps.audit, channel);
@@ -150,26 +161,12 @@ export async function callTool(
       );
       if (state !== 'pending') return resolveApproval(state, tool, args, ctx, f, deps, pending.approvalId);
     }
-    return approvalPending(tool, preview, pending, f);
+    return approvalNeeded(tool.name, preview, pending, f);
   }
 
-  const { token, expiresAt } = deps.tokens.issue(tool.name, hash);
+  const token = deps.tokens.issue(tool.name, hash);
   await deps.audit.write({ ...audited, outcome: 'confirmation_required', channel: 'token' });
-  const text = [
-    `## Confirmation needed — nothing has changed yet`,
-    previewMarkdown(preview, f),
-    '',
-    `Show this to the person and ask whether to go ahead. Only if they agree, call \`${tool.name}\` again with the same arguments plus \`confirmationToken\`: "${token}" (single use, expires ${when(expiresAt.toISOString(), f.now)}). Any other argument makes the token invalid.`,
-  ].join('\n');
-  return {
-    text,
-    structured: {
-      outcome: 'confirmation_required',
-      preview,
-      confirmation: { channel: 'token', confirmationToken: token, expiresAt: expiresAt.toISOString() },
-      nextStep: `Show the preview to the person. Only if they agree, call ${tool.name} again with the same arguments plus confirmationToken.`,
-    },
-  };
+  return confirmationNeeded(tool.name, preview, token, f);
 }
 
 function pickChannel(order: Channel[], env: CallEnv, deps: GuardDeps): Channel {
@@ -195,10 +192,9 @@ async function waitForDecision(
 ): Promise<ApprovalState> {
   if (!approvals.wait) return 'pending';
   const total = deps.config.approvalWaitMs;
-  const where = url ? ` at ${url}` : ' on the approval page';
-  await ctx.progress(0, total, `Waiting for the person to approve or decline${where}`);
+  await ctx.progress(0, total, waitingFor(url));
   const state = await approvals.wait(approvalId, total, ctx.signal, (ms) => {
-    void ctx.progress(Math.min(ms, total), total, `Waiting for the person to approve or decline${where}`);
+    void ctx.progress(Math.min(ms, total), total, waitingFor(url));
   });
   return state === 'approved' ? await approvals.take(approvalId, tool, hash) : state;
 }
@@ -217,32 +213,12 @@ async function resolveApproval(
     case 'approved':
       return executeAudited(tool, args, ctx, f, deps.audit, 'approval-page');
     case 'declined':
-      return {
-        text: `Declined by the person — nothing changed. Do not retry \`${tool.name}\` unless they ask again.`,
-        structured: {
-          outcome: 'declined',
-          nextStep: `Nothing changed. Do not retry ${tool.name} unless the person asks again.`,
-        },
-      };
+      return declinedAnswer(tool.name, 'declined');
     case 'pending':
-      return {
-        text: `Approval ${approvalId} is still pending — nothing has changed. Wait for the person to decide on the approval page, then call \`${tool.name}\` again with the same arguments and this approvalId.`,
-        structured: {
-          outcome: 'approval_pending',
-          confirmation: { channel: 'approval-page', approvalId },
-          nextStep: `Wait for the person to decide on the approval page, then call ${tool.name} again with the same arguments and approvalId.`,
-        },
-      };
-    case 'mismatch':
-      await deps.audit.write({ ...audited, outcome: 'rejected', error: 'approval mismatch' });
-      throw new ToolInputError(
-        `Approval ${approvalId} was given for a different tool or different arguments. Call ${tool.name} with exactly the arguments that were approved, or without approvalId to ask again.`,
-      );
+      return stillPending(tool.name, approvalId);
     default:
       await deps.audit.write({ ...audited, outcome: 'rejected', error: `approval ${state}` });
-      throw new ToolInputError(
-        `Approval ${approvalId} is ${state === 'used' ? 'already used' : state === 'expired' ? 'expired' : 'unknown'}; nothing changed. Call ${tool.name} without approvalId to ask the person again.`,
-      );
+      throw new ToolInputError(approvalProblem(state, approvalId, tool.name));
   }
 }
 
@@ -261,14 +237,7 @@ async function executeAudited(
   try {
     const answer = await execute(tool, args, ctx, f);
     await audit.write({ tool: tool.name, args, outcome: 'executed', channel });
-    return {
-      text: answer.text,
-      structured: {
-        outcome: 'executed',
-        result: answer.structured,
-        nextStep: 'Done: tell the person what changed.',
-      },
-    };
+    return executedAnswer(answer);
   } catch (e) {
     const status = (e as { status?: number }).status;
     const unknown = mayHaveApplied(e);
@@ -288,7 +257,7 @@ async function executeAudited(
         path: e.path,
         uncertain: true,
         cause: e,
-        message: `${e.message} Check with ${tool.checkWith ?? 'the matching list or get tool'} whether it was before doing anything else, and tell the person; do not repeat ${tool.name} blindly, it could apply the change twice.`,
+        message: `${e.message} ${uncertainAdvice(tool.name, tool.checkWith)}`,
       });
     throw e;
   }
@@ -300,121 +269,9 @@ function mayHaveApplied(e: unknown): boolean {
   return e instanceof Error && (e.name === 'AbortError' || e.name === 'TimeoutError');
 }
 
-function tokenProblem(check: string, tool: string): string {
-  const again = `Call ${tool} again without confirmationToken to get a new preview and token, and ask the person again.`;
-  switch (check) {
-    case 'expired':
-      return `The confirmation token has expired; nothing changed. ${again}`;
-    case 'used':
-      return `The confirmation token was already used; nothing changed. ${again}`;
-    case 'mismatch':
-      return `The confirmation token was issued for other arguments; nothing changed. Tokens are bound to the exact arguments. ${again}`;
-    default:
-      return `The confirmation token is not valid; nothing changed. ${again}`;
-  }
-}
-
 function defaultPreview(tool: AnyTool, args: Record<string, unknown>): Preview {
   return {
     action: tool.title,
     target: Object.fromEntries(Object.entries(args).map(([k, v]) => [k, String(v)])),
-  };
-}
-
-/**
- * Masks secrets in a preview, including a change whose field itself names a secret (apiKey: a → b), which
- * redact() alone cannot see. The previews below are rendered from its result only.
- */
-export function redactPreview(p: Preview): Preview {
-  const masked = (field: string, v: unknown) => {
-    const key = field.split('.').pop() ?? field;
-    return isSecretKey(key) ? redact({ [key]: v })[key] : redact(v);
-  };
-  return {
-    action: p.action,
-    target: redact(p.target),
-    ...(p.current ? { current: redact(p.current) } : {}),
-    ...(p.changes
-      ? {
-          changes: p.changes.map((c) => ({
-            field: c.field,
-            from: masked(c.field, c.from),
-            to: masked(c.field, c.to),
-          })),
-        }
-      : {}),
-    ...(p.notes ? { notes: [...p.notes] } : {}),
-  };
-}
-
-function changeLine(c: NonNullable<Preview['changes']>[number]): string {
-  return `${c.field}: ${cell(c.from ?? '(none)', 200)} → ${cell(c.to ?? '(none)', 200)}`;
-}
-
-/** Plain text for an elicitation message (shown by the client to the person). */
-function previewText(p: Preview, tool: AnyTool): string {
-  const lines = [`${tool.title}: ${cell(p.action, 300)}`];
-  for (const [k, v] of Object.entries(p.target)) lines.push(`${k}: ${cell(v, 200)}`);
-  for (const c of p.changes ?? []) lines.push(changeLine(c));
-  for (const n of p.notes ?? []) lines.push(cell(n, 300));
-  lines.push('Apply this change?');
-  return lines.join('\n');
-}
-
-/** Markdown for the model: action and target, then the platform's current values fenced as data. */
-function previewMarkdown(p: Preview, f: FormatContext): string {
-  const parts = [fields([['Action', p.action], ...Object.entries(p.target)])];
-  const data: string[] = [];
-  if (p.current) data.push(fields(Object.entries(p.current)));
-  for (const c of p.changes ?? []) data.push(changeLine(c));
-  if (data.length) parts.push(f.fence.notice, f.fence.wrap(data.join('\n')));
-  for (const n of p.notes ?? []) parts.push(`- ${n}`);
-  return parts.join('\n');
-}
-
-function declined(
-  tool: AnyTool,
-  preview: Preview,
-  f: FormatContext,
-  how: 'declined' | 'cancelled',
-): ToolAnswer {
-  return {
-    text: `The person ${how} — nothing changed.\n${previewMarkdown(preview, f)}\nDo not retry \`${tool.name}\` unless they ask again.`,
-    structured: {
-      outcome: 'declined',
-      preview,
-      nextStep: `Nothing changed. Do not retry ${tool.name} unless the person asks again.`,
-    },
-  };
-}
-
-function approvalPending(
-  tool: AnyTool,
-  preview: Preview,
-  pending: PendingApproval,
-  f: FormatContext,
-): ToolAnswer {
-  const text = [
-    `## Approval needed — nothing has changed yet`,
-    previewMarkdown(preview, f),
-    '',
-    `**Approval page**: ${pending.url}`,
-    `**approvalId**: ${pending.approvalId} (expires ${when(pending.expiresAt.toISOString(), f.now)})`,
-    '',
-    `Show the link to the person so they can approve or decline. Once they have decided, call \`${tool.name}\` again with the same arguments plus approvalId "${pending.approvalId}".`,
-  ].join('\n');
-  return {
-    text,
-    structured: {
-      outcome: 'approval_pending',
-      preview,
-      confirmation: {
-        channel: 'approval-page',
-        approvalId: pending.approvalId,
-        url: pending.url,
-        expiresAt: pending.expiresAt.toISOString(),
-      },
-      nextStep: `Show the approval link to the person. Once they have decided, call ${tool.name} again with the same arguments plus approvalId.`,
-    },
   };
 }

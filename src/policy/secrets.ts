@@ -3,7 +3,9 @@
 // one owned by someone else and open to others is refused.
 import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ApiKey } from '../api/client.js';
 import { mask } from '../format/redact.js';
+import type { KeptKey } from '../format/views/keys.js';
 
 /** Makes sure `dir` exists and only its owner (this user) can enter it; throws a message naming the fix. */
 export async function privateDir(dir: string): Promise<void> {
@@ -29,4 +31,13 @@ export function createSecretKeeper(dir: string, reveal: boolean) {
       return { shown: mask(value), path: file };
     },
   };
+}
+
+export type SecretKeeper = ReturnType<typeof createSecretKeeper>;
+
+/** Hands a minted key's private half to the keeper; the returned copy holds only what may be shown. */
+export async function keepKey(secrets: Pick<SecretKeeper, 'keep'>, key: ApiKey): Promise<KeptKey> {
+  if (!key.privateKey) return key;
+  const kept = await secrets.keep(key.publicKey ?? key.id ?? 'api-key', key.privateKey);
+  return { ...key, privateKey: kept.shown, ...(kept.path ? { privateKeyFile: kept.path } : {}) };
 }

@@ -142,7 +142,7 @@ describe('approval page channel (client without elicitation)', () => {
     const r = await s.t.call(TOOL, { ...args, approvalId: c.approvalId });
     expect(r.isError).toBe(false);
     expect(r.structured?.outcome).toBe('declined');
-    expect(r.text).toMatch(/Declined.*nothing changed/);
+    expect(r.text).toMatch(/declined.*nothing changed/i);
     expect(s.enabled()).toBe(true);
     expect(s.audit().map((e) => e.outcome)).toEqual(['approval_pending', 'declined']);
   });

@@ -2,8 +2,8 @@
 // loopback), including the spec-only fallback when the server lacks the project-wide alert list.
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { supports } from '../../src/api/capabilities.js';
 import { ApiError } from '../../src/api/errors.js';
-import { supports } from '../../src/feeds/capabilities.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { routes } from '../../src/simulator/routes/index.js';
 import { startTestServer, type TestServer, withDemoServer } from '../helpers/mcp.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Alert } from '../../src/api/client.js';
-import { ackState, alertRow } from '../../tools/alerts.js';
+import { ackState, alertRow } from '../../src/format/views/alerts.js';
 
 const now = new Date('2026-11-21T12:00:00Z');
 const alert = (fields: Partial<Alert>): Alert => ({ id: 'a'.repeat(24), status: 'OPEN', ...fields }) as Alert;

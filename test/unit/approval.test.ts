@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { browserCommand } from '../../src/approval/open.js';
 import { approvalPage, diffRows, esc, listPage, timeLeft } from '../../src/approval/page.js';
 import { type ApprovalStore, createApprovalStore } from '../../src/approval/store.js';
+import { redactPreview } from '../../src/format/consent.js';
 import { silentLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
-import { redactPreview } from '../../src/policy/guard.js';
 
 const preview = {
   action: 'Disable alert configuration abc',

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { annotationsFor, enabledTools, inputSchemaFor, listingOf } from '../../src/mcp/server.js';
 import { kindOf, needsConsent } from '../../src/policy/consent.js';
-import { maxKindOf } from '../../tools/define.js';
+import { maxKindOf } from '../../src/tool/index.js';
 import { catalog } from '../../tools/index.js';
 
 const SPEC_TOOLS = [

@@ -2,13 +2,14 @@
 // change classification, fingerprints, grouping and URI matching.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mapBounded } from '../../src/api/bounded.js';
+import { ifSupported, supports, withFallback } from '../../src/api/capabilities.js';
 import type { Alert, ApiClient, ApiEvent } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { alertsFingerprint, groupByCause } from '../../src/feeds/alerts.js';
-import { ifSupported, supports, withFallback } from '../../src/feeds/capabilities.js';
-import { changeKind, changeSummary, eventsFingerprint } from '../../src/feeds/events.js';
+import { changeKind, eventsFingerprint } from '../../src/feeds/events.js';
 import { feeds, feedUri, matchFeed } from '../../src/feeds/index.js';
 import { activePollers, subscribe } from '../../src/feeds/subscriptions.js';
+import { changeSummary } from '../../src/format/views/events.js';
 
 const fakeApi = () => ({}) as ApiClient;
 const notFound = (errorCode: string) =>

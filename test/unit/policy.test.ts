@@ -12,7 +12,7 @@ import { needsConsent } from '../../src/policy/consent.js';
 import { callTool, type GuardDeps } from '../../src/policy/guard.js';
 import { createTokenSigner, TOKEN_TTL_MS } from '../../src/policy/tokens.js';
 import { fileLedger } from '../../src/state/ledger.js';
-import { type AnyTool, defineTool, type Preview, type ToolContext } from '../../tools/define.js';
+import { type AnyTool, defineTool, type Preview, type ToolContext } from '../../src/tool/index.js';
 
 describe('canonical arguments', () => {
   it('ignores key order, undefined values and the consent fields', () => {

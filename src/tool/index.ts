@@ -1,9 +1,15 @@
-// A tool is a plain object: schema, kind, optional preview, run, and a formatter. defineTool only types
-// run/format from the input shape; the MCP adapter (src/mcp/) and the policy layer (src/policy/) do the rest.
-import type { z } from 'zod';
-import type { ApiClient } from '../src/api/client.js';
-import type { Fence } from '../src/format/untrusted.js';
-import type { Logger } from '../src/log.js';
+// The tool contract: a tool is a plain object — schema, kind, optional checks and preview, run, and a
+// formatter. defineTool only types run/format from the input shape; the MCP adapter (src/mcp/) and the policy
+// layer (src/policy/) do the rest. Tools (tools/) import this, the views and the client; nothing here imports
+// a tool.
+import { z } from 'zod';
+import type { ApiClient, PageQuery } from '../api/client.js';
+import type { FormatContext, ToolAnswer } from '../format/answers.js';
+import type { Preview } from '../format/consent.js';
+import type { Logger } from '../log.js';
+
+export type { FormatContext, ToolAnswer } from '../format/answers.js';
+export type { Preview } from '../format/consent.js';
 
 export type ToolKind = 'read' | 'write' | 'destructive';
 
@@ -17,33 +23,6 @@ export interface ToolContext {
   progress: (done: number, total?: number, message?: string) => Promise<void>;
   /** Keeps a minted secret out of the model's sight (policy/secrets.ts). */
   secrets: { keep(label: string, value: string): Promise<{ shown: string; path?: string }> };
-}
-
-export interface FormatContext {
-  fence: Fence;
-  now: Date;
-  detailed: boolean;
-  /** Whether every call of the named tool asks the person first under the live policy (false if disabled). */
-  asksFirst: (toolName: string) => boolean;
-}
-
-export interface ToolAnswer {
-  text: string;
-  structured: Record<string, unknown>;
-}
-
-/** What a guarded tool will change, shown to the person before consent. */
-export interface Preview {
-  /** One line: "Delete maintenance window 65f… in project Prod (ends in 3 d)". */
-  action: string;
-  /** Target ids and names, e.g. {project: '…', window: '…'}. */
-  target: Record<string, string>;
-  /** Current state read from the API where an endpoint allows it (redacted before display). */
-  current?: Record<string, unknown>;
-  /** The change: field → {from, to}. */
-  changes?: Array<{ field: string; from?: unknown; to?: unknown }>;
-  /** Anything the person should know (e.g. "notifications muted by this window resume"). */
-  notes?: string[];
 }
 
 type Shape = z.ZodRawShape;
@@ -100,3 +79,18 @@ export function orgOf(args: { orgId?: string | undefined }, ctx: ToolContext): s
     );
   return id;
 }
+
+export const DEFAULT_ROWS = 20;
+
+export function pageQuery(args: { pageNum?: number; itemsPerPage?: number }): Required<PageQuery> {
+  return { pageNum: args.pageNum ?? 1, itemsPerPage: args.itemsPerPage ?? DEFAULT_ROWS };
+}
+
+export const listOutput = {
+  totalCount: z.number(),
+  pageNum: z.number(),
+  itemsPerPage: z.number(),
+  results: z.array(z.looseObject({})),
+};
+
+export const recordOutput = { record: z.looseObject({}) };

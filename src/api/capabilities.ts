@@ -1,8 +1,9 @@
-// Which beyond-spec endpoints a server offers, learned from its answers and remembered per API client (one
-// client per configured server), so a server without one costs a single 404 (or 405) per session, not one
-// per call.
-import type { ApiClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+// The one way to handle an endpoint a server may lack: which beyond-spec endpoints a server offers, learned
+// from its answers and remembered per API client (one client per configured server), so a server without one
+// costs a single 404 (or 405) per process, not one per call. Feeds fall back to the spec's endpoints; a
+// preview goes on without the current state.
+import type { ApiClient } from './client.js';
+import { ApiError } from './errors.js';
 
 /** Beyond-spec lists some servers lack (api-facts: an unknown path answers 404 RESOURCE_NOT_FOUND, a known
  * path with another method 405). */
@@ -10,7 +11,11 @@ export type Capability =
   | 'projectAlerts' // GET /groups/{id}/alerts?status=
   | 'projects' // GET /groups
   | 'maintenanceWindows' // GET /groups/{id}/maintenanceWindows
-  | 'globalAlertConfigs'; // GET /globalAlertConfigs
+  | 'globalAlertConfigs' // GET /globalAlertConfigs
+  | 'alert' // GET /groups/{id}/alerts/{alertId} (the spec has PATCH only)
+  | 'globalAlert' // GET /globalAlerts/{alertId}
+  | 'user' // GET /users/{userId}
+  | 'integrations'; // GET /groups/{id}/integrations
 
 const known = new WeakMap<ApiClient, Map<Capability, boolean>>();
 
@@ -61,7 +66,7 @@ export async function withFallback<T>(
   }
 }
 
-/** A beyond-spec list with no spec-only equivalent: undefined when the server lacks it. */
+/** A beyond-spec read with no spec-only equivalent: undefined when the server lacks it. */
 export async function ifSupported<T>(
   api: ApiClient,
   cap: Capability,

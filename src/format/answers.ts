@@ -1,39 +1,22 @@
-// The fixed answer shapes shared by the catalog: a paged list (headline with counts, a fenced table, what
+// The fixed answer shapes every tool and feed shares: a paged list (headline with counts, a fenced table, what
 // was left out and how to get it, the next call) and a single record (fenced `**Label**: value` lines).
-import { z } from 'zod';
-import type { Page, PageQuery } from '../src/api/client.js';
-import { isMissingEndpoint } from '../src/feeds/capabilities.js';
-import { fields, plural, table } from '../src/format/markdown.js';
-import { redact } from '../src/format/redact.js';
-import type { FormatContext, ToolAnswer } from './define.js';
+import type { Page, PageQuery } from '../api/client.js';
+import { fields, plural, table } from './markdown.js';
+import { redact } from './redact.js';
+import type { Fence } from './untrusted.js';
 
-export const DEFAULT_ROWS = 20;
-
-export function pageQuery(args: { pageNum?: number; itemsPerPage?: number }): Required<PageQuery> {
-  return { pageNum: args.pageNum ?? 1, itemsPerPage: args.itemsPerPage ?? DEFAULT_ROWS };
+/** What a formatter knows besides the data: the fence of this answer, "now", and the live policy. */
+export interface FormatContext {
+  fence: Fence;
+  now: Date;
+  detailed: boolean;
+  /** Whether every call of the named tool asks the person first under the live policy (false if disabled). */
+  asksFirst: (toolName: string) => boolean;
 }
 
-export const listOutput = {
-  totalCount: z.number(),
-  pageNum: z.number(),
-  itemsPerPage: z.number(),
-  results: z.array(z.looseObject({})),
-};
-
-export const recordOutput = { record: z.looseObject({}) };
-
-/**
- * A preview's read of the current state, where the server offers it: the reads of one alert, one user and
- * the integration list are beyond the spec, and a server without one answers 404 or 405 (the path exists
- * for PATCH only). The preview then goes on without the current state.
- */
-export async function readIfOffered<T>(read: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await read();
-  } catch (e) {
-    if (isMissingEndpoint(e)) return undefined;
-    throw e;
-  }
+export interface ToolAnswer {
+  text: string;
+  structured: Record<string, unknown>;
 }
 
 export interface ListSpec<T> {

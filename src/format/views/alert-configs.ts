@@ -1,0 +1,22 @@
+// How an alert configuration looks to a person: its condition, notification targets and matchers.
+import type { AlertConfig } from '../../api/client.js';
+
+/** "ASSERT_REGULAR > 10 RAW (AVERAGE)" — the condition a person reads. */
+export function condition(c: AlertConfig): string {
+  const t = c.metricThreshold ?? c.threshold;
+  if (!t) return '—';
+  const op = { GREATER_THAN: '>', LESS_THAN: '<' }[String(t.operator)] ?? t.operator ?? '';
+  const metric = c.metricThreshold?.metricName ?? '';
+  const mode = c.metricThreshold?.mode ? ` (${c.metricThreshold.mode})` : '';
+  return `${metric} ${op} ${t.threshold ?? ''} ${t.units ?? ''}${mode}`.replace(/\s+/g, ' ').trim();
+}
+
+export const notifySummary = (c: AlertConfig) =>
+  (c.notifications ?? [])
+    .map((n) => `${n.typeName ?? '?'}${n.delayMin ? ` +${n.delayMin}m` : ''}`)
+    .join(', ');
+
+export const matcherSummary = (c: AlertConfig) =>
+  (c.matchers ?? [])
+    .map((m) => `${m.fieldName ?? m.field ?? '?'} ${m.operator ?? ''} ${m.value ?? ''}`)
+    .join('; ');

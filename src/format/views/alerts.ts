@@ -1,0 +1,185 @@
+// How an alert looks to a person: its table row and columns, where and what it is, its acknowledgement, a
+import type { Alert, ApiEvent } from '../../api/client.js';
+import { age, due, plural, table, when } from '../markdown.js';
+import { cell } from '../untrusted.js';
+// cause's heading, notes and rows, and the headline that counts them. Tools, triage, feeds and previews draw
+// alerts through this module only.
+
+export const alertColumns = ['alertId', 'status', 'what', 'since', 'where', 'value', 'acknowledged'];
+
+export function alertWhat(a: Alert): string {
+  return a.metricName ? `${a.eventTypeName ?? ''} ${a.metricName}`.trim() : (a.eventTypeName ?? '—');
+}
+
+export function alertWhere(a: Alert): string {
+  return a.hostnameAndPort ?? a.replicaSetName ?? a.clusterName ?? a.hostId ?? '—';
+}
+
+export function ackState(a: Alert, now: Date): string {
+  if (!a.acknowledgedUntil || Date.parse(a.acknowledgedUntil) <= now.getTime()) return 'no';
+  const by = `by ${a.acknowledgingUsername ?? '?'}`;
+  const rel = age(a.acknowledgedUntil, now);
+  if (rel === 'indefinitely') return `yes, until further notice, ${by}`;
+  // due() adds the UTC time when the acknowledgement lapses within 48 h: "in 9 h, 2026-11-21 21:00 UTC".
+  const [left, at] = (due(a.acknowledgedUntil, now) ?? '').replace(/^in /, '').split(', ');
+  return `yes, ${left} left${at ? `, until ${at}` : ''}, ${by}`;
+}
+
+export function alertRow(a: Alert, now: Date): unknown[] {
+  const value = a.currentValue ? `${a.currentValue.number} ${a.currentValue.units ?? ''}`.trim() : '—';
+  return [a.id, a.status, alertWhat(a), age(a.created, now), alertWhere(a), value, ackState(a, now)];
+}
+
+/** A closed or cancelled alert sends no notifications: acknowledging it is allowed, and silences nothing. */
+export function closedNote(a: Alert | undefined, alertId: string): string | undefined {
+  const status = String(a?.status ?? '');
+  return status === 'CLOSED' || status === 'CANCELLED'
+    ? `Alert ${alertId} is ${status}: it sends no notifications, so there is nothing to silence.`
+    : undefined;
+}
+
+export function ackInForce(a: Alert, now: Date): boolean {
+  return Boolean(a.acknowledgedUntil && Date.parse(a.acknowledgedUntil) > now.getTime());
+}
+
+export interface AlertGroup {
+  /** "OUTSIDE_METRIC_THRESHOLD CONNECTIONS" — event type and metric. */
+  cause: string;
+  eventTypeName?: string;
+  metricName?: string;
+  /** The alerts come from a global alert configuration (acknowledge_global_alert, not acknowledge_alert). */
+  global: boolean;
+  /** The configurations' conditions, e.g. "CONNECTIONS > 4000 RAW (AVERAGE)". */
+  conditions: string[];
+  alertConfigIds: string[];
+  /** Configurations of these alerts that are disabled now: no new alert of this kind opens. */
+  disabledConfigIds: string[];
+  /** Changes to these alerts' configurations (in the events given), oldest first. */
+  configChanges: ApiEvent[];
+  /** The maintenance window whose alert types include these alerts': in force now, else the next one. */
+  window?: {
+    id: string;
+    state: 'active' | 'upcoming';
+    startDate?: string;
+    endDate?: string;
+    types: string[];
+  };
+  acknowledged: number;
+  oldest?: string;
+  /** Oldest first. */
+  alerts: Alert[];
+}
+
+// In a cause's table the cause is the heading, and a tracking alert says so next to its age.
+export const groupColumns = alertColumns.filter((c) => c !== 'what' && c !== 'status');
+
+export function groupRow(a: Alert, now: Date): unknown[] {
+  const [id, status, , since, ...rest] = alertRow(a, now);
+  return [id, status === 'TRACKING' ? `${since} (tracking)` : since, ...rest];
+}
+
+/** A cause's heading line: what, how many, the condition, and the configuration ids. */
+export function groupHeading(g: AlertGroup, now: Date, listedWindow?: string): string {
+  const idName = g.global ? 'globalAlertConfigId' : 'alertConfigId';
+  const conf = g.alertConfigIds.length ? ` · ${idName} ${g.alertConfigIds.join(', ')}` : '';
+  const acked = g.acknowledged ? `, ${g.acknowledged} acknowledged` : '';
+  // A metric condition names its metric ("CONNECTIONS > 4000 RAW (AVERAGE)"); other conditions need the type.
+  const type = g.metricName ? '' : (g.eventTypeName ?? '');
+  const what = g.conditions.length ? `${type} ${g.conditions.join('; ')}`.trim() : g.cause;
+  const scope = g.global ? ' (global)' : '';
+  return `${cell(what, 160)}${scope} — ${plural(g.alerts.length, 'alert')}${acked}${conf}${windowNote(g.window, now, listedWindow)}`;
+}
+
+/**
+ * Which maintenance window mutes (or will mute) the cause's notifications, for its heading. `listed`: the
+ * one window in force, shown with its id and end next to the answer, so "muted" alone says which.
+ */
+export function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string {
+  if (!w) return '';
+  if (w.state === 'active')
+    return w.id === listed ? ' · muted' : ` · muted by window ${w.id} until ${when(w.endDate, now)}`;
+  return ` · window ${w.id} mutes it from ${when(w.startDate, now)}`;
+}
+
+/**
+ * What else a person must know about a cause before acting, one short line each: its configuration is
+ * disabled now, or was changed recently (the change may be why it alerts, or why it went quiet).
+ */
+export function groupNotes(g: AlertGroup, now: Date): string[] {
+  const notes = g.disabledConfigIds.map(
+    (id) => `⚠ configuration ${id} is disabled now: it opens no new alerts.`,
+  );
+  // The latest change says what state the configuration is in; earlier ones are in the timeline.
+  // Who made it is on the change's own line in the timeline (or in get_project_event).
+  const e = g.configChanges.at(-1);
+  if (e) {
+    const more = g.configChanges.length > 1 ? ` (latest of ${g.configChanges.length})` : '';
+    notes.push(
+      `⚠ its configuration changed ${age(e.created, now)}: ${cell(e.eventTypeName)} (eventId ${e.id})${more}`,
+    );
+  }
+  return notes;
+}
+
+/** The table of a cause's alerts (its first `max` rows); a lone alert is one line, not a table. */
+export function groupTable(g: AlertGroup, now: Date, max: number): string {
+  const rows = g.alerts.slice(0, Math.max(0, max)).map((a) => groupRow(a, now));
+  if (rows.length !== 1) return table(groupColumns, rows);
+  const [id, since, where, value, acked] = rows[0]!.map((v) => cell(v ?? '—'));
+  const shown = value === '—' ? '' : `, value ${value}`;
+  return `- alertId ${id}: since ${since} on ${where}${shown}, acknowledged ${acked}`;
+}
+
+/** Every cause's heading (even past the row cap) and its alerts' rows, up to maxRows in all. */
+export function groupsMarkdown(
+  groups: AlertGroup[],
+  now: Date,
+  maxRows: number,
+): { body: string; hidden: number } {
+  const parts: string[] = [];
+  let left = maxRows;
+  let hidden = 0;
+  for (const g of groups) {
+    parts.push(`#### ${groupHeading(g, now)}`, ...groupNotes(g, now));
+    const shown = Math.min(left, g.alerts.length);
+    if (shown > 0) parts.push(groupTable(g, now, shown));
+    left -= shown;
+    hidden += g.alerts.length - shown;
+  }
+  return { body: parts.join('\n'), hidden };
+}
+
+export function alertCounts(alerts: Alert[], now: Date) {
+  return {
+    totalCount: alerts.length,
+    trackingCount: alerts.filter((a) => a.status === 'TRACKING').length,
+    acknowledgedCount: alerts.filter((a) => ackInForce(a, now)).length,
+  };
+}
+
+/** "9 alerts (7 open, 2 tracking), 1 acknowledged, in 6 causes": the parts add up to the total. */
+export function alertHeadline(
+  alerts: Alert[],
+  groups: AlertGroup[],
+  now: Date,
+  globalIds: string[] = [],
+): string {
+  const c = alertCounts(alerts, now);
+  const open = c.totalCount - c.trackingCount;
+  const split = c.trackingCount ? ` (${open} open, ${c.trackingCount} tracking)` : '';
+  const global = alerts.filter((a) => globalIds.includes(a.id)).length;
+  const globalPart = global ? `, ${global} from global configurations` : '';
+  const acked = c.acknowledgedCount ? `, ${c.acknowledgedCount} acknowledged` : '';
+  const causes = groups.length ? `, in ${plural(groups.length, 'cause')}` : '';
+  const noun = c.trackingCount ? 'alert' : 'open alert';
+  return `${plural(c.totalCount, noun)}${split}${globalPart}${acked}${causes}`;
+}
+
+/** The acknowledge call for a cause's alerts: global alerts have their own. */
+export const ackTool = (groups: AlertGroup[]) =>
+  [
+    groups.some((g) => !g.global) && 'acknowledge_alert',
+    groups.some((g) => g.global) && 'acknowledge_global_alert',
+  ]
+    .filter(Boolean)
+    .join(' or ');

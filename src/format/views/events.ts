@@ -1,0 +1,57 @@
+// How an event looks to a person: when, what, who caused it and what it is about (a data operation too).
+import type { ApiEvent } from '../../api/client.js';
+import { age } from '../markdown.js';
+
+/** Who caused it: a person's username, or an API key's public key. */
+export const eventColumns = ['eventId', 'time', 'type', 'who', 'target', 'alertId'];
+
+export function eventRow(e: ApiEvent, now: Date): unknown[] {
+  return [e.id, age(e.created, now), e.eventTypeName, eventWho(e), eventTarget(e), e.alertId];
+}
+
+export function eventWho(e: ApiEvent): string | undefined {
+  return e.username ?? (e.publicKey ? `key ${e.publicKey}` : undefined);
+}
+
+/** What it is about: a data operation, a host, a user or key it targeted, a replica set or cluster. */
+export function eventTarget(e: ApiEvent): string | undefined {
+  const port = e.port ?? e.Port;
+  const r = e as Record<string, unknown>;
+  if (e.hostname) return port !== undefined ? `${e.hostname}:${port}` : e.hostname;
+  return (
+    dataOperation(e) ??
+    (r.targetUsername as string | undefined) ??
+    (r.targetPublicKey ? `key ${r.targetPublicKey}` : undefined) ??
+    (r.replicaSetName as string | undefined) ??
+    (r.clusterName as string | undefined) ??
+    e.hostId
+  );
+}
+
+/** "DELETE on payments.ledger" for an event that records a data operation. */
+export function dataOperation(e: ApiEvent): string | undefined {
+  const r = e as Record<string, unknown>;
+  if (typeof r.opType !== 'string') return undefined;
+  const ns = [r.database, r.collection].filter((x) => typeof x === 'string' && x).join('.');
+  return `${r.opType}${ns ? ` on ${ns}` : ''}`;
+}
+
+/** "MODIFIED PROCESS rs-payments_1 (processes.version: 7.0.12 → 7.0.14)", the parts that fit one line. */
+export function changeSummary(e: ApiEvent): string {
+  const r = e as Record<string, unknown>;
+  const diffs = (e.diffs ?? []).map((d) => {
+    const params = (d.params ?? []).map(
+      (p) => `${p.param ?? p.display ?? '?'}: ${p.old ?? '∅'} → ${p.new ?? '∅'}`,
+    );
+    return `${d.status ?? ''} ${d.type ?? ''} ${d.name ?? d.id ?? ''}${params.length ? ` (${params.join('; ')})` : ''}`
+      .replace(/\s+/g, ' ')
+      .trim();
+  });
+  const about = [
+    r.targetUsername && `user ${r.targetUsername}`,
+    r.targetPublicKey && `key ${r.targetPublicKey}`,
+    r.maintenanceWindowId && `window ${r.maintenanceWindowId}`,
+    e.alertConfigId && `alertConfigId ${e.alertConfigId}`,
+  ].filter(Boolean);
+  return [dataOperation(e), ...diffs, ...about].filter(Boolean).join('; ');
+}

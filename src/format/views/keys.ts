@@ -1,0 +1,30 @@
+// How an API key and a role look to a person: the kept key (its private half masked, with its file) and
+import type { ApiKey } from '../../api/client.js';
+import { redact } from '../redact.js';
+// role labels ("GROUP_OWNER @ project …").
+
+export type KeptKey = ApiKey & { privateKeyFile?: string };
+
+/** The kept key as shown: everything else redacted; privateKey is already what the keeper allows. */
+export function shownKey(k: KeptKey): KeptKey {
+  return {
+    ...redact(k),
+    privateKey: k.privateKey,
+    ...(k.privateKeyFile ? { privateKeyFile: k.privateKeyFile } : {}),
+  };
+}
+
+/** Lines about where the private key went, outside the data fence: this is the server's own text. */
+export function keyNote(k: KeptKey): string {
+  if (!k.privateKey) return 'The platform returned no private key.';
+  if (k.privateKeyFile)
+    return `The private key is stored in ${k.privateKeyFile} (readable by the server's user only) and shown masked here; the platform never shows it again.`;
+  return 'The private key is shown in full (DBOPS_REVEAL_SECRETS=true): store it now, the platform never shows it again.';
+}
+
+export const roleLabel = (r: { roleName?: string; orgId?: string; groupId?: string }) =>
+  r.groupId
+    ? `${r.roleName} @ project ${r.groupId}`
+    : r.orgId
+      ? `${r.roleName} @ org ${r.orgId}`
+      : `${r.roleName} (global)`;
