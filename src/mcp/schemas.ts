@@ -22,37 +22,39 @@ export function inputSchemaFor(tool: AnyTool) {
   return z.strictObject(maxKindOf(tool) === 'read' ? tool.input : { ...tool.input, ...consentInput });
 }
 
-/** Keys whose schema accepts "not given", and keys that hold an open map (sent as pairs). */
-function keysOf(shape: z.ZodRawShape) {
-  const optional = new Set<string>();
-  const maps = new Set<string>();
-  for (const [k, s] of Object.entries(shape)) {
-    if ((s as z.ZodType).safeParse(undefined).success) optional.add(k);
-    const json = z.toJSONSchema(s as z.ZodType, { io: 'input', unrepresentable: 'any' });
-    if (json.type === 'object' && typeof json.additionalProperties === 'object') maps.add(k);
-  }
-  return { optional, maps };
-}
-
 const pair = z.strictObject({ name: z.string(), value: z.unknown() });
+const isMap = (s: Json) => s['type'] === 'object' && typeof s['additionalProperties'] === 'object';
 
 /**
- * What the SDK validates a call with: null and "" for optional arguments are dropped, maps sent as
- * [{name, value}] pairs are folded back, then the strict schema decides (unknown keys stay refused).
+ * Args as the strict schema expects them, guided by its JSON Schema at every depth: null and "" for an
+ * optional property are dropped, a map sent as [{name, value}] pairs is folded back. Anything else is left
+ * for the schema to judge (unknown keys stay refused).
  */
+function normalize(value: unknown, schema: Json): unknown {
+  if (Array.isArray(value)) {
+    if (isMap(schema)) {
+      const pairs = z.array(pair).safeParse(value);
+      return pairs.success ? Object.fromEntries(pairs.data.map((p) => [p.name, p.value])) : value;
+    }
+    const items = schema['items'];
+    return items && typeof items === 'object' ? value.map((v) => normalize(v, items as Json)) : value;
+  }
+  const props = schema['properties'] as Record<string, Json> | undefined;
+  if (value === null || typeof value !== 'object' || !props) return value;
+  const required = new Set((schema['required'] as string[] | undefined) ?? []);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!required.has(k) && props[k] && (v === null || v === '')) continue;
+    out[k] = props[k] ? normalize(v, props[k]) : v;
+  }
+  return out;
+}
+
+/** What the SDK validates a call with: the strict schema, after normalize(). */
 export function argsSchemaFor(tool: AnyTool) {
   const strict = inputSchemaFor(tool);
-  const { optional, maps } = keysOf(strict.shape);
-  return z.preprocess((raw) => {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(raw)) {
-      if (optional.has(k) && (v === null || v === '')) continue;
-      const pairs = maps.has(k) && Array.isArray(v) ? z.array(pair).safeParse(v) : undefined;
-      out[k] = pairs?.success ? Object.fromEntries(pairs.data.map((p) => [p.name, p.value])) : v;
-    }
-    return out;
-  }, strict);
+  const shape = jsonSchema(strict, 'input');
+  return z.preprocess((raw) => normalize(raw, shape), strict);
 }
 
 // Undescribed: tools/list repeats it per tool, so the server instructions say what it and `leftOut` are.
@@ -134,6 +136,7 @@ function portable(node: unknown): unknown {
     });
   }
   const out: Json = {};
+  const required = new Set((s['required'] as string[] | undefined) ?? []);
   for (const [k, v] of Object.entries(s)) {
     // Lengths are checked in code; unknown keys are refused by the server, naming them (Gemini's subset has
     // no additionalProperties, and OpenAI's strict converters add `false` themselves).
@@ -145,7 +148,12 @@ function portable(node: unknown): unknown {
     }
     out[k] =
       k === 'properties'
-        ? Object.fromEntries(Object.entries(v as Json).map(([p, x]) => [p, portable(x)]))
+        ? Object.fromEntries(
+            Object.entries(v as Json).map(([p, x]) => {
+              const y = portable(x) as Json;
+              return [p, required.has(p) ? y : nullable(y)];
+            }),
+          )
         : portable(v);
   }
   return out;
@@ -153,11 +161,7 @@ function portable(node: unknown): unknown {
 
 /** The published input schema: portable, optional properties nullable. */
 function publishedInput(tool: AnyTool): Json {
-  const schema = portable(jsonSchema(inputSchemaFor(tool), 'input')) as Json;
-  const required = new Set((schema['required'] as string[] | undefined) ?? []);
-  const props = (schema['properties'] ?? {}) as Record<string, Json>;
-  for (const [k, p] of Object.entries(props)) if (!required.has(k)) props[k] = nullable(p);
-  return schema;
+  return portable(jsonSchema(inputSchemaFor(tool), 'input')) as Json;
 }
 
 /**

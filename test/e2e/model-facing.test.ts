@@ -53,6 +53,20 @@ describe('optional arguments', () => {
     }
   });
 
+  it('treats null as not given inside array items too (nested optional fields)', async () => {
+    const r = await t.call('create_user', {
+      username: 'nested.null@example.com',
+      password: 'a-Long-passw0rd',
+      emailAddress: 'nested.null@example.com',
+      mobileNumber: '+1 555 0100',
+      firstName: 'Nested',
+      lastName: 'Null',
+      roles: [{ roleName: 'GROUP_READ_ONLY', groupId: sim.projectIds[0], orgId: null }],
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured!['outcome']).toBe('confirmation_required');
+  });
+
   it('takes an open map as [{name, value}] pairs, the shape tools/list publishes', async () => {
     const { tools } = await t.client.listTools();
     const put = tools.find((x) => x.name === 'put_integration')!;
