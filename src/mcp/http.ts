@@ -68,8 +68,17 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       if (opts.routes && (await opts.routes(req, res, url))) return;
       if (url.pathname !== '/mcp') return sendJson(res, 404, { error: 'not found' });
       if (!tokenOk(req.headers.authorization)) {
-        res.setHeader('WWW-Authenticate', 'Bearer');
-        return sendJson(res, 401, { error: 'unauthorized', detail: 'a valid bearer token is required' });
+        // Say which header is missing: bridges such as mcp-remote otherwise try OAuth, which this server
+        // does not offer, and report a registration failure instead.
+        const sent = req.headers.authorization !== undefined;
+        const detail = sent
+          ? 'The Authorization header does not carry the right bearer token (DBOPS_HTTP_TOKEN of this server).'
+          : 'Missing header "Authorization: Bearer <token>" (the DBOPS_HTTP_TOKEN of this server). This server does not use OAuth: with mcp-remote, pass --header "Authorization: Bearer ${TOKEN}".';
+        res.setHeader(
+          'WWW-Authenticate',
+          `Bearer realm="dbops-mcp", error="${sent ? 'invalid_token' : 'invalid_request'}"`,
+        );
+        return sendJson(res, 401, { error: 'unauthorized', detail });
       }
       await handleMcp(req, res);
     } catch (e) {
