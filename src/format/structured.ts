@@ -106,15 +106,15 @@ export function boundStructured(value: Record<string, unknown>, o: BoundOptions)
     return JSON.stringify(out).length <= max ? out : undefined;
   };
   const longest = longestArray(clean);
-  /** The largest n (0…longest, binary search) for which fit(n) fits. */
-  const most = (fit: (n: number) => Record<string, unknown> | undefined) => {
-    let best = fit(0);
+  /** The largest n (0…longest, binary search) for which tryWith(n) fits. */
+  const most = (tryWith: (n: number) => Record<string, unknown> | undefined) => {
+    let best = tryWith(0);
     if (!best) return undefined;
     let lo = 0;
     let hi = longest;
     while (lo < hi) {
       const n = Math.ceil((lo + hi) / 2);
-      const out = fit(n);
+      const out = tryWith(n);
       if (out) {
         best = out;
         lo = n;

@@ -73,7 +73,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         const sent = req.headers.authorization !== undefined;
         const detail = sent
           ? 'The Authorization header does not carry the right bearer token (DBOPS_HTTP_TOKEN of this server).'
-          : 'Missing header "Authorization: Bearer <token>" (the DBOPS_HTTP_TOKEN of this server). This server does not use OAuth: with mcp-remote, pass --header "Authorization: Bearer ${TOKEN}".';
+          : 'Missing header "Authorization: Bearer <token>" (the DBOPS_HTTP_TOKEN of this server). This server does not use OAuth: with mcp-remote, pass --header "Authorization: Bearer <token>".';
         res.setHeader(
           'WWW-Authenticate',
           `Bearer realm="dbops-mcp", error="${sent ? 'invalid_token' : 'invalid_request'}"`,

@@ -47,7 +47,7 @@ const acceptsNull = (s: Json): boolean =>
   (Array.isArray(s['anyOf']) && (s['anyOf'] as Json[]).some(acceptsNull));
 
 /** OpenAI strict mode: throws on anything it would have to drop or could not express. */
-export function toOpenAIStrict(schema: Json, path = '$'): Json {
+function toOpenAIStrict(schema: Json, path = '$'): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(schema)) {
     if (!OPENAI_KEYWORDS.has(k)) throw new Error(`${path}: "${k}" is not supported in strict mode`);
@@ -104,7 +104,7 @@ const GEMINI_KEYWORDS = new Set([
 ]);
 
 /** Gemini's function-declaration Schema: throws on anything it would have to drop. */
-export function toGemini(schema: Json, path = '$'): Json {
+function toGemini(schema: Json, path = '$'): Json {
   const out: Json = {};
   let nullable = false;
   for (const [k, v] of Object.entries(schema)) {
