@@ -22,10 +22,8 @@ interface Level {
   chars: number;
   /** Deeper objects and arrays are emptied. */
   depth: number;
-  /** Longest array kept whole. */
-  items: number;
-  /** The same for arrays inside array items (alert ids of each group): these are cut first. */
-  nested: number;
+  /** Most items kept per array path (`results`, `alerts.groups[].alertIds`); absent = all. */
+  items: Map<string, number>;
 }
 
 /** Sanitizes every key and string, dropping undefined (JSON would drop it anyway). */
@@ -48,7 +46,7 @@ function shape(value: unknown, level: Level, path: string, depth: number, cuts: 
   }
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
-    const limit = depth >= level.depth ? 0 : path.includes('[]') ? level.nested : level.items;
+    const limit = depth >= level.depth ? 0 : (level.items.get(path) ?? value.length);
     if (value.length > limit) note(cuts, path, limit, value.length);
     return value.slice(0, limit).map((v) => shape(v, level, `${path}[]`, depth + 1, cuts));
   }
@@ -62,18 +60,52 @@ function shape(value: unknown, level: Level, path: string, depth: number, cuts: 
   return out;
 }
 
+/**
+ * The JSON size of a value, adding up per array path: its size (`full`), the part not inside nested arrays
+ * (`own`: the heaviest on its own is the next one to cut) and its most items (`kept`).
+ */
+function weigh(
+  value: unknown,
+  path: string,
+  own: Map<string, number>,
+  kept: Map<string, number>,
+  full: Map<string, number>,
+): number {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value)?.length ?? 0;
+  if (Array.isArray(value)) {
+    let size = 2;
+    let inner = 0;
+    for (const v of value) {
+      const n = weigh(v, `${path}[]`, own, kept, full) + 1;
+      size += n;
+      inner += nestedArrays(v);
+    }
+    own.set(path, (own.get(path) ?? 0) + size - inner);
+    full.set(path, (full.get(path) ?? 0) + size);
+    kept.set(path, Math.max(kept.get(path) ?? 0, value.length));
+    return size;
+  }
+  let size = 2;
+  for (const [k, v] of Object.entries(value))
+    size += k.length + 4 + weigh(v, path ? `${path}.${k}` : k, own, kept, full);
+  return size;
+}
+
+/** How much of an item's weight already counts towards the arrays nested in it. */
+function nestedArrays(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  if (Array.isArray(value)) return JSON.stringify(value).length;
+  let n = 0;
+  for (const v of Object.values(value)) n += nestedArrays(v);
+  return n;
+}
+
 function note(cuts: Map<string, Cut>, path: string, kept: number, of: number): void {
   const c = cuts.get(path);
   if (c) {
     c.kept += kept;
     c.of += of;
   } else cuts.set(path, { path, kept, of });
-}
-
-function longestArray(value: unknown): number {
-  if (Array.isArray(value)) return Math.max(value.length, ...value.map(longestArray));
-  if (value === null || typeof value !== 'object') return 0;
-  return Math.max(0, ...Object.values(value).map(longestArray));
 }
 
 export interface BoundOptions {
@@ -103,25 +135,12 @@ export function boundStructured(value: Record<string, unknown>, o: BoundOptions)
     if (list.length > 8) shown.push(`and ${list.length - 8} more places`);
     const step = `This structured result was shortened to ${max} characters (${shown.join('; ')}). ${o.more}`;
     const out = { ...body, leftOut: list.slice(0, 8), nextStep: own ? `${own} ${step}` : step };
-    return JSON.stringify(out).length <= max ? out : undefined;
+    return { out, size: JSON.stringify(out).length, body };
   };
-  const longest = longestArray(clean);
-  /** The largest n (0…longest, binary search) for which tryWith(n) fits. */
-  const most = (tryWith: (n: number) => Record<string, unknown> | undefined) => {
-    let best = tryWith(0);
-    if (!best) return undefined;
-    let lo = 0;
-    let hi = longest;
-    while (lo < hi) {
-      const n = Math.ceil((lo + hi) / 2);
-      const out = tryWith(n);
-      if (out) {
-        best = out;
-        lo = n;
-      } else hi = n - 1;
-    }
-    return best;
-  };
+  // Long strings are shortened, then the array heaviest on its own loses as many items as the excess needs
+  // (the alert objects inside each group go before the groups), until the whole fits; only then are
+  // strings and nesting cut further.
+  const items = new Map<string, number>();
   for (const [chars, depth] of [
     [2000, 12],
     [400, 12],
@@ -129,11 +148,24 @@ export function boundStructured(value: Record<string, unknown>, o: BoundOptions)
     [80, 4],
     [60, 2],
   ] as const) {
-    // Nested arrays (the alert ids of each group) are cut first, then the outer ones too.
-    const best =
-      most((nested) => attempt({ chars, depth, items: longest, nested })) ??
-      most((items) => attempt({ chars, depth, items, nested: Math.min(items, 3) }));
-    if (best) return best;
+    for (;;) {
+      const tried = attempt({ chars, depth, items });
+      if (tried.size <= max) return tried.out;
+      const own = new Map<string, number>();
+      const kept = new Map<string, number>();
+      const full = new Map<string, number>();
+      weigh(tried.body, '', own, kept, full);
+      const heaviest = [...own.entries()]
+        .filter(([path]) => (kept.get(path) ?? 0) > 0)
+        .sort((x, y) => y[1] - x[1])[0];
+      if (!heaviest) break;
+      // Items of an array weigh about the same: drop the excess's share (nested arrays included)…
+      const path = heaviest[0];
+      const n = kept.get(path) ?? 0;
+      const share = 1 - (tried.size - max) / (full.get(path) ?? 1);
+      // At most half per step, so that several heavy arrays share the cut.
+      items.set(path, Math.max(0, Math.min(n - 1, Math.max(Math.floor(n * share), Math.floor(n / 2)))));
+    }
   }
   // Nothing of the data fits (cannot happen with sane caps): the instruction alone.
   return { nextStep: `${own ? `${own} ` : ''}The structured result was too large to include. ${o.more}` };

@@ -96,7 +96,8 @@ export function nextStepOf(tool: AnyTool, answer: ToolAnswer, fenceTag: string):
       steps.push(`${left} more: call ${tool.name} again with pageNum=${pageNum + 1}.`);
   }
   const outside = answer.text.replace(new RegExp(`<${fenceTag}>[\\s\\S]*?</${fenceTag}>`, 'g'), '');
-  for (const line of outside.split('\n')) if (line.startsWith('Next: ')) steps.push(cell(line.slice(6), 400));
+  for (const line of outside.split('\n'))
+    if (line.startsWith('Next: ')) steps.push(`Next: ${cell(line.slice(6), 400)}`);
   return steps.join(' ') || 'Nothing more to fetch for this request: answer from this result.';
 }
 

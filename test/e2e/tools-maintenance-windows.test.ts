@@ -83,6 +83,7 @@ describe('maintenance window tools', () => {
     expect(result.structured).toEqual({
       outcome: 'executed',
       result: { deleted: true, maintenanceWindowId: windowId },
+      nextStep: expect.stringContaining('list_maintenance_windows'),
     });
   });
 
