@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { configSchema } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { createRuntime } from '../../src/mcp/runtime.js';
-import { pageForm, raw } from '../helpers/http.js';
+import { decide } from '../helpers/http.js';
 import { startTestHttp } from '../helpers/mcp.js';
 
 const cli = new URL('../../dist/src/cli.js', import.meta.url).pathname;
@@ -188,17 +188,6 @@ const LIMIT = { text: 12_100, structured: 16_100, 'text+structured': 28_500 };
 /** What each library showed, printed once at the end (the report's before/after table). */
 const shown: string[] = [];
 
-async function approve(url: string) {
-  const { cookie, csrf } = await pageForm(url);
-  const body = new URLSearchParams({ csrf, decision: 'approve' }).toString();
-  const headers = {
-    'content-type': 'application/x-www-form-urlencoded',
-    origin: new URL(url).origin,
-    cookie,
-  };
-  expect((await raw(url, 'POST', headers, body)).status).toBe(303);
-}
-
 function checkView(lib: Library, v: View, what: string) {
   expect(v.seen.length, `${lib.name}: ${what} size`).toBeLessThanOrEqual(LIMIT[lib.shows]);
   expect(UNSAFE.test(v.seen), `${lib.name}: ${what} carries unsafe characters`).toBe(false);
@@ -262,7 +251,7 @@ for (const lib of LIBRARIES) {
             expect(outcome).toBe('approval_pending');
             expect(first.seen).toContain(confirmation['url'] as string);
             expect(first.seen).toContain(confirmation['approvalId'] as string);
-            await approve(confirmation['url'] as string);
+            expect((await decide(confirmation['url'] as string)).status).toBe(303);
             const done = await s.call('set_alert_config_enabled', {
               ...args,
               approvalId: confirmation['approvalId'],
