@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
 import type { Alert } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
-import { age, due, when } from '../src/format/markdown.js';
+import { when } from '../src/format/markdown.js';
 import {
   ackState,
   alertColumns,

@@ -1,7 +1,7 @@
 // Automation status: which processes have deployed the current configuration (goal version), and for the
 // others the plan steps still to run and the error that holds them back.
 import { z } from 'zod';
-import type { AutomationStatus, Process } from '../src/api/client.js';
+import type { AutomationStatus } from '../src/api/client.js';
 import { plural, table } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { atGoal, automationRow } from '../src/format/views/automation.js';

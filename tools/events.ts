@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { ApiEvent, Page } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
-import { age, when } from '../src/format/markdown.js';
+import { when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { dataOperation, eventColumns, eventRow, eventTarget, eventWho } from '../src/format/views/events.js';
 import { ids, isoTime, page, typeName, upTo } from '../src/tool/ids.js';

@@ -18,7 +18,6 @@ import { redact } from '../src/format/redact.js';
 import { cell } from '../src/format/untrusted.js';
 import {
   type AlertGroup,
-  ackInForce,
   ackTool,
   alertCounts,
   alertHeadline,

@@ -92,11 +92,16 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
   }
 
   /** Lazily applies expiry: an approval not yet executed is void after expiresAt, approved or not. */
+  // Expiry audits still being written: a later answer about the same approval waits for its entry, so the
+  // audit log reads in the order things happened.
+  const expiring = new Map<string, Promise<void>>();
+
   function fresh(id: string): Approval | undefined {
     const a = records.get(id);
     if (a && (a.state === 'pending' || a.state === 'approved') && now() >= a.expiresAt) {
       a.state = 'expired';
-      void audit(a, 'expired');
+      const written = audit(a, 'expired').finally(() => expiring.delete(id));
+      expiring.set(id, written);
       settle(a);
     }
     return a;
@@ -149,6 +154,7 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
 
     async take(id, tool, hash): Promise<ApprovalState> {
       const a = fresh(id);
+      await expiring.get(id);
       if (!a) return 'unknown';
       if (a.tool !== tool || a.hash !== hash) return 'mismatch';
       if (a.state !== 'approved') return a.state;

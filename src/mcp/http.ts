@@ -87,8 +87,17 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       if (opts.routes && (await opts.routes(req, res, url))) return;
       if (url.pathname !== '/mcp') return sendJson(res, 404, { error: 'not found' });
       if (!tokenOk(req.headers.authorization)) {
-        res.setHeader('WWW-Authenticate', 'Bearer');
-        return sendJson(res, 401, { error: 'unauthorized', detail: 'a valid bearer token is required' });
+        // Say which header is missing: bridges such as mcp-remote otherwise try OAuth, which this server
+        // does not offer, and report a registration failure instead.
+        const sent = req.headers.authorization !== undefined;
+        const detail = sent
+          ? 'The Authorization header does not carry the right bearer token (DBOPS_HTTP_TOKEN of this server).'
+          : 'Missing header "Authorization: Bearer <token>" (the DBOPS_HTTP_TOKEN of this server). This server does not use OAuth: with mcp-remote, pass --header "Authorization: Bearer <token>".';
+        res.setHeader(
+          'WWW-Authenticate',
+          `Bearer realm="dbops-mcp", error="${sent ? 'invalid_token' : 'invalid_request'}"`,
+        );
+        return sendJson(res, 401, { error: 'unauthorized', detail });
       }
       await handleMcp(req, res);
     } catch (e) {
@@ -120,6 +129,15 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         res.once('close', () => s.inFlight--);
       }
       return s.transport.handleRequest(req, res, body);
+    }
+    // No session, no stream: 405 tells a client that opens a GET stream first that the server offers none.
+    if (req.method === 'GET') {
+      res.setHeader('Allow', 'POST, DELETE');
+      return sendJson(
+        res,
+        405,
+        rpcError(-32000, 'Method not allowed: open a session with initialize (POST) first'),
+      );
     }
     if (req.method !== 'POST' || !isInitializeRequest(body))
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));

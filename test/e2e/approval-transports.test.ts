@@ -9,24 +9,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { createRuntime } from '../../src/mcp/runtime.js';
-import { pageForm, raw } from '../helpers/http.js';
+import { decide, raw } from '../helpers/http.js';
 import { startTestHttp } from '../helpers/mcp.js';
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c().catch(() => {});
 });
-
-async function approve(url: string) {
-  const { cookie, csrf } = await pageForm(url);
-  const body = new URLSearchParams({ csrf, decision: 'approve' }).toString();
-  const headers = {
-    'content-type': 'application/x-www-form-urlencoded',
-    origin: new URL(url).origin,
-    cookie,
-  };
-  return raw(url, 'POST', headers, body);
-}
 
 function config(over: Record<string, unknown>) {
   const dir = mkdtempSync(join(tmpdir(), 'dbops-approval-transport-'));
@@ -80,7 +69,7 @@ describe('approval page placement', () => {
     const first = await client.callTool({ name: 'set_alert_config_enabled', arguments: args });
     const c = (first.structuredContent as { confirmation: { url: string; approvalId: string } }).confirmation;
     expect(c.url).toBe(`${http.origin}/approvals/${c.approvalId}`);
-    expect((await approve(c.url)).status).toBe(303);
+    expect((await decide(c.url)).status).toBe(303);
     const done = await client.callTool({
       name: 'set_alert_config_enabled',
       arguments: { ...args, approvalId: c.approvalId },

@@ -87,7 +87,7 @@ describe('maintenance window tools', () => {
     expect(result.structured).toEqual({
       outcome: 'executed',
       result: { deleted: true, maintenanceWindowId: windowId, state: 'upcoming' },
-      nextStep: 'Done: tell the person what changed.',
+      nextStep: expect.stringContaining('Done: tell the person what changed.'),
     });
   });
 

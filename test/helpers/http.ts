@@ -35,3 +35,15 @@ export async function pageForm(url: string, headers: Record<string, string> = {}
   const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
   return { page, cookie, csrf };
 }
+
+/** A person approving or declining on the approval page in their browser (same origin, cookie and form secret). */
+export async function decide(url: string, decision: 'approve' | 'decline' = 'approve') {
+  const { cookie, csrf } = await pageForm(url);
+  const body = new URLSearchParams({ csrf, decision }).toString();
+  const headers = {
+    'content-type': 'application/x-www-form-urlencoded',
+    origin: new URL(url).origin,
+    cookie,
+  };
+  return raw(url, 'POST', headers, body);
+}

@@ -1,0 +1,206 @@
+// The schemas a tool has on the wire. Inputs are validated strictly (unknown keys are refused and named) but
+// leniently where models are sloppy: `null` or `""` for an optional argument means "not given". The JSON
+// Schema that tools/list publishes uses only what OpenAI's strict function rules and Gemini's
+// function-declaration subset both accept: optional properties accept null, no open maps (a map is sent as
+// [{name, value}] pairs), no length keywords (lengths are checked in code), no exclusive bounds.
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { AnyTool, ToolKind } from '../tool/index.js';
+import { maxKindOf } from '../tool/index.js';
+
+const bounded = (what: string, max: number) =>
+  z.string().refine((s) => s.length <= max, { message: `${what} must be at most ${max} characters` });
+
+const consentInput = {
+  confirmationToken: bounded('confirmationToken', 1000)
+    .optional()
+    .describe('From the last answer, once the person agreed'),
+  approvalId: bounded('approvalId', 200).optional().describe('From the last answer, once the person decided'),
+};
+
+export function inputSchemaFor(tool: AnyTool) {
+  return z.strictObject(maxKindOf(tool) === 'read' ? tool.input : { ...tool.input, ...consentInput });
+}
+
+const pair = z.strictObject({ name: z.string(), value: z.unknown() });
+const isMap = (s: Json) => s['type'] === 'object' && typeof s['additionalProperties'] === 'object';
+
+/**
+ * Args as the strict schema expects them, guided by its JSON Schema at every depth: null and "" for an
+ * optional property are dropped, a map sent as [{name, value}] pairs is folded back. Anything else is left
+ * for the schema to judge (unknown keys stay refused).
+ */
+function normalize(value: unknown, schema: Json): unknown {
+  if (Array.isArray(value)) {
+    if (isMap(schema)) {
+      const pairs = z.array(pair).safeParse(value);
+      return pairs.success ? Object.fromEntries(pairs.data.map((p) => [p.name, p.value])) : value;
+    }
+    const items = schema['items'];
+    return items && typeof items === 'object' ? value.map((v) => normalize(v, items as Json)) : value;
+  }
+  const props = schema['properties'] as Record<string, Json> | undefined;
+  if (value === null || typeof value !== 'object' || !props) return value;
+  const required = new Set((schema['required'] as string[] | undefined) ?? []);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!required.has(k) && props[k] && (v === null || v === '')) continue;
+    out[k] = props[k] ? normalize(v, props[k]) : v;
+  }
+  return out;
+}
+
+/** What the SDK validates a call with: the strict schema, after normalize(). */
+export function argsSchemaFor(tool: AnyTool) {
+  const strict = inputSchemaFor(tool);
+  const shape = jsonSchema(strict, 'input');
+  return z.preprocess((raw) => normalize(raw, shape), strict);
+}
+
+// Undescribed: tools/list repeats it per tool, so the server instructions say what it and `leftOut` are.
+const nextStep = z.string();
+
+export function outputSchemaFor(tool: AnyTool) {
+  if (maxKindOf(tool) === 'read') return z.looseObject({ ...tool.output, nextStep });
+  // Guarded tools answer with an outcome; `result` (the tool's own output) is present once executed.
+  return z.looseObject({
+    outcome: z.enum(['executed', 'confirmation_required', 'approval_pending', 'declined']),
+    // Also `preview` (what will change) and `confirmation` (token, or approvalId and url) until executed.
+    result: z.record(z.string(), z.unknown()).optional(),
+    nextStep,
+  });
+}
+
+type Json = Record<string, unknown>;
+
+/** JSON Schema without the `$schema` line the SDK adds to every schema: tools/list stays small. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io,
+    unrepresentable: 'any',
+  });
+  return compact(rest) as Json;
+}
+
+/** Drops keywords that restate JSON Schema defaults (`properties: {}`, `additionalProperties: {}`, string keys). */
+function compact(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compact);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    const empty = v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
+    if ((k === 'properties' || k === 'additionalProperties') && empty) continue;
+    if (k === 'propertyNames' && JSON.stringify(v) === '{"type":"string"}') continue;
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, compact(s)]))
+        : compact(v);
+  }
+  return out;
+}
+
+/** A property that also accepts null (how strict converters express "optional"). */
+function nullable(s: Json): Json {
+  if (typeof s['type'] === 'string')
+    return {
+      ...s,
+      type: [s['type'], 'null'],
+      ...(Array.isArray(s['enum']) ? { enum: [...s['enum'], null] } : {}),
+    };
+  if (Array.isArray(s['type']))
+    return s['type'].includes('null') ? s : { ...s, type: [...s['type'], 'null'] };
+  return { anyOf: [s, { type: 'null' }] };
+}
+
+/** Rewrites keywords the strict converters refuse into ones they take, everywhere in a schema. */
+function portable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portable);
+  if (node === null || typeof node !== 'object') return node;
+  const s = node as Json;
+  // An open map: [{name, value}] pairs, value typed as the map's values.
+  if (s['type'] === 'object' && s['additionalProperties'] && typeof s['additionalProperties'] === 'object') {
+    const { additionalProperties: value, type: _t, ...rest } = s;
+    const v = value as Json;
+    const valueSchema = Array.isArray(v['type'])
+      ? { anyOf: (v['type'] as string[]).map((type) => ({ type })) }
+      : v;
+    return portable({
+      ...rest,
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, value: valueSchema },
+        required: ['name', 'value'],
+      },
+    });
+  }
+  const out: Json = {};
+  const required = new Set((s['required'] as string[] | undefined) ?? []);
+  for (const [k, v] of Object.entries(s)) {
+    // Lengths are checked in code; unknown keys are refused by the server, naming them (Gemini's subset has
+    // no additionalProperties, and OpenAI's strict converters add `false` themselves).
+    if (k === 'minLength' || k === 'maxLength' || (k === 'additionalProperties' && v === false)) continue;
+    if (k === 'exclusiveMinimum' && typeof v === 'number') {
+      // Integers: the next whole number; numbers: the bound itself (the server still refuses it).
+      out['minimum'] = s['type'] === 'integer' ? v + 1 : v;
+      continue;
+    }
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(
+            Object.entries(v as Json).map(([p, x]) => {
+              const y = portable(x) as Json;
+              return [p, required.has(p) ? y : nullable(y)];
+            }),
+          )
+        : portable(v);
+  }
+  return out;
+}
+
+/** The published input schema: portable, optional properties nullable. */
+function publishedInput(tool: AnyTool): Json {
+  return portable(jsonSchema(inputSchemaFor(tool), 'input')) as Json;
+}
+
+/**
+ * The published output schema names every field and its type but lists as required only what the adapter
+ * guarantees on every answer (`nextStep`, and `outcome` for guarded tools): tools/list stays under 40 KB.
+ */
+function publishedOutput(tool: AnyTool): Json {
+  const schema = jsonSchema(outputSchemaFor(tool), 'output');
+  const guaranteed = ['outcome', 'nextStep'];
+  return {
+    ...schema,
+    required: ((schema['required'] as string[]) ?? []).filter((k) => guaranteed.includes(k)),
+  };
+}
+
+export function annotationsFor(tool: AnyTool) {
+  const kind: ToolKind = maxKindOf(tool);
+  return {
+    readOnlyHint: kind === 'read',
+    destructiveHint: kind === 'destructive',
+    idempotentHint: kind === 'read' || tool.idempotent === true,
+    openWorldHint: tool.name === 'put_integration',
+  };
+}
+
+const listings = new WeakMap<AnyTool, Tool>();
+/** The tools/list entry of a tool, computed once per process (every HTTP session lists the same catalog). */
+export function listingOf(tool: AnyTool): Tool {
+  let entry = listings.get(tool);
+  if (!entry) {
+    entry = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: publishedInput(tool) as Tool['inputSchema'],
+      outputSchema: publishedOutput(tool) as Tool['outputSchema'],
+      annotations: annotationsFor(tool),
+    };
+    listings.set(tool, entry);
+  }
+  return entry;
+}
