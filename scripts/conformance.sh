@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Checks the server with clients no one here wrote: the MCP conformance suite over Streamable HTTP (one run
-# per generic scenario) and the MCP Inspector CLI over stdio. Both need Node 22, which ../shared/tools/node22
-# provides. Run after a build (`npm run conformance` builds first). Exit 0 only when everything passed.
+# per generic scenario) and the MCP Inspector CLI over stdio. Both need Node 22, which scripts/node22.sh
+# fetches from the npm registry and caches inside the project (NODE22 names another launcher). Run after a
+# build (`npm run conformance` builds first). Exit 0 only when everything passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-node22=${NODE22:-../shared/tools/node22}
+node22=${NODE22:-scripts/node22.sh}
 [[ -x $node22 ]] || { echo "conformance: $node22 not found (set NODE22)" >&2; exit 2; }
+"$node22" node --version >/dev/null || { echo "conformance: $node22 could not provide Node 22" >&2; exit 2; }
 [[ -f dist/src/cli.js ]] || { echo "conformance: dist/src/cli.js missing; run npm run build" >&2; exit 2; }
 
 scenarios=(server-initialize ping logging-set-level tools-list resources-list prompts-list
