@@ -1,6 +1,8 @@
 // CPU profiles behind docs/performance.md: `node bench/profile.mjs startup|triage [runs]` (after a build).
 //   startup  spawns `dist/src/cli.js serve` under --cpu-prof against an in-process simulator, answers
 //            initialize + tools/list, stops it; prints self time by file and by function.
+//   call     the same for get_alert_config (one API call), the tool-call overhead
+//   call     the same for get_alert_config (one API call): the tool-call overhead
 //   triage   re-runs itself under --cpu-prof and calls triage_project over an in-memory MCP link with no
 //            added latency, `runs` times after a warm-up; same summary.
 // The raw .cpuprofile files stay in bench/.profiles/ (git-ignored) for Chrome DevTools.
@@ -12,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const outDir = here('.profiles');
 const [mode = 'startup', runsArg] = process.argv.slice(2);
-const runs = Number(runsArg ?? (mode === 'triage' ? 300 : 5));
+const runs = Number(runsArg ?? (mode === 'startup' ? 5 : 300));
 
 /** Self time per file and per function of every .cpuprofile in dir, biggest first. */
 function summarize(dir, top = 25) {
@@ -155,7 +157,7 @@ async function profileTriage() {
         '--cpu-prof-dir',
         outDir,
         fileURLToPath(import.meta.url),
-        'triage',
+        mode,
         String(runs),
       ],
       { stdio: 'inherit' },
@@ -167,12 +169,17 @@ async function profileTriage() {
   const { inProcessServer, simulatorChild } = await import('./harness.mjs');
   const sim = await simulatorChild(here('../dist/src/cli.js'), 0);
   const s = await inProcessServer(sim, outDir);
-  for (let i = 0; i < 20; i++) await s.client.callTool({ name: 'triage_project', arguments: {} });
+  let name = 'triage_project';
+  let args = {};
+  if (mode === 'call') {
+    const list = await s.client.callTool({ name: 'list_alert_configs', arguments: {} });
+    name = 'get_alert_config';
+    args = { alertConfigId: list.structuredContent.results[0].id };
+  }
+  for (let i = 0; i < 20; i++) await s.client.callTool({ name, arguments: args });
   const t0 = performance.now();
-  for (let i = 0; i < runs; i++) await s.client.callTool({ name: 'triage_project', arguments: {} });
-  console.log(
-    `triage_project: ${((performance.now() - t0) / runs).toFixed(2)} ms mean over ${runs} (profiled)`,
-  );
+  for (let i = 0; i < runs; i++) await s.client.callTool({ name, arguments: args });
+  console.log(`${name}: ${((performance.now() - t0) / runs).toFixed(2)} ms mean over ${runs} (profiled)`);
   await s.close();
   await sim.close();
 }

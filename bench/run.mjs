@@ -44,6 +44,8 @@ const N = quick
 const HTTP_CLIENTS = 10;
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const cli = here('../dist/src/cli.js');
+// What `dbops-mcp` runs once installed (the bundle of scripts/bundle.mjs); dist/src/cli.js is the same code unbundled.
+const bin = here(`../${JSON.parse(readFileSync(here('../package.json'), 'utf8')).bin['dbops-mcp']}`);
 const resultsPath = quick
   ? (process.env.BENCH_OUT ?? join(tmpdir(), 'dbops-bench-quick.json'))
   : here('results.json');
@@ -110,11 +112,14 @@ function coldStart(args, env) {
 
 async function benchColdStart(env) {
   const ours = [];
+  const unbundled = [];
   const floor = [];
-  await coldStart([cli, 'serve'], env); // warm the file cache for both
+  await coldStart([bin, 'serve'], env); // warm the file cache for all
+  await coldStart([cli, 'serve'], env);
   await coldStart([here('floor-server.mjs')], baseEnv());
   for (let i = 0; i < N.cold; i++) {
-    ours.push(await coldStart([cli, 'serve'], env));
+    ours.push(await coldStart([bin, 'serve'], env));
+    unbundled.push(await coldStart([cli, 'serve'], env));
     floor.push(await coldStart([here('floor-server.mjs')], baseEnv()));
   }
   const m = (runs, k) => median(runs.map((r) => r[k]));
@@ -123,6 +128,8 @@ async function benchColdStart(env) {
     oursMs: round(m(ours, 'ms'), 1),
     floorMs: round(m(floor, 'ms'), 1),
     ratio: round(m(ours, 'ms') / m(floor, 'ms')),
+    unbundledMs: round(m(unbundled, 'ms'), 1),
+    unbundledRatio: round(m(unbundled, 'ms') / m(floor, 'ms')),
     peakRssMb: round(m(ours, 'hwmKb') / 1024, 1),
     floorPeakRssMb: round(m(floor, 'hwmKb') / 1024, 1),
     tools: ours[0].tools,
@@ -149,7 +156,7 @@ async function callOk(client, name, args) {
 async function benchToolCall(sim, env, alertConfigId) {
   const path = `/api/public/v1.0/groups/${sim.projectIds[0]}/alertConfigs/${alertConfigId}`;
   const raw = rawSignedGet(sim);
-  const ours = await stdioClient([cli, 'serve'], env);
+  const ours = await stdioClient([bin, 'serve'], env);
   const floor = await stdioClient([here('floor-server.mjs')], baseEnv());
   const subjects = {
     raw: () => raw.get(path),
@@ -277,7 +284,7 @@ async function slice(clients, sliceMs, latencies) {
 }
 
 async function benchHttp(env) {
-  const ours = await httpSubject([cli, 'serve', '--transport', 'http', '--port', '0'], env);
+  const ours = await httpSubject([bin, 'serve', '--transport', 'http', '--port', '0'], env);
   const floor = await httpSubject([here('floor-http.mjs')], baseEnv());
   const r = { ours: { rps: [], lat: [] }, floor: { rps: [], lat: [] } };
   try {
@@ -319,7 +326,7 @@ async function benchMemory(env, alertConfigId) {
     ['get_automation_status', {}],
     ['triage_project', {}],
   ];
-  const server = await stdioClient([cli, 'serve'], env);
+  const server = await stdioClient([bin, 'serve'], env);
   try {
     const names = new Set((await server.client.listTools()).tools.map((t) => t.name));
     const mix = calls.filter(([n]) => names.has(n));
@@ -533,7 +540,8 @@ for (const [i, r] of rows.entries()) {
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
 console.log(
-  `\npeak RSS at tools/list ${cs.peakRssMb} MB (floor ${cs.floorPeakRssMb} MB); tools/list ${round(cs.toolsListBytes / 1024, 1)} KB for ${cs.tools} tools`,
+  `\nunbundled (dist/src/cli.js): spawn → tools/list ${cs.unbundledMs} ms, ratio ${cs.unbundledRatio}; ` +
+    `peak RSS at tools/list ${cs.peakRssMb} MB (floor ${cs.floorPeakRssMb} MB); tools/list ${round(cs.toolsListBytes / 1024, 1)} KB for ${cs.tools} tools`,
 );
 console.log(
   `triage at 0 ms: the six calls one after another take ${t0.sequentialMs} ms; at 5 ms: ${t5.sequentialMs} ms`,
