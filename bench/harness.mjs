@@ -127,8 +127,8 @@ export async function simulatorChild(cli, latencyMs = 0) {
  * The floor of one API call: a GET with HTTP digest auth (MD5, qop=auth) sent with undici directly, the
  * challenge fetched once and reused with a counting nc — what our client does, with nothing else around it.
  */
-export function rawSignedGet(sim) {
-  const pool = new Pool(sim.origin, { connections: 1 });
+export function rawSignedGet(sim, connections = 1) {
+  const pool = new Pool(sim.origin, { connections });
   const md5 = (s) => createHash('md5').update(s).digest('hex');
   let challenge;
   let nc = 0;
@@ -144,12 +144,15 @@ export function rawSignedGet(sim) {
     async get(path) {
       for (;;) {
         const headers = { accept: 'application/json' };
-        if (challenge) headers.authorization = sign(path);
+        const signedWith = challenge;
+        if (signedWith) headers.authorization = sign(path);
         const r = await pool.request({ method: 'GET', path, headers });
         if (r.statusCode === 401) {
           const h = r.headers['www-authenticate'];
           await r.body.dump();
-          if (challenge && !/stale=true/i.test(h)) throw new Error('raw GET: credentials refused');
+          if (signedWith && signedWith === challenge && !/stale=true/i.test(h))
+            throw new Error('raw GET: credentials refused');
+          if (challenge !== signedWith) continue; // another request fetched a newer challenge meanwhile
           challenge = {
             realm: /realm="([^"]*)"/.exec(h)[1],
             nonce: /nonce="([^"]*)"/.exec(h)[1],

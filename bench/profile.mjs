@@ -3,6 +3,7 @@
 //            initialize + tools/list, stops it; prints self time by file and by function.
 //   call     the same for get_alert_config (one API call), the tool-call overhead
 //   call     the same for get_alert_config (one API call): the tool-call overhead
+//   http     `serve --transport http` while 10 Streamable HTTP clients send ping for `runs` seconds
 //   triage   re-runs itself under --cpu-prof and calls triage_project over an in-memory MCP link with no
 //            added latency, `runs` times after a warm-up; same summary.
 // The raw .cpuprofile files stay in bench/.profiles/ (git-ignored) for Chrome DevTools.
@@ -184,11 +185,49 @@ async function profileTriage() {
   await sim.close();
 }
 
+/** `serve --transport http` under --cpu-prof while 10 clients send ping for `runs` seconds (default 5). */
+async function profileHttp() {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import(
+    '@modelcontextprotocol/sdk/client/streamableHttp.js'
+  );
+  const { serverEnv, simulatorChild, spawnWithLine, exited } = await import('./harness.mjs');
+  const sim = await simulatorChild(here('../dist/src/cli.js'), 0);
+  const target = process.env.PROFILE_TARGET ?? here('../dist/src/cli.js');
+  const args = ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', outDir, target];
+  if (!target.includes('floor')) args.push('serve', '--transport', 'http', '--port', '0');
+  const { child, line } = await spawnWithLine(args, serverEnv(sim, outDir));
+  const url = new URL(line.match(/http:\/\/\S+\/mcp/)[0]);
+  const clients = await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      const c = new Client({ name: 'p', version: '1' });
+      await c.connect(new StreamableHTTPClientTransport(url));
+      return c;
+    }),
+  );
+  const end = performance.now() + 1000 * (runsArg ? Number(runsArg) : 5);
+  let n = 0;
+  await Promise.all(
+    clients.map(async (c) => {
+      while (performance.now() < end) {
+        await c.ping();
+        n++;
+      }
+    }),
+  );
+  console.log(`${n} pings`);
+  await Promise.all(clients.map((c) => c.close()));
+  child.kill('SIGTERM');
+  await exited(child);
+  await sim.close();
+}
+
 const child = process.execArgv.includes('--cpu-prof');
 if (!child) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
 }
 if (mode === 'startup') await profileStartup();
+else if (mode === 'http') await profileHttp();
 else await profileTriage();
 if (!child) summarize(outDir);
