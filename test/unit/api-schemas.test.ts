@@ -8,12 +8,14 @@ import { compileCheck, createShapeChecker, pageOf } from '../../src/api/schemas.
 import { createLogger } from '../../src/log.js';
 
 /** Every response schema the client uses, and its page shape. */
-const all: Array<[string, z.ZodType]> = Object.entries(schemas)
+const all: Array<[string, z.ZodType]> = (Object.entries(schemas) as Array<[string, unknown]>)
   .filter((e): e is [string, z.ZodType] => e[1] instanceof z.ZodType)
-  .flatMap(([name, s]) => [
-    [name, s],
-    [`Page<${name}>`, pageOf(s)],
-  ]);
+  .flatMap(
+    ([name, s]): Array<[string, z.ZodType]> => [
+      [name, s],
+      [`Page<${name}>`, pageOf(s)],
+    ],
+  );
 
 /** Values shaped like the schema, now and then with a field missing, null, or of another type. */
 function arb(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> {
