@@ -352,15 +352,24 @@ async function benchMemory(env, alertConfigId) {
     ['get_automation_status', {}],
     ['triage_project', {}],
   ];
+  // The floor: the echo server answering as many characters as our call just did, call for call. Its RSS
+  // grows too: V8 sizes its heap to the traffic; what a leak would add comes on top.
   const server = await stdioClient([bin, 'serve'], env);
+  const floor = await stdioClient([here('floor-server.mjs')], baseEnv());
   try {
     const names = new Set((await server.client.listTools()).tools.map((t) => t.name));
     const mix = calls.filter(([n]) => names.has(n));
     const rssAt = {};
+    const floorAt = {};
     for (let i = 1; i <= N.memory; i++) {
       const [n, a] = mix[i % mix.length];
-      await callOk(server.client, n, a);
-      if (i === 100 || i === N.memory) rssAt[i] = procStatusKb(server.pid, 'VmRSS');
+      const r = await callOk(server.client, n, a);
+      const chars = r.content[0].text.length + JSON.stringify(r.structuredContent ?? null).length;
+      await callOk(floor.client, 'echo', { text: 'x'.repeat(chars) });
+      if (i === 100 || i === N.memory) {
+        rssAt[i] = procStatusKb(server.pid, 'VmRSS');
+        floorAt[i] = procStatusKb(floor.pid, 'VmRSS');
+      }
     }
     return {
       calls: N.memory,
@@ -368,9 +377,12 @@ async function benchMemory(env, alertConfigId) {
       rssAfter100Mb: round(rssAt[100] / 1024, 1),
       rssAfterAllMb: round(rssAt[N.memory] / 1024, 1),
       ratio: round(rssAt[N.memory] / rssAt[100]),
+      floorRssAfter100Mb: round(floorAt[100] / 1024, 1),
+      floorRssAfterAllMb: round(floorAt[N.memory] / 1024, 1),
+      floorRatio: round(floorAt[N.memory] / floorAt[100]),
     };
   } finally {
-    await server.close();
+    await Promise.all([server.close(), floor.close()]);
   }
 }
 
@@ -571,6 +583,9 @@ console.log(
 );
 console.log(
   `HTTP: ours/floor per round ${http.roundRatios[0]}–${http.roundRatios[1]} (the table shows their median)`,
+);
+console.log(
+  `RSS: the echo floor answering as many characters grew ${mem.floorRssAfter100Mb} → ${mem.floorRssAfterAllMb} MB (${mem.floorRatio}×) over the same calls`,
 );
 for (const [at, t] of [
   ['0 ms', t0],
