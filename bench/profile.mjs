@@ -1,7 +1,7 @@
-// CPU profiles behind docs/performance.md: `node bench/profile.mjs startup|triage [runs]` (after a build).
-//   startup  spawns `dist/src/cli.js serve` under --cpu-prof against an in-process simulator, answers
+// CPU profiles behind docs/performance.md: `node bench/profile.mjs startup|call|triage|http [runs]` (after a
+// build; `npm run profile -- startup`).
+//   startup  spawns the installed command (`serve`; PROFILE_TARGET=dist/src/cli.js for the unbundled build) under --cpu-prof against an in-process simulator, answers
 //            initialize + tools/list, stops it; prints self time by file and by function.
-//   call     the same for get_alert_config (one API call), the tool-call overhead
 //   call     the same for get_alert_config (one API call): the tool-call overhead
 //   http     `serve --transport http` while 10 Streamable HTTP clients send ping for `runs` seconds
 //   triage   re-runs itself under --cpu-prof and calls triage_project over an in-memory MCP link with no
@@ -15,6 +15,10 @@ import { fileURLToPath } from 'node:url';
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const outDir = here('.profiles');
 const [mode = 'startup', runsArg] = process.argv.slice(2);
+// The server profiled: the installed command (the bundle) unless PROFILE_TARGET names another file.
+const target =
+  process.env.PROFILE_TARGET ??
+  here(`../${JSON.parse(readFileSync(here('../package.json'), 'utf8')).bin['dbops-mcp']}`);
 const runs = Number(runsArg ?? (mode === 'startup' ? 5 : 300));
 
 /** Self time per file and per function of every .cpuprofile in dir, biggest first. */
@@ -107,14 +111,7 @@ async function profileStartup() {
   };
   try {
     for (let i = 0; i < runs; i++) {
-      const args = [
-        '--cpu-prof',
-        '--cpu-prof-interval',
-        '100',
-        '--cpu-prof-dir',
-        outDir,
-        here('../dist/src/cli.js'),
-      ];
+      const args = ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', outDir, target];
       const child = spawn(process.execPath, [...args, 'serve'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
       const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
       await new Promise((resolve) => {
@@ -193,7 +190,7 @@ async function profileHttp() {
   );
   const { serverEnv, simulatorChild, spawnWithLine, exited } = await import('./harness.mjs');
   const sim = await simulatorChild(here('../dist/src/cli.js'), 0);
-  const target = process.env.PROFILE_TARGET ?? here('../dist/src/cli.js');
+  const target = target;
   const args = ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', outDir, target];
   if (!target.includes('floor')) args.push('serve', '--transport', 'http', '--port', '0');
   const { child, line } = await spawnWithLine(args, serverEnv(sim, outDir));
