@@ -190,7 +190,6 @@ async function profileHttp() {
   );
   const { serverEnv, simulatorChild, spawnWithLine, exited } = await import('./harness.mjs');
   const sim = await simulatorChild(here('../dist/src/cli.js'), 0);
-  const target = target;
   const args = ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', outDir, target];
   if (!target.includes('floor')) args.push('serve', '--transport', 'http', '--port', '0');
   const { child, line } = await spawnWithLine(args, serverEnv(sim, outDir));
