@@ -4,6 +4,7 @@
 //            initialize + tools/list, stops it; prints self time by file and by function.
 //   call     the same for get_alert_config (one API call): the tool-call overhead
 //   http     `serve --transport http` while 10 Streamable HTTP clients send ping for `runs` seconds
+//   summary  only summarizes the .cpuprofile files already in bench/.profiles/
 //   triage   re-runs itself under --cpu-prof and calls triage_project over an in-memory MCP link with no
 //            added latency, `runs` times after a warm-up; same summary.
 // The raw .cpuprofile files stay in bench/.profiles/ (git-ignored) for Chrome DevTools.
@@ -219,6 +220,10 @@ async function profileHttp() {
 }
 
 const child = process.execArgv.includes('--cpu-prof');
+if (mode === 'summary') {
+  summarize(outDir); // the .cpuprofile files already there (e.g. from a server run with --cpu-prof-dir)
+  process.exit(0);
+}
 if (!child) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
