@@ -603,6 +603,7 @@ if (results.digest?.ratio !== undefined)
   console.log(
     `\ndigest: preemptive ${results.digest.ours.medianMs} ms vs re-challenge ${results.digest.baseline.medianMs} ms`,
   );
+if (results.scenarios) console.log(`\nscenarios (bench/scenarios.mjs): see "scenarios" in ${resultsPath}`);
 writeFileSync(
   resultsPath,
   `${JSON.stringify({ ...results, goals: lines.map(([f, , , g]) => ({ figure: f, ...g })) }, null, 2)}\n`,
