@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Checks the server with clients no one here wrote: the MCP conformance suite over Streamable HTTP (one run
-# per generic scenario) and the MCP Inspector CLI over stdio. Both need Node 22, which ../shared/tools/node22
-# provides. Run after a build (`npm run conformance` builds first). Exit 0 only when everything passed.
+# per generic scenario) and the MCP Inspector CLI over stdio. Both need Node 22, which scripts/node22.sh
+# fetches from the npm registry and caches inside the project (NODE22 names another launcher). Run after a
+# build (`npm run conformance` builds first). Exit 0 only when everything passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-node22=${NODE22:-../shared/tools/node22}
+node22=${NODE22:-scripts/node22.sh}
 [[ -x $node22 ]] || { echo "conformance: $node22 not found (set NODE22)" >&2; exit 2; }
-[[ -f dist/src/cli.js ]] || { echo "conformance: dist/src/cli.js missing; run npm run build" >&2; exit 2; }
+"$node22" node --version >/dev/null || { echo "conformance: $node22 could not provide Node 22" >&2; exit 2; }
+[[ -f dist/bin/dbops-mcp.js ]] || { echo "conformance: dist/bin/dbops-mcp.js missing; run npm run build" >&2; exit 2; }
 
 scenarios=(server-initialize ping logging-set-level tools-list resources-list prompts-list
   completion-complete dns-rebinding-protection)
@@ -25,7 +27,7 @@ export DBOPS_AUDIT_LOG=$work/audit.log DBOPS_SECRETS_DIR=$work/secrets DBOPS_LOG
 export NO_COLOR=1 FORCE_COLOR=0 # plain failure logs
 
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-node dist/src/cli.js serve --transport http --host 127.0.0.1 --port "$port" --demo \
+node dist/bin/dbops-mcp.js serve --transport http --host 127.0.0.1 --port "$port" --demo \
   >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!
 url=http://127.0.0.1:$port/mcp
@@ -49,7 +51,7 @@ for s in "${scenarios[@]}"; do
 done
 
 # Inspector CLI over stdio: it starts the server itself (demo mode) and prints JSON.
-inspector() { "$node22" npx -y @modelcontextprotocol/inspector --cli node dist/src/cli.js serve --demo "$@"; }
+inspector() { "$node22" npx -y @modelcontextprotocol/inspector --cli node dist/bin/dbops-mcp.js serve --demo "$@"; }
 if out=$(inspector --method tools/list 2>"$work/inspector.err") &&
   node -e 'const r=JSON.parse(process.argv[1]); if (!r.tools?.some((t)=>t.name==="list_alert_configs")) process.exit(1)' "$out"; then
   echo "pass  inspector tools/list ($(node -e 'console.log(JSON.parse(process.argv[1]).tools.length)' "$out") tools)"

@@ -253,10 +253,92 @@ export function unwrapEnvelope(body: unknown): unknown {
   return body;
 }
 
-/** Validates without failing: on a mismatch, warn once per schema name and return the data as sent. */
+type Check = (value: unknown) => boolean;
+type Def = { type: string; checks?: unknown[] } & Record<string, unknown>;
+
+/**
+ * A predicate that answers like `schema.safeParse(value).success`, built once from the schema, for the
+ * shapes the response schemas above use (loose objects, arrays, unions, optional, nullable, strings, numbers,
+ * booleans, unknown). It walks the value without building anything: zod's parse copies every object of an
+ * answer (0.002 ms per event, 1 ms per page of 500), and this check runs on every API call. undefined when
+ * the schema uses anything else (refinements, enums, stripping or strict objects): then zod checks it.
+ */
+export function compileCheck(schema: z.ZodType): Check | undefined {
+  const def = schema._zod.def as unknown as Def;
+  if (def.checks?.length) return undefined;
+  const inner = () => compileCheck(def.innerType as z.ZodType);
+  switch (def.type) {
+    case 'string':
+      return (v) => typeof v === 'string';
+    case 'number':
+      return (v) => typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return (v) => typeof v === 'boolean';
+    case 'unknown':
+      return () => true;
+    case 'optional': {
+      const c = inner();
+      return c && ((v) => v === undefined || c(v));
+    }
+    case 'nullable': {
+      const c = inner();
+      return c && ((v) => v === null || c(v));
+    }
+    case 'array': {
+      const c = compileCheck(def.element as z.ZodType);
+      return (
+        c &&
+        ((v) => {
+          if (!Array.isArray(v)) return false;
+          for (let i = 0; i < v.length; i++) if (!c(v[i])) return false;
+          return true;
+        })
+      );
+    }
+    case 'union': {
+      const cs = (def.options as z.ZodType[]).map(compileCheck);
+      if (cs.some((c) => !c)) return undefined;
+      return (v) => cs.some((c) => c!(v));
+    }
+    case 'object': {
+      // Loose objects only: a stripping object's parse drops fields, a strict one rejects them.
+      if ((def.catchall as z.ZodType | undefined)?._zod.def.type !== 'unknown') return undefined;
+      const entries = Object.entries(def.shape as Record<string, z.ZodType>);
+      const keys = entries.map(([key]) => key);
+      const checks = entries.map(([, s]) => compileCheck(s));
+      const optional = entries.map(([, s]) => s._zod.optin === 'optional');
+      if (checks.some((c) => !c)) return undefined;
+      return (v) => {
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+        const o = v as Record<string, unknown>;
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i]!;
+          if (!(key in o) ? !optional[i] : !checks[i]!(o[key])) return false;
+        }
+        return true;
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+// Compiled once per schema; null = not compilable, zod checks it.
+const compiled = new WeakMap<z.ZodType, Check | null>();
+
+/**
+ * Validates without failing: on a mismatch, warn once per schema name and return the data as sent. None of
+ * the schemas transforms, so a matching answer is returned as sent too.
+ */
 export function createShapeChecker(logger: Logger) {
   const warned = new Set<string>();
   return function check<T>(schema: z.ZodType<T>, name: string, data: unknown): T {
+    let fast = compiled.get(schema);
+    if (fast === undefined) {
+      fast = compileCheck(schema) ?? null;
+      compiled.set(schema, fast);
+    }
+    if (fast?.(data)) return data as T;
     const r = schema.safeParse(data);
     if (r.success) return r.data;
     if (!warned.has(name)) {

@@ -31,9 +31,12 @@ export function sanitizeDeep(value: unknown): unknown {
   if (typeof value === 'string') return sanitize(value);
   if (Array.isArray(value)) return value.map(sanitizeDeep);
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[sanitize(k)] = sanitizeDeep(v);
-  return out;
+  // fromEntries defines own properties, so a platform key named "__proto__" stays data.
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [sanitize(k), sanitizeDeep(v)]),
+  );
 }
 
 function shape(value: unknown, level: Level, path: string, depth: number, cuts: Map<string, Cut>): unknown {
@@ -55,9 +58,9 @@ function shape(value: unknown, level: Level, path: string, depth: number, cuts: 
     note(cuts, `${path} (fields)`, 0, entries.length);
     return {};
   }
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of entries) out[k] = shape(v, level, path ? `${path}.${k}` : k, depth + 1, cuts);
-  return out;
+  return Object.fromEntries(
+    entries.map(([k, v]) => [k, shape(v, level, path ? `${path}.${k}` : k, depth + 1, cuts)]),
+  );
 }
 
 /**

@@ -42,12 +42,19 @@ describe('boundStructured', () => {
           expect(typeof out['nextStep']).toBe('string');
           for (const [k, v] of Object.entries(input)) {
             const key = k.replace(UNSAFE, '');
-            if (key in out && k === key) expect(typeOf(out[key]), k).toBe(typeOf(v));
+            if (Object.hasOwn(out, key) && k === key) expect(typeOf(out[key]), k).toBe(typeOf(v));
           }
         },
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('keeps a platform key named __proto__ as data (the property test found it)', () => {
+    const input = JSON.parse('{"__proto__": "x", "a": [1]}');
+    const out = boundStructured(input, opts);
+    expect(Object.hasOwn(out, '__proto__')).toBe(true);
+    expect(JSON.parse(JSON.stringify(out)).__proto__).toBe('x');
   });
 
   it('keeps a page that fits whole, and says what it cut from one that does not', () => {
