@@ -46,7 +46,7 @@ describe('bundle/manifest.json', () => {
       project_id: '5f0c1d2e3f4a5b6c7d8e9f00',
       read_only: true,
     });
-    expect(c.args).toEqual(['/opt/ext/dist/src/cli.js', 'serve']);
+    expect(c.args).toEqual(['/opt/ext/dist/bin/dbops-mcp.js', 'serve']);
     const config = loadConfig([], c.env);
     expect(config).toMatchObject({
       baseUrl: 'https://ops.example.com',
