@@ -4,7 +4,7 @@ import type { Agent } from '../src/api/client.js';
 import { listAnswer } from '../src/format/answers.js';
 import { age, fields } from '../src/format/markdown.js';
 import { ids, page } from '../src/tool/ids.js';
-import { defineTool, listOutput, pageQuery, projectOf } from '../src/tool/index.js';
+import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
 
 const AGENT_TYPES = ['MONITORING', 'BACKUP', 'AUTOMATION'] as const;
 
@@ -20,14 +20,13 @@ export const listAgents = defineTool({
     ...page,
   },
   output: listOutput,
-  run: (ctx, args) =>
-    ctx.api.agents.list(projectOf(args, ctx), args.agentType, pageQuery(args), { signal: ctx.signal }),
+  run: (ctx, args) => ctx.api.agents.list(args.projectId, args.agentType, pageQuery(args), ctx.req),
   format: (result, args, f) =>
     listAnswer(
       result,
       pageQuery(args),
       {
-        title: `${args.agentType} agents of project ${args.projectId ?? '(default)'}`,
+        title: `${args.agentType} agents of project ${args.projectId}`,
         columns: ['hostname', 'state', 'last conf', 'last ping', 'managed', 'tag'],
         row: (a: Agent) => [
           a.hostname,
@@ -62,7 +61,7 @@ export const getAgentLinks = defineTool({
     agentTypes: z.array(z.string()),
     links: z.array(z.looseObject({ rel: z.string(), href: z.string() })),
   },
-  run: (ctx, args) => ctx.api.agents.links(projectOf(args, ctx), { signal: ctx.signal }),
+  run: (ctx, args) => ctx.api.agents.links(args.projectId, ctx.req),
   format: (r, args, f) => {
     const links = (r.links ?? []).map((l) => ({ rel: String(l.rel), href: String(l.href) }));
     const agentTypes = links.flatMap((l) => {
@@ -72,7 +71,7 @@ export const getAgentLinks = defineTool({
     const calls = agentTypes.map((t) => `list_agents with agentType=${t}`);
     return {
       text: [
-        `# Agent resources of project ${args.projectId ?? '(default)'} — ${agentTypes.length} agent lists`,
+        `# Agent resources of project ${args.projectId} — ${agentTypes.length} agent lists`,
         f.fence.notice,
         f.fence.wrap(fields([['Relations', links.map((l) => l.rel)]])),
         calls.length ? `Next: ${calls.join('; ')}.` : 'The project offers no agent lists.',

@@ -6,7 +6,7 @@ import { fields } from '../src/format/markdown.js';
 import { condition, matcherSummary, notifySummary } from '../src/format/views/alert-configs.js';
 import { alertColumns, alertRow } from '../src/format/views/alerts.js';
 import { ids, page } from '../src/tool/ids.js';
-import { defineTool, listOutput, pageQuery, projectOf, recordOutput } from '../src/tool/index.js';
+import { defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';
 
 export const listAlertConfigs = defineTool({
   name: 'list_alert_configs',
@@ -16,14 +16,13 @@ export const listAlertConfigs = defineTool({
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
-  run: (ctx, args) =>
-    ctx.api.alertConfigs.list(projectOf(args, ctx), pageQuery(args), { signal: ctx.signal }),
+  run: (ctx, args) => ctx.api.alertConfigs.list(args.projectId, pageQuery(args), ctx.req),
   format: (result, args, f) =>
     listAnswer(
       result,
       pageQuery(args),
       {
-        title: `Alert configurations of project ${args.projectId ?? '(default)'}`,
+        title: `Alert configurations of project ${args.projectId}`,
         columns: ['alertConfigId', 'event type', 'enabled', 'condition', 'notifies'],
         row: (c: AlertConfig) => [
           c.id,
@@ -69,8 +68,7 @@ export const getAlertConfig = defineTool({
     responseFormat: page.responseFormat,
   },
   output: recordOutput,
-  run: (ctx, args) =>
-    ctx.api.alertConfigs.get(projectOf(args, ctx), args.alertConfigId, { signal: ctx.signal }),
+  run: (ctx, args) => ctx.api.alertConfigs.get(args.projectId, args.alertConfigId, ctx.req),
   format: (c, args, f) =>
     recordAnswer(
       `Alert configuration ${args.alertConfigId}`,
@@ -104,12 +102,12 @@ export const setAlertConfigEnabled = defineTool({
   },
   output: recordOutput,
   preview: async (ctx, args) => {
-    const current = await ctx.api.alertConfigs.get(projectOf(args, ctx), args.alertConfigId, {
+    const current = await ctx.api.alertConfigs.get(args.projectId, args.alertConfigId, {
       signal: ctx.signal,
     });
     return {
       action: `${args.enabled ? 'Enable' : 'Disable'} alert configuration ${args.alertConfigId}`,
-      target: { project: projectOf(args, ctx), alertConfigId: args.alertConfigId },
+      target: { project: args.projectId, alertConfigId: args.alertConfigId },
       current: { eventType: current.eventTypeName, enabled: current.enabled, condition: condition(current) },
       changes: [{ field: 'enabled', from: current.enabled, to: args.enabled }],
       notes: args.enabled
@@ -118,7 +116,7 @@ export const setAlertConfigEnabled = defineTool({
     };
   },
   run: (ctx, args) =>
-    ctx.api.alertConfigs.setEnabled(projectOf(args, ctx), args.alertConfigId, args.enabled, {
+    ctx.api.alertConfigs.setEnabled(args.projectId, args.alertConfigId, args.enabled, {
       signal: ctx.signal,
     }),
   format: (c, args, f) =>
@@ -142,7 +140,7 @@ export const listOpenAlertsForConfig = defineTool({
   input: { projectId: ids.project.optional(), alertConfigId: ids.alertConfig, ...page },
   output: listOutput,
   run: (ctx, args) =>
-    ctx.api.alertConfigs.listOpenAlerts(projectOf(args, ctx), args.alertConfigId, pageQuery(args), {
+    ctx.api.alertConfigs.listOpenAlerts(args.projectId, args.alertConfigId, pageQuery(args), {
       signal: ctx.signal,
     }),
   format: (result, args, f) =>
@@ -168,7 +166,7 @@ export const listMatcherFieldNames = defineTool({
   kind: 'read',
   input: {},
   output: { fieldNames: z.array(z.string()) },
-  run: (ctx) => ctx.api.alertConfigs.matcherFieldNames({ signal: ctx.signal }),
+  run: (ctx) => ctx.api.alertConfigs.matcherFieldNames(ctx.req),
   format: (names, _args, f) => ({
     text: `# Matcher field names — ${names.length}\n${f.fence.wrap(fields([['Field names', names]]))}`,
     structured: { fieldNames: names },

@@ -18,7 +18,6 @@ import {
   listOutput,
   type Preview,
   pageQuery,
-  projectOf,
   recordOutput,
   ToolInputError,
 } from '../src/tool/index.js';
@@ -27,9 +26,12 @@ const comment = text('acknowledgementComment', 200, 0)
   .optional()
   .describe('Why; shown with the acknowledgement, at most 200 characters');
 
-function untilFrom(args: { acknowledgedUntil?: string; forHours?: number }, now: Date): string | undefined {
+function checkUntil(args: { acknowledgedUntil?: string; forHours?: number }): void {
   if (args.acknowledgedUntil && args.forHours !== undefined)
     throw new ToolInputError('Give either acknowledgedUntil or forHours, not both.');
+}
+
+function untilFrom(args: { acknowledgedUntil?: string; forHours?: number }, now: Date): string | undefined {
   if (args.forHours !== undefined) return new Date(now.getTime() + args.forHours * 3_600_000).toISOString();
   return args.acknowledgedUntil;
 }
@@ -80,11 +82,10 @@ export const acknowledgeAlert = defineTool({
     acknowledgementComment: comment,
   },
   output: recordOutput,
+  check: checkUntil,
   preview: async (ctx, args) => {
-    const projectId = projectOf(args, ctx);
-    const a = await ifSupported(ctx.api, 'alert', () =>
-      ctx.api.alerts.get(projectId, args.alertId, { signal: ctx.signal }),
-    );
+    const projectId = args.projectId;
+    const a = await ifSupported(ctx.api, 'alert', () => ctx.api.alerts.get(projectId, args.alertId, ctx.req));
     const until = untilFrom(args, ctx.now());
     return {
       ...ackPreview(a, args.alertId, until, []),
@@ -96,7 +97,7 @@ export const acknowledgeAlert = defineTool({
     const body = until
       ? { acknowledgedUntil: until, acknowledgementComment: args.acknowledgementComment }
       : {};
-    return ctx.api.alerts.acknowledge(projectOf(args, ctx), args.alertId, body, { signal: ctx.signal });
+    return ctx.api.alerts.acknowledge(args.projectId, args.alertId, body, ctx.req);
   },
   format: (a, args, f) => {
     const answer = recordAnswer(
@@ -138,7 +139,7 @@ export const acknowledgeGlobalAlert = defineTool({
   output: recordOutput,
   preview: async (ctx, args) => {
     const a = await ifSupported(ctx.api, 'globalAlert', () =>
-      ctx.api.globalAlerts.get(args.alertId, { signal: ctx.signal }),
+      ctx.api.globalAlerts.get(args.alertId, ctx.req),
     );
     const past = Date.parse(args.acknowledgedUntil) <= ctx.now().getTime();
     return {
@@ -150,7 +151,7 @@ export const acknowledgeGlobalAlert = defineTool({
     ctx.api.globalAlerts.acknowledge(
       args.alertId,
       { acknowledgedUntil: args.acknowledgedUntil, acknowledgementComment: args.acknowledgementComment },
-      { signal: ctx.signal },
+      ctx.req,
     ),
   format: (a, args, f) =>
     recordAnswer(
@@ -175,8 +176,7 @@ export const listOpenGlobalAlertsForConfig = defineTool({
   kind: 'read',
   input: { globalAlertConfigId: ids.globalAlertConfig, ...page },
   output: listOutput,
-  run: (ctx, args) =>
-    ctx.api.globalAlerts.listForConfig(args.globalAlertConfigId, pageQuery(args), { signal: ctx.signal }),
+  run: (ctx, args) => ctx.api.globalAlerts.listForConfig(args.globalAlertConfigId, pageQuery(args), ctx.req),
   format: (result, args, f) =>
     listAnswer(
       result,

@@ -10,8 +10,6 @@ import { ids, text, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
   type FormatContext,
-  orgOf,
-  projectOf,
   recordOutput,
   type ToolAnswer,
   ToolInputError,
@@ -56,7 +54,7 @@ export const createOrgApiKey = defineTool({
   },
   output: recordOutput,
   preview: async (ctx, args) => {
-    const orgId = orgOf(args, ctx);
+    const orgId = args.orgId;
     return {
       action: `Create an API key in organization ${orgId} with roles ${args.roles.join(', ')}`,
       target: { org: orgId },
@@ -70,13 +68,9 @@ export const createOrgApiKey = defineTool({
   run: async (ctx, args) =>
     keepKey(
       ctx.secrets,
-      await ctx.api.apiKeys.createForOrg(
-        orgOf(args, ctx),
-        { desc: args.desc, roles: args.roles },
-        { signal: ctx.signal },
-      ),
+      await ctx.api.apiKeys.createForOrg(args.orgId, { desc: args.desc, roles: args.roles }, ctx.req),
     ),
-  format: (key, args, f) => keyAnswer(`API key created in organization ${args.orgId ?? '(default)'}`, key, f),
+  format: (key, args, f) => keyAnswer(`API key created in organization ${args.orgId}`, key, f),
 });
 
 export const createProjectApiKey = defineTool({
@@ -95,9 +89,9 @@ export const createProjectApiKey = defineTool({
       .describe('Roles of the key; give desc, roles or both'),
   },
   output: recordOutput,
+  check: checkProjectKey,
   preview: async (ctx, args) => {
-    const projectId = projectOf(args, ctx);
-    checkProjectKey(args);
+    const projectId = args.projectId;
     return {
       action: `Create an API key for project ${projectId}${args.roles ? ` with roles ${args.roles.join(', ')}` : ''}`,
       target: { project: projectId },
@@ -109,14 +103,10 @@ export const createProjectApiKey = defineTool({
     };
   },
   run: async (ctx, args) => {
-    checkProjectKey(args);
     const body = { desc: args.desc, roles: args.roles };
-    return keepKey(
-      ctx.secrets,
-      await ctx.api.apiKeys.createForProject(projectOf(args, ctx), body, { signal: ctx.signal }),
-    );
+    return keepKey(ctx.secrets, await ctx.api.apiKeys.createForProject(args.projectId, body, ctx.req));
   },
-  format: (key, args, f) => keyAnswer(`API key created for project ${args.projectId ?? '(default)'}`, key, f),
+  format: (key, args, f) => keyAnswer(`API key created for project ${args.projectId}`, key, f),
 });
 
 function checkProjectKey(args: { desc?: string; roles?: string[] }): void {

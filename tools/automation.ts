@@ -6,7 +6,7 @@ import { plural, table } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { atGoal, automationRow } from '../src/format/views/automation.js';
 import { ids, page } from '../src/tool/ids.js';
-import { defineTool, projectOf } from '../src/tool/index.js';
+import { defineTool } from '../src/tool/index.js';
 
 export const getAutomationStatus = defineTool({
   name: 'get_automation_status',
@@ -21,13 +21,13 @@ export const getAutomationStatus = defineTool({
     atGoalCount: z.number(),
     processes: z.array(z.looseObject({})),
   },
-  run: (ctx, args) => ctx.api.automation.status(projectOf(args, ctx), { signal: ctx.signal }),
+  run: (ctx, args) => ctx.api.automation.status(args.projectId, ctx.req),
   format: (s: AutomationStatus, args, f) => {
     const processes = redact(s.processes ?? []);
     const behind = processes.filter((p) => !atGoal(p, s.goalVersion));
     const done = processes.filter((p) => atGoal(p, s.goalVersion));
     const lines = [
-      `# Automation of project ${args.projectId ?? '(default)'} — ${done.length} of ${plural(processes.length, 'process', 'processes')} at goal version ${s.goalVersion}`,
+      `# Automation of project ${args.projectId} — ${done.length} of ${plural(processes.length, 'process', 'processes')} at goal version ${s.goalVersion}`,
     ];
     const columns = ['process', 'hostname', 'last goal version', 'remaining plan', 'error'];
     if (behind.length > 0) {

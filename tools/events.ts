@@ -11,7 +11,6 @@ import {
   type FormatContext,
   listOutput,
   pageQuery,
-  projectOf,
   recordOutput,
   ToolInputError,
 } from '../src/tool/index.js';
@@ -71,10 +70,10 @@ export const listProjectEvents = defineTool({
     ...page,
   },
   output: listOutput,
+  check: checkRange,
   run: (ctx, args) => {
-    checkRange(args);
     return ctx.api.events.listForProject(
-      projectOf(args, ctx),
+      args.projectId,
       {
         eventType: args.eventType,
         minDate: args.minDate,
@@ -82,14 +81,14 @@ export const listProjectEvents = defineTool({
         includeRaw: args.includeRaw,
         ...pageQuery(args),
       },
-      { signal: ctx.signal },
+      ctx.req,
     );
   },
   format: (result, args, f) =>
     eventList(
       result,
       args,
-      `Events of project ${args.projectId ?? '(default)'}`,
+      `Events of project ${args.projectId}`,
       'get_project_event with an eventId for who, from where and what changed',
       f,
     ),
@@ -110,10 +109,10 @@ export const getProjectEvent = defineTool({
   output: recordOutput,
   run: (ctx, args) =>
     ctx.api.events.getForProject(
-      projectOf(args, ctx),
+      args.projectId,
       args.eventId,
       { includeRaw: args.includeRaw ?? false },
-      { signal: ctx.signal },
+      ctx.req,
     ),
   format: (e, args, f) => {
     const answer = recordAnswer(
@@ -158,11 +157,11 @@ export const listGlobalEvents = defineTool({
   kind: 'read',
   input: { ...filters, ...page },
   output: listOutput,
+  check: checkRange,
   run: (ctx, args) => {
-    checkRange(args);
     return ctx.api.events.listGlobal(
       { eventType: args.eventType, minDate: args.minDate, maxDate: args.maxDate, ...pageQuery(args) },
-      { signal: ctx.signal },
+      ctx.req,
     );
   },
   format: (result, args, f) =>

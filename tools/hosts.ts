@@ -4,7 +4,7 @@ import type { DiskPartition, Host, Page } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { age } from '../src/format/markdown.js';
 import { ids, page } from '../src/tool/ids.js';
-import { defineTool, listOutput, pageQuery, projectOf, type ToolAnswer } from '../src/tool/index.js';
+import { defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
 
 export const listHosts = defineTool({
   name: 'list_hosts',
@@ -14,13 +14,13 @@ export const listHosts = defineTool({
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
-  run: (ctx, args) => ctx.api.hosts.list(projectOf(args, ctx), pageQuery(args), { signal: ctx.signal }),
+  run: (ctx, args) => ctx.api.hosts.list(args.projectId, pageQuery(args), ctx.req),
   format: (result, args, f) =>
     listAnswer(
       result,
       pageQuery(args),
       {
-        title: `Hosts of project ${args.projectId ?? '(default)'}`,
+        title: `Hosts of project ${args.projectId}`,
         columns: ['hostId', 'host', 'type', 'replica set', 'last ping'],
         row: (h: Host) => [
           h.id,
@@ -53,8 +53,8 @@ export const getDiskPartition = defineTool({
   },
   output: { record: z.looseObject({}).optional(), partitions: z.array(z.string()).optional() },
   run: async (ctx, args): Promise<DiskPartition | Page<DiskPartition>> => {
-    const projectId = projectOf(args, ctx);
-    const o = { signal: ctx.signal };
+    const projectId = args.projectId;
+    const o = ctx.req;
     return args.partitionName
       ? ctx.api.hosts.diskPartition(projectId, args.hostId, args.partitionName, o)
       : ctx.api.hosts.listDisks(projectId, args.hostId, { itemsPerPage: 500 }, o);

@@ -11,7 +11,6 @@ import {
   type FormatContext,
   listOutput,
   type Preview,
-  projectOf,
   ToolInputError,
 } from '../src/tool/index.js';
 
@@ -143,11 +142,11 @@ export const listIntegrations = defineTool({
   kind: 'read',
   input: { projectId: ids.project.optional() },
   output: listOutput,
-  run: (ctx, args) => ctx.api.integrations.list(projectOf(args, ctx), { signal: ctx.signal }),
+  run: (ctx, args) => ctx.api.integrations.list(args.projectId, ctx.req),
   format: (result, args, f) =>
     integrationAnswer(
       result,
-      `Integrations of project ${args.projectId ?? '(default)'}`,
+      `Integrations of project ${args.projectId}`,
       f,
       'put_integration to add or replace one',
     ),
@@ -169,11 +168,11 @@ export const putIntegration = defineTool({
       .describe(SETTINGS_HELP),
   },
   output: listOutput,
+  check: (args) => checkSettings(args.integrationType, args.settings),
   preview: async (ctx, args) => {
-    const projectId = projectOf(args, ctx);
-    checkSettings(args.integrationType, args.settings);
+    const projectId = args.projectId;
     const listed = await ifSupported(ctx.api, 'integrations', () =>
-      ctx.api.integrations.list(projectId, { signal: ctx.signal }),
+      ctx.api.integrations.list(projectId, ctx.req),
     );
     const current = listed?.results.find((i) => i.type === args.integrationType);
     const changes: NonNullable<Preview['changes']> = [];
@@ -205,12 +204,11 @@ export const putIntegration = defineTool({
     };
   },
   run: (ctx, args) => {
-    checkSettings(args.integrationType, args.settings);
     return ctx.api.integrations.put(
-      projectOf(args, ctx),
+      args.projectId,
       args.integrationType,
       { type: args.integrationType, ...args.settings },
-      { signal: ctx.signal },
+      ctx.req,
     );
   },
   format: (result, args, f) => {
@@ -219,7 +217,7 @@ export const putIntegration = defineTool({
     const pagingA = args.integrationType === 'INCIDENT_PAGING_A';
     const answer = integrationAnswer(
       result,
-      `${args.integrationType} integration saved — integrations of project ${args.projectId ?? '(default)'}`,
+      `${args.integrationType} integration saved — integrations of project ${args.projectId}`,
       f,
       pagingA
         ? 'get_alert_config shows which alert notifications use INCIDENT_PAGING_A'

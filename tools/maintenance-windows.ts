@@ -13,7 +13,6 @@ import {
   listOutput,
   type Preview,
   pageQuery,
-  projectOf,
   recordOutput,
   type ToolContext,
   ToolInputError,
@@ -35,7 +34,7 @@ const description = text('description', 1000, 0).describe('Why; shown to everyon
  */
 async function readWindow(ctx: ToolContext, projectId: string, windowId: string): Promise<MaintenanceWindow> {
   try {
-    return await ctx.api.maintenanceWindows.get(projectId, windowId, { signal: ctx.signal });
+    return await ctx.api.maintenanceWindows.get(projectId, windowId, ctx.req);
   } catch (e) {
     if (e instanceof ApiError && e.status === 404 && e.errorCode === 'MAINTENANCE_WINDOW_NOT_FOUND')
       throw new ApiError({
@@ -67,14 +66,13 @@ export const listMaintenanceWindows = defineTool({
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
-  run: (ctx, args) =>
-    ctx.api.maintenanceWindows.list(projectOf(args, ctx), pageQuery(args), { signal: ctx.signal }),
+  run: (ctx, args) => ctx.api.maintenanceWindows.list(args.projectId, pageQuery(args), ctx.req),
   format: (result, args, f) =>
     listAnswer(
       result,
       pageQuery(args),
       {
-        title: `Maintenance windows of project ${args.projectId ?? '(default)'}`,
+        title: `Maintenance windows of project ${args.projectId}`,
         columns: ['windowId', 'state', 'start', 'end', 'alert types', 'description'],
         row: (w: MaintenanceWindow) => [
           w.id,
@@ -103,7 +101,7 @@ export const getMaintenanceWindow = defineTool({
     responseFormat: page.responseFormat,
   },
   output: recordOutput,
-  run: (ctx, args) => readWindow(ctx, projectOf(args, ctx), args.maintenanceWindowId),
+  run: (ctx, args) => readWindow(ctx, args.projectId, args.maintenanceWindowId),
   format: (w, args, f) =>
     recordAnswer(
       `Maintenance window ${args.maintenanceWindowId}`,
@@ -129,10 +127,10 @@ export const createMaintenanceWindow = defineTool({
     description: description.optional(),
   },
   output: recordOutput,
+  check: (args, now) => checkDates(args.startDate, args.endDate, now),
   preview: async (ctx, args) => {
-    const projectId = projectOf(args, ctx);
+    const projectId = args.projectId;
     const now = ctx.now();
-    checkDates(args.startDate, args.endDate, now);
     return {
       action: `Create a maintenance window in project ${projectId}`,
       target: { project: projectId },
@@ -148,16 +146,15 @@ export const createMaintenanceWindow = defineTool({
     };
   },
   run: (ctx, args) => {
-    checkDates(args.startDate, args.endDate, ctx.now());
     return ctx.api.maintenanceWindows.create(
-      projectOf(args, ctx),
+      args.projectId,
       {
         startDate: args.startDate,
         endDate: args.endDate,
         alertTypeNames: args.alertTypeNames,
         description: args.description,
       },
-      { signal: ctx.signal },
+      ctx.req,
     );
   },
   format: (w, _args, f) =>
@@ -187,9 +184,10 @@ export const updateMaintenanceWindow = defineTool({
     description: description.optional(),
   },
   output: recordOutput,
+  check: checkUpdate,
   preview: async (ctx, args) => {
-    const projectId = projectOf(args, ctx);
-    const body = updateBody(args, ctx.now());
+    const projectId = args.projectId;
+    const body = updateBody(args);
     const w = await readWindow(ctx, projectId, args.maintenanceWindowId);
     const start = body.startDate ?? w.startDate;
     const end = body.endDate ?? w.endDate;
@@ -219,12 +217,7 @@ export const updateMaintenanceWindow = defineTool({
     };
   },
   run: (ctx, args) =>
-    ctx.api.maintenanceWindows.update(
-      projectOf(args, ctx),
-      args.maintenanceWindowId,
-      updateBody(args, ctx.now()),
-      { signal: ctx.signal },
-    ),
+    ctx.api.maintenanceWindows.update(args.projectId, args.maintenanceWindowId, updateBody(args), ctx.req),
   format: (w, args, f) =>
     recordAnswer(
       `Maintenance window ${args.maintenanceWindowId} updated`,
@@ -234,15 +227,17 @@ export const updateMaintenanceWindow = defineTool({
     ),
 });
 
-function updateBody(
-  args: { startDate?: string; endDate?: string; alertTypeNames?: string[]; description?: string },
-  now: Date,
-) {
+type WindowUpdate = { startDate?: string; endDate?: string; alertTypeNames?: string[]; description?: string };
+
+function checkUpdate(args: WindowUpdate, now: Date): void {
   if (!args.startDate && !args.endDate && !args.alertTypeNames)
     throw new ToolInputError(
       'Give at least one of startDate, endDate or alertTypeNames (description alone cannot be changed).',
     );
   checkDates(args.startDate, args.endDate, now);
+}
+
+function updateBody(args: WindowUpdate) {
   const { startDate, endDate, alertTypeNames, description } = args;
   return { startDate, endDate, alertTypeNames, description };
 }
@@ -258,7 +253,7 @@ export const deleteMaintenanceWindow = defineTool({
   input: { projectId: ids.project.optional(), maintenanceWindowId: ids.window },
   output: { deleted: z.boolean(), maintenanceWindowId: z.string(), state: z.string().optional() },
   preview: async (ctx, args) => {
-    const projectId = projectOf(args, ctx);
+    const projectId = args.projectId;
     const w = await readWindow(ctx, projectId, args.maintenanceWindowId);
     const now = ctx.now();
     const types = (w.alertTypeNames ?? []).join(', ') || 'its alert types';
@@ -274,10 +269,10 @@ export const deleteMaintenanceWindow = defineTool({
     };
   },
   run: async (ctx, args) => {
-    const projectId = projectOf(args, ctx);
+    const projectId = args.projectId;
     // Its state before the delete decides what the answer may claim (an upcoming window muted nothing).
     const w = await readWindow(ctx, projectId, args.maintenanceWindowId);
-    await ctx.api.maintenanceWindows.delete(projectId, args.maintenanceWindowId, { signal: ctx.signal });
+    await ctx.api.maintenanceWindows.delete(projectId, args.maintenanceWindowId, ctx.req);
     return { deleted: true, maintenanceWindowId: args.maintenanceWindowId, state: windowState(w, ctx.now()) };
   },
   format: (r) => ({

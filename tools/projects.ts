@@ -14,7 +14,7 @@ export const listProjects = defineTool({
   kind: 'read',
   input: { ...page },
   output: listOutput,
-  run: (ctx, args) => ctx.api.projects.list(pageQuery(args), { signal: ctx.signal }),
+  run: (ctx, args) => ctx.api.projects.list(pageQuery(args), ctx.req),
   format: (result, args, f) =>
     listAnswer(
       result,
@@ -37,7 +37,7 @@ export const listGlobalAlertConfigs = defineTool({
   kind: 'read',
   input: { ...page },
   output: listOutput,
-  run: (ctx, args) => ctx.api.globalAlerts.listConfigs(pageQuery(args), { signal: ctx.signal }),
+  run: (ctx, args) => ctx.api.globalAlerts.listConfigs(pageQuery(args), ctx.req),
   format: (result, args, f) =>
     listAnswer(
       result,

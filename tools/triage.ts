@@ -31,7 +31,7 @@ import { atGoal, automationRow } from '../src/format/views/automation.js';
 import { changeSummary, eventWho } from '../src/format/views/events.js';
 import { windowState } from '../src/format/views/windows.js';
 import { ids, page } from '../src/tool/ids.js';
-import { DEFAULT_ROWS, defineTool, type FormatContext, projectOf } from '../src/tool/index.js';
+import { DEFAULT_ROWS, defineTool, type FormatContext } from '../src/tool/index.js';
 
 const groupSummary = (g: AlertGroup) => ({
   cause: g.cause,
@@ -79,7 +79,7 @@ export const listOpenAlerts = defineTool({
     alerts: z.array(z.looseObject({})),
   },
   run: async (ctx, args) => {
-    const projectId = projectOf(args, ctx);
+    const projectId = args.projectId;
     const r = await loadOpenAlerts(ctx.api, projectId, {
       signal: ctx.signal,
       windows: true,
@@ -393,7 +393,7 @@ export const triageProject = defineTool({
     errors: z.array(z.looseObject({ section: z.string(), message: z.string() })),
   },
   run: async (ctx, args): Promise<Triage> => {
-    const projectId = projectOf(args, ctx);
+    const projectId = args.projectId;
     const hours = args.sinceHours ?? 24;
     const now = ctx.now();
     const since = new Date(now.getTime() - hours * 3_600_000);

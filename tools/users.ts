@@ -99,7 +99,7 @@ export const createFirstUser = defineTool({
   }),
   run: async (ctx, args) => {
     const { accessList, ...body } = args;
-    const r = await ctx.api.users.createFirst(body, { accessList }, { signal: ctx.signal });
+    const r = await ctx.api.users.createFirst(body, { accessList }, ctx.req);
     // Older servers send the key as `apiKey` (a bare string) instead of `programmaticApiKey`.
     const legacy = r.apiKey;
     const key = r.programmaticApiKey ?? (typeof legacy === 'object' ? legacy : undefined);
@@ -153,8 +153,8 @@ export const createUser = defineTool({
     roles: upTo(role, 100, 'roles').describe('Roles to give'),
   },
   output: recordOutput,
+  check: (args) => checkRoles(args.roles),
   preview: async (_ctx, args) => {
-    checkRoles(args.roles);
     return {
       action: `Create user ${args.username}`,
       target: { username: args.username },
@@ -167,8 +167,7 @@ export const createUser = defineTool({
     };
   },
   run: (ctx, args) => {
-    checkRoles(args.roles);
-    return ctx.api.users.create(args, { signal: ctx.signal });
+    return ctx.api.users.create(args, ctx.req);
   },
   format: (u, args, f) =>
     withPending(recordAnswer(`User ${cell(u.id, 40)} created`, u, userPairs, f), args.roles, u),
@@ -195,11 +194,9 @@ export const updateUserRoles = defineTool({
     roles: upTo(role, 100, 'roles').describe('The complete new set of roles'),
   },
   output: recordOutput,
+  check: (args) => checkRoles(args.roles),
   preview: async (ctx, args) => {
-    checkRoles(args.roles);
-    const u = await ifSupported(ctx.api, 'user', () =>
-      ctx.api.users.get(args.userId, { signal: ctx.signal }),
-    );
+    const u = await ifSupported(ctx.api, 'user', () => ctx.api.users.get(args.userId, ctx.req));
     const next = args.roles.map(roleLabel);
     const before = u ? (u.roles ?? []).map(roleLabel) : undefined;
     const added = before ? next.filter((r) => !before.includes(r)) : next;
@@ -225,8 +222,7 @@ export const updateUserRoles = defineTool({
     };
   },
   run: (ctx, args) => {
-    checkRoles(args.roles);
-    return ctx.api.users.updateRoles(args.userId, args.roles, { signal: ctx.signal });
+    return ctx.api.users.updateRoles(args.userId, args.roles, ctx.req);
   },
   format: (u, args, f) =>
     withPending(recordAnswer(`Roles of user ${args.userId} updated`, u, userPairs, f), args.roles, u),
@@ -240,7 +236,7 @@ export const getUserAccessList = defineTool({
   kind: 'read',
   input: { userId: ids.user, ...page },
   output: listOutput,
-  run: (ctx, args) => ctx.api.users.accessList(args.userId, pageQuery(args), { signal: ctx.signal }),
+  run: (ctx, args) => ctx.api.users.accessList(args.userId, pageQuery(args), ctx.req),
   format: (result, args, f: FormatContext) =>
     listAnswer(
       result,

@@ -178,6 +178,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             api: deps.api,
             defaults: { projectId: deps.config.projectId, orgId: deps.config.orgId },
             signal: extra.signal,
+            req: { signal: extra.signal },
             now,
             logger: deps.logger,
             secrets: deps.secrets,

@@ -18,7 +18,7 @@ import {
   waitingFor,
 } from '../format/consent.js';
 import type { AnyTool, FormatContext, ToolAnswer, ToolContext } from '../tool/index.js';
-import { ToolInputError } from '../tool/index.js';
+import { type CallArgs, ToolInputError, withDefaults } from '../tool/index.js';
 import type { AuditLog } from './audit.js';
 import { argsHash } from './canonical.js';
 import { kindOf, needsConsent } from './consent.js';
@@ -84,9 +84,12 @@ export async function callTool(
   deps: GuardDeps,
   f: FormatContext,
 ): Promise<ToolAnswer> {
-  const { confirmationToken: rawToken, approvalId: rawApproval, ...args } = rawArgs;
+  const { confirmationToken: rawToken, approvalId: rawApproval, ...given_ } = rawArgs;
   const confirmationToken = given(rawToken);
   const approvalId = given(rawApproval);
+  // Defaults first, then the tool's own checks, once: every later step sees the same, checked arguments.
+  const args = withDefaults(tool, given_, ctx.defaults);
+  tool.check?.(args, ctx.now());
   const kind = kindOf(tool, args);
   if (kind === 'read') return execute(tool, args, ctx, f);
   const audited = { tool: tool.name, args };
@@ -202,7 +205,7 @@ async function waitForDecision(
 async function resolveApproval(
   state: ApprovalState,
   tool: AnyTool,
-  args: Record<string, unknown>,
+  args: CallArgs,
   ctx: ToolContext,
   f: FormatContext,
   deps: GuardDeps,
@@ -222,13 +225,13 @@ async function resolveApproval(
   }
 }
 
-async function execute(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext, f: FormatContext) {
+async function execute(tool: AnyTool, args: CallArgs, ctx: ToolContext, f: FormatContext) {
   return tool.format(await tool.run(ctx, args), args, f) as ToolAnswer;
 }
 
 async function executeAudited(
   tool: AnyTool,
-  args: Record<string, unknown>,
+  args: CallArgs,
   ctx: ToolContext,
   f: FormatContext,
   audit: AuditLog,

@@ -19,6 +19,8 @@ export interface ToolContext {
   signal: AbortSignal;
   now: () => Date;
   logger: Logger;
+  /** The options every API call of this tool call takes (its cancellation signal). */
+  req: { signal: AbortSignal };
   /** Reports progress when the client sent a progress token; a no-op otherwise. */
   progress: (done: number, total?: number, message?: string) => Promise<void>;
   /** Keeps a minted secret out of the model's sight (policy/secrets.ts). */
@@ -27,6 +29,11 @@ export interface ToolContext {
 
 type Shape = z.ZodRawShape;
 export type Args<S extends Shape> = z.output<z.ZodObject<S>>;
+
+/** The arguments once the server's defaults are in: a tool that takes projectId or orgId always has one. */
+export type Resolved<A> = A &
+  ('projectId' extends keyof A ? { projectId: string } : unknown) &
+  ('orgId' extends keyof A ? { orgId: string } : unknown);
 
 export interface ToolDef<S extends Shape = Shape, R = unknown> {
   name: string;
@@ -41,11 +48,15 @@ export interface ToolDef<S extends Shape = Shape, R = unknown> {
   idempotent?: boolean;
   /** The read tool that tells whether a change happened, named when its answer was lost. */
   checkWith?: string;
+  /** The remote system it changes is outside the platform (an integration's webhook or paging service). */
+  openWorld?: boolean;
   input: S;
   output: Shape;
-  preview?: (ctx: ToolContext, args: Args<S>) => Promise<Preview>;
-  run: (ctx: ToolContext, args: Args<S>) => Promise<R>;
-  format: (result: R, args: Args<S>, f: FormatContext) => ToolAnswer;
+  /** Checks across fields the schema cannot express (throw ToolInputError); run once, before preview and run. */
+  check?: (args: Resolved<Args<S>>, now: Date) => void;
+  preview?: (ctx: ToolContext, args: Resolved<Args<S>>) => Promise<Preview>;
+  run: (ctx: ToolContext, args: Resolved<Args<S>>) => Promise<R>;
+  format: (result: R, args: Resolved<Args<S>>, f: FormatContext) => ToolAnswer;
 }
 
 export function defineTool<S extends Shape, R>(def: ToolDef<S, R>): ToolDef<S, R> {
@@ -62,23 +73,35 @@ export function maxKindOf(tool: AnyTool): ToolKind {
 /** An input error the model can fix; the adapter shows it as an isError result. */
 export class ToolInputError extends Error {}
 
-export function projectOf(args: { projectId?: string | undefined }, ctx: ToolContext): string {
-  const id = args.projectId ?? ctx.defaults.projectId;
-  if (!id)
-    throw new ToolInputError(
-      'projectId is required (no DBOPS_PROJECT_ID default is set). list_projects gives the ids.',
-    );
-  return id;
+/**
+ * Fills projectId / orgId from the server's defaults (DBOPS_PROJECT_ID, DBOPS_ORG_ID) before anything else
+ * sees the arguments, so checks, previews, runs and headlines all name the real project.
+ */
+export function withDefaults(
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  defaults: ToolContext['defaults'],
+): CallArgs {
+  const out: Record<string, unknown> = { ...args };
+  if ('projectId' in tool.input && out.projectId === undefined) {
+    if (!defaults.projectId)
+      throw new ToolInputError(
+        'projectId is required (no DBOPS_PROJECT_ID default is set). list_projects gives the ids.',
+      );
+    out.projectId = defaults.projectId;
+  }
+  if ('orgId' in tool.input && out.orgId === undefined) {
+    if (!defaults.orgId)
+      throw new ToolInputError(
+        "orgId is required (no DBOPS_ORG_ID default is set). list_projects shows each project's orgId.",
+      );
+    out.orgId = defaults.orgId;
+  }
+  return out as CallArgs;
 }
 
-export function orgOf(args: { orgId?: string | undefined }, ctx: ToolContext): string {
-  const id = args.orgId ?? ctx.defaults.orgId;
-  if (!id)
-    throw new ToolInputError(
-      "orgId is required (no DBOPS_ORG_ID default is set). list_projects shows each project's orgId.",
-    );
-  return id;
-}
+/** Arguments of a call as the guard handles them, whatever the tool: checked and with defaults in. */
+export type CallArgs = Resolved<Record<string, unknown>>;
 
 export const DEFAULT_ROWS = 20;
 

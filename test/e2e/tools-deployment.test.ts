@@ -62,7 +62,7 @@ describe('agents and automation', () => {
   it('lists agents of a type and maps the agent links to those calls', async () => {
     const r = await t.call('list_agents', { agentType: 'MONITORING' });
     expect(r.isError, r.text).toBe(false);
-    expect(r.text).toMatch(/^# MONITORING agents of project \(default\) — \d+ total/);
+    expect(r.text).toMatch(new RegExp(`^# MONITORING agents of project ${sim.projectIds[0]} — \\d+ total`));
     const links = await t.call('get_agent_links', {});
     expect(links.structured!.agentTypes).toEqual(['MONITORING', 'BACKUP', 'AUTOMATION']);
   });

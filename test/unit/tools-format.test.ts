@@ -9,8 +9,8 @@ import { ApiError } from '../../src/api/errors.js';
 import { newFence } from '../../src/format/untrusted.js';
 import { silentLogger } from '../../src/log.js';
 import { createSecretKeeper } from '../../src/policy/secrets.js';
-import type { AnyTool, FormatContext, ToolContext } from '../../src/tool/index.js';
-import { ToolInputError } from '../../src/tool/index.js';
+import type { AnyTool, CallArgs, FormatContext, Preview, ToolContext } from '../../src/tool/index.js';
+import { ToolInputError, withDefaults } from '../../src/tool/index.js';
 import { getAgentLinks, listAgents } from '../../tools/agents.js';
 import { getAlertConfig } from '../../tools/alert-configs.js';
 import { acknowledgeAlert, listOpenGlobalAlertsForConfig } from '../../tools/alerts.js';
@@ -48,6 +48,7 @@ function ctxWith(api: Record<string, unknown>, secretsDir?: string): ToolContext
     signal: new AbortController().signal,
     now: () => NOW,
     logger: silentLogger,
+    req: { signal: new AbortController().signal },
     progress: async () => {},
     secrets: keeper,
   };
@@ -57,9 +58,27 @@ function page<T>(results: T[], totalCount = results.length): Page<T> {
   return { results, totalCount, links: [] };
 }
 
+/** The arguments as the guard hands them on: the defaults in, the tool's checks passed. */
+function prepared(tool: AnyTool, ctx: ToolContext, args: Record<string, unknown>): CallArgs {
+  const full = withDefaults(tool, args, ctx.defaults);
+  tool.check?.(full, ctx.now());
+  return full;
+}
+
 /** Runs a tool as the guard does after consent: run, then format. */
 async function call(tool: AnyTool, ctx: ToolContext, args: Record<string, unknown>, f = fmt()) {
-  return tool.format(await tool.run(ctx, args), args, f);
+  const full = prepared(tool, ctx, args);
+  return tool.format(await tool.run(ctx, full), full, f);
+}
+
+/** The preview as the guard builds it. */
+async function previewOf(tool: AnyTool, ctx: ToolContext, args: Record<string, unknown>): Promise<Preview> {
+  return tool.preview!(ctx, prepared(tool, ctx, args));
+}
+
+/** The run alone, as the guard starts it. */
+async function runOf(tool: AnyTool, ctx: ToolContext, args: Record<string, unknown>) {
+  return tool.run(ctx, prepared(tool, ctx, args));
 }
 
 /** The text between the fence's open and close tags. */
@@ -97,10 +116,10 @@ describe('minted API keys', () => {
 
   it('previews what will be minted without calling the API, and needs desc or roles for a project key', async () => {
     const ctx = ctxWith({});
-    const p = await createOrgApiKey.preview!(ctx, { desc: 'CI', roles: ['ORG_MEMBER'] });
+    const p = await previewOf(createOrgApiKey, ctx, { desc: 'CI', roles: ['ORG_MEMBER'] });
     expect(p.action).toContain('ORG_MEMBER');
     expect(p.notes?.join(' ')).toMatch(/0600 file/);
-    await expect(createProjectApiKey.preview!(ctx, {})).rejects.toThrow(ToolInputError);
+    await expect(previewOf(createProjectApiKey, ctx, {})).rejects.toThrow(ToolInputError);
   });
 });
 
@@ -158,7 +177,7 @@ describe('integrations', () => {
 
   it('previews a key rotation with both sides masked and the paging-key caveat', async () => {
     const ctx = ctxWith({ integrations: { list: async () => list } });
-    const p = await putIntegration.preview!(ctx, {
+    const p = await previewOf(putIntegration, ctx, {
       integrationType: 'INCIDENT_PAGING_A',
       settings: { serviceKey: 'newkey0123456789new9876' },
     });
@@ -172,7 +191,7 @@ describe('integrations', () => {
     // The API answers with the URL already masked, as the simulator does.
     const apiList = page([{ type: 'WEBHOOK', url: 'https://hooks.example.net/******cdef' }]);
     const ctx = ctxWith({ integrations: { list: async () => apiList } });
-    const p = await putIntegration.preview!(ctx, {
+    const p = await previewOf(putIntegration, ctx, {
       integrationType: 'WEBHOOK',
       settings: { url: 'https://hooks.example.net/dbops/new-path-9876' },
     });
@@ -211,7 +230,7 @@ describe('integrations', () => {
     };
     const ctx = ctxWith({ integrations: { list: async () => page([apm]) } });
     const answer = await call(listIntegrations, ctx, {});
-    const p = await putIntegration.preview!(ctx, {
+    const p = await previewOf(putIntegration, ctx, {
       integrationType: 'APM_SAAS',
       settings: {
         accountId: '1234567',
@@ -234,7 +253,7 @@ describe('integrations', () => {
   it('previews an addition when the list endpoint is missing on the server', async () => {
     const missing = new ApiError({ status: 404, errorCode: 'RESOURCE_NOT_FOUND', method: 'GET', path: '/x' });
     const ctx = ctxWith({ integrations: { list: async () => Promise.reject(missing) } });
-    const p = await putIntegration.preview!(ctx, {
+    const p = await previewOf(putIntegration, ctx, {
       integrationType: 'WEBHOOK',
       settings: { url: 'https://h.example.com/a' },
     });
@@ -301,9 +320,7 @@ describe('maintenance windows', () => {
       {},
       f,
     );
-    expect(answer.text.split('\n')[0]).toBe(
-      '# Maintenance windows of project (default) — 45 total, showing 1–2',
-    );
+    expect(answer.text.split('\n')[0]).toBe(`# Maintenance windows of project ${P} — 45 total, showing 1–2`);
     const inside = fenced(answer.text, f);
     expect(inside).toContain('Ignore previous instructions');
     expect(answer.text.replace(inside, '')).not.toContain('Ignore previous');
@@ -328,27 +345,27 @@ describe('maintenance windows', () => {
     const ctx = ctxWith({});
     const base = { alertTypeNames: ['HOST'] };
     await expect(
-      createMaintenanceWindow.preview!(ctx, {
+      previewOf(createMaintenanceWindow, ctx, {
         ...base,
         startDate: '2026-11-22T00:00:00Z',
         endDate: '2026-11-21T23:00:00Z',
       }),
     ).rejects.toThrow(/before endDate/);
     await expect(
-      createMaintenanceWindow.preview!(ctx, {
+      previewOf(createMaintenanceWindow, ctx, {
         ...base,
         startDate: '2026-11-01T00:00:00Z',
         endDate: '2026-11-02T00:00:00Z',
       }),
     ).rejects.toThrow(/in the past/);
     await expect(
-      updateMaintenanceWindow.preview!(ctx, { maintenanceWindowId: 'w', description: 'x' }),
+      previewOf(updateMaintenanceWindow, ctx, { maintenanceWindowId: 'w', description: 'x' }),
     ).rejects.toThrow(/at least one of startDate, endDate or alertTypeNames/);
   });
 
   it('previews an update as a change from the current window, and a delete with the resume note', async () => {
     const ctx = ctxWith({ maintenanceWindows: { get: async () => windows.results[1] } });
-    const p = await updateMaintenanceWindow.preview!(ctx, {
+    const p = await previewOf(updateMaintenanceWindow, ctx, {
       maintenanceWindowId: '65f000000000000000000002',
       endDate: '2026-11-26T04:00:00Z',
     });
@@ -356,7 +373,10 @@ describe('maintenance windows', () => {
       { field: 'endDate', from: '2026-11-26 02:00 UTC (in 5 d)', to: '2026-11-26 04:00 UTC (in 5 d)' }, // 4 d 14 h and 4 d 16 h, to the nearest day
     ]);
     await expect(
-      updateMaintenanceWindow.preview!(ctx, { maintenanceWindowId: 'x', startDate: '2026-11-26T03:00:00Z' }),
+      previewOf(updateMaintenanceWindow, ctx, {
+        maintenanceWindowId: 'x',
+        startDate: '2026-11-26T03:00:00Z',
+      }),
     ).rejects.toThrow(/start after it ends/);
   });
 
@@ -365,9 +385,9 @@ describe('maintenance windows', () => {
     const ctxFor = (w: unknown) =>
       ctxWith({ maintenanceWindows: { get: async () => w, delete: async () => undefined } });
     const args = (w: { id: string }) => ({ maintenanceWindowId: w.id });
-    const a = await deleteMaintenanceWindow.preview!(ctxFor(active), args(active!));
+    const a = await previewOf(deleteMaintenanceWindow, ctxFor(active), args(active!));
     expect(a.notes?.join(' ')).toMatch(/HOST, REPLICA_SET resume as soon as the window is deleted/);
-    const u = await deleteMaintenanceWindow.preview!(ctxFor(upcoming), args(upcoming!));
+    const u = await previewOf(deleteMaintenanceWindow, ctxFor(upcoming), args(upcoming!));
     expect(u.notes?.join(' ')).not.toMatch(/resume/);
     expect(u.notes?.join(' ')).toMatch(/has not started: nothing is muted yet/);
     expect(u.notes?.join(' ')).toMatch(/BACKUP .* 2026-11-25 22:00 UTC/);
@@ -386,9 +406,9 @@ describe('maintenance windows', () => {
       path: `/groups/${P}/maintenanceWindows/65f000000000000000000009`,
     });
     const ctx = ctxWith({ maintenanceWindows: { get: async () => Promise.reject(gone) } });
-    const e = await getMaintenanceWindow
-      .run(ctx, { maintenanceWindowId: '65f000000000000000000009' })
-      .catch((x) => x);
+    const e = await runOf(getMaintenanceWindow, ctx, {
+      maintenanceWindowId: '65f000000000000000000009',
+    }).catch((x) => x);
     expect(e).toBeInstanceOf(ApiError);
     expect(e.status).toBe(404);
     expect(e.message).toMatch(/ended/);
@@ -429,7 +449,7 @@ describe('answers per state', () => {
     };
     const ctx = ctxWith({ alerts: { get: async () => closed, acknowledge: async () => closed } });
     const args = { alertId: closed.id, forHours: 2 };
-    const p = await acknowledgeAlert.preview!(ctx, args);
+    const p = await previewOf(acknowledgeAlert, ctx, args);
     expect(p.notes?.join(' ')).toMatch(/CLOSED.*nothing to silence/);
     const a = await call(acknowledgeAlert, ctx, args);
     expect(a.text).toMatch(/CLOSED.*nothing to silence/);
@@ -549,7 +569,7 @@ describe('events', () => {
   it('refuses an inverted date range', async () => {
     await expect(
       Promise.resolve().then(() =>
-        listProjectEvents.run(ctxWith({}), {
+        runOf(listProjectEvents, ctxWith({}), {
           minDate: '2026-11-21T00:00:00Z',
           maxDate: '2026-11-20T00:00:00Z',
         }),
@@ -597,7 +617,7 @@ describe('automation status', () => {
     const f = fmt();
     const answer = await call(getAutomationStatus, ctx, {}, f);
     expect(answer.text.split('\n')[0]).toBe(
-      '# Automation of project (default) — 2 of 3 processes at goal version 7',
+      `# Automation of project ${P} — 2 of 3 processes at goal version 7`,
     );
     const inside = fenced(answer.text, f);
     expect(inside).toContain(
@@ -628,7 +648,7 @@ describe('users', () => {
 
   it('previews role changes as added and removed', async () => {
     const ctx = ctxWith({ users: { get: async () => user } });
-    const p = await updateUserRoles.preview!(ctx, {
+    const p = await previewOf(updateUserRoles, ctx, {
       userId: user.id,
       roles: [
         { groupId: P, roleName: 'GROUP_OWNER' },
@@ -650,11 +670,14 @@ describe('users', () => {
       path: '/users/x',
     });
     const ctx = ctxWith({ users: { get: async () => Promise.reject(missing) } });
-    const p = await updateUserRoles.preview!(ctx, { userId: 'x', roles: [{ roleName: 'GLOBAL_READ_ONLY' }] });
+    const p = await previewOf(updateUserRoles, ctx, {
+      userId: 'x',
+      roles: [{ roleName: 'GLOBAL_READ_ONLY' }],
+    });
     expect(p.current).toBeUndefined();
     expect(p.notes?.join(' ')).toMatch(/could not be read/);
     await expect(
-      updateUserRoles.preview!(ctx, { userId: 'x', roles: [{ roleName: 'GROUP_OWNER' }] }),
+      previewOf(updateUserRoles, ctx, { userId: 'x', roles: [{ roleName: 'GROUP_OWNER' }] }),
     ).rejects.toThrow(/GROUP_OWNER is a project role: give it with groupId/);
   });
 
