@@ -2,7 +2,7 @@
 // integrations, agents, automation status, hosts and disks, project and global events.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FixtureKey } from '../../src/simulator/store.js';
+import type { FixtureKey } from '../../src/simulator/records.js';
 import {
   type DigestAnswer,
   digestFetch,

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildDemoDataset } from '../../src/simulator/dataset.js';
+import { buildDemoDataset } from '../../src/simulator/data/index.js';
 
 // The demo dataset is seeded: these digests pin every byte of it, so a refactor of the generator that
 // changes a single record (or the order the PRNG is drawn in) fails here. Change them only on purpose.
 const NOW = new Date('2026-03-01T12:00:00Z');
 const digest = (seed: number): string =>
-  createHash('sha256').update(JSON.stringify(buildDemoDataset(seed, NOW))).digest('hex');
+  createHash('sha256')
+    .update(JSON.stringify(buildDemoDataset(seed, NOW)))
+    .digest('hex');
 
 describe('demo dataset digest', () => {
   it('is byte for byte the dataset of the default seed', () => {

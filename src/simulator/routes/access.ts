@@ -3,20 +3,17 @@
 // that is none of these in a project is "not in the group" (401 NOT_IN_GROUP); a member that lacks the
 // role the action needs is 401 USER_UNAUTHORIZED. The table of what each action needs is in index.ts.
 
-import { GLOBAL_ROLES, PROJECT_ROLES as GROUP_ROLES, ORG_ROLES } from '../../api/roles.js';
-import type { OrgRec, ProjectRec } from '../store.js';
-import { type Caller, type RoleAssignment, type SimContext, SimError, type SimRequest } from '../types.js';
+import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../../spec/index.js';
+import type { OrgRec, ProjectRec, RoleAssignment } from '../records.js';
+import { type Caller, type SimContext, SimError, type SimRequest } from '../types.js';
 import { findById } from './validate.js';
-
-export { GLOBAL_ROLES, GROUP_ROLES, ORG_ROLES };
-export const ALL_ROLES: readonly string[] = [...ORG_ROLES, ...GROUP_ROLES, ...GLOBAL_ROLES];
 
 export type RoleScope = 'org' | 'group' | 'global';
 
 export function scopeOf(roleName: string): RoleScope | undefined {
   if ((GLOBAL_ROLES as readonly string[]).includes(roleName)) return 'global';
   if ((ORG_ROLES as readonly string[]).includes(roleName)) return 'org';
-  if ((GROUP_ROLES as readonly string[]).includes(roleName)) return 'group';
+  if ((PROJECT_ROLES as readonly string[]).includes(roleName)) return 'group';
   return undefined;
 }
 
@@ -29,7 +26,7 @@ export interface Grant {
 
 export const GRANTS = {
   /** Any role in the project. Every global role includes read access to all projects. */
-  read: { group: GROUP_ROLES, org: ['ORG_OWNER', 'ORG_READ_ONLY'], global: GLOBAL_ROLES },
+  read: { group: PROJECT_ROLES, org: ['ORG_OWNER', 'ORG_READ_ONLY'], global: GLOBAL_ROLES },
   monitoring: {
     group: ['GROUP_OWNER', 'GROUP_MONITORING_ADMIN'],
     org: ['ORG_OWNER'],

@@ -1,7 +1,8 @@
 // Third-party integrations of a project: create-or-update one type (answering with the whole list, secrets
 // masked), and beyond the spec: list them. Secrets are stored in full and never returned in full.
 
-import type { IntegrationRec } from '../store.js';
+import { INTEGRATION_FIELD_VALUES, type IntegrationType } from '../../spec/index.js';
+import type { IntegrationRec } from '../records.js';
 import type { SimContext, SimResponse, SimRoute } from '../types.js';
 import { requireProjectRole } from './access.js';
 import { audit, FULL_MASK, maskSecret, maskUrl } from './render.js';
@@ -26,7 +27,7 @@ const str = { kind: 'string', min: 1 } as const;
 const req = { kind: 'string', min: 1, required: true } as const;
 
 /** Fields by type (the spec's table; APM_SAAS fields follow the vendor's public field names). */
-const INTEGRATION_TYPES: Record<string, TypeSpec> = {
+const TYPE_SPECS: Record<IntegrationType, TypeSpec> = {
   INCIDENT_PAGING_A: { body: { serviceKey: req }, secrets: { serviceKey: 'partial' } },
   TEAM_CHAT_B: {
     body: { apiToken: req, teamName: str, channelName: { kind: 'string' } },
@@ -35,7 +36,7 @@ const INTEGRATION_TYPES: Record<string, TypeSpec> = {
   MONITORING_SAAS: { body: { apiKey: req }, secrets: { apiKey: 'partial' } },
   TEAM_CHAT_A: { body: { notificationToken: req, roomName: req }, secrets: { notificationToken: 'partial' } },
   INCIDENT_PAGING_B: {
-    body: { apiKey: req, region: { kind: 'string', values: ['US', 'EU'] } },
+    body: { apiKey: req, region: { kind: 'string', values: INTEGRATION_FIELD_VALUES.region } },
     secrets: { apiKey: 'partial' },
   },
   INCIDENT_PAGING_C: {
@@ -53,8 +54,8 @@ const INTEGRATION_TYPES: Record<string, TypeSpec> = {
       username: req,
       password: req,
       listenAddress: req,
-      serviceDiscovery: { kind: 'string', values: ['file', 'http'], required: true },
-      scheme: { kind: 'string', values: ['http', 'https'], required: true },
+      serviceDiscovery: { kind: 'string', values: INTEGRATION_FIELD_VALUES.serviceDiscovery, required: true },
+      scheme: { kind: 'string', values: INTEGRATION_FIELD_VALUES.scheme, required: true },
       enabled: { kind: 'boolean', required: true },
       tlsPemPassword: str,
       tlsPemPath: str,
@@ -64,7 +65,7 @@ const INTEGRATION_TYPES: Record<string, TypeSpec> = {
 };
 
 export function renderIntegration(rec: IntegrationRec): Record<string, unknown> {
-  const secrets = INTEGRATION_TYPES[rec.type]?.secrets ?? {};
+  const secrets = TYPE_SPECS[rec.type as IntegrationType]?.secrets ?? {};
   const out: Record<string, unknown> = { type: rec.type };
   for (const [name, value] of Object.entries(rec.fields)) {
     const secret = secrets[name];
@@ -86,7 +87,7 @@ const LISTEN_ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 
 /** Rules beyond field types, checked on the merged configuration. */
 function checkRules(type: string, fields: Record<string, string | boolean>, reconfiguring: boolean): void {
-  for (const [name, spec] of Object.entries(INTEGRATION_TYPES[type]?.body ?? {})) {
+  for (const [name, spec] of Object.entries(TYPE_SPECS[type as IntegrationType]?.body ?? {})) {
     if (spec.required === true && fields[name] === undefined) throw missingAttribute(name);
   }
   if (type === 'TEAM_CHAT_B' && reconfiguring && fields.teamName === undefined)
@@ -130,8 +131,8 @@ export const integrationRoutes: SimRoute[] = [
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'owner');
       const type = req.params.integrationType ?? '';
-      const spec = INTEGRATION_TYPES[type];
-      if (spec === undefined) throw invalidEnum('integrationType', type, Object.keys(INTEGRATION_TYPES));
+      const spec = TYPE_SPECS[type as IntegrationType];
+      if (spec === undefined) throw invalidEnum('integrationType', type, Object.keys(TYPE_SPECS));
       const body = parseBody(req.body, { ...spec.body, type: { kind: 'string', required: true } });
       if (body.type !== type) {
         throw invalidJsonAttribute(

@@ -1,7 +1,8 @@
 // Output helpers shared by the routes: self links, secret masking and the audit events every change records.
 
-import { type EventRec, newObjectId, timestamp } from '../store.js';
+import type { EventRec } from '../records.js';
 import type { SimContext, SimRequest } from '../types.js';
+import { newObjectId, timestamp } from '../values.js';
 
 export interface Link {
   href: string;
