@@ -1,5 +1,5 @@
 // Contract between the simulator's HTTP layer (server.ts, digest-server.ts, faults, stats, persistence)
-// and its data layer (store.ts, dataset.ts, routes/*.ts). The HTTP layer knows nothing of resources;
+// and its data layer (records.ts, store.ts, data/, routes/*.ts). The HTTP layer knows nothing of resources;
 // the routes know nothing of sockets, digest or paging links.
 
 import { STATUS_CODES } from 'node:http';
