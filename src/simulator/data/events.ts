@@ -1,7 +1,7 @@
 // A month of events: project events drawn by weight with the fields their type carries, and global
 // events (logins, keys, users, backup daemons). Actors are the dataset's users and keys.
 
-import type { EventType } from '../../spec/index.js';
+import type { DiffStatus, DiffType, EventType } from '../../spec/index.js';
 import type { EventRec, HostRec, UserRec } from '../records.js';
 import { timestamp } from '../values.js';
 import { type Build, DAY, type Rng } from './gen.js';
@@ -281,11 +281,22 @@ export function buildEvents(b: Build): void {
   data.globalEvents = globalEvents.sort(byCreated);
 }
 
-function automationDiffs(r: Rng, projectName: string, hosts: HostRec[]): unknown[] {
+/** One element of an automation event's `diffs` (the privilege list is spelled so by the platform). */
+interface AutomationDiff {
+  id: string;
+  name: string | null;
+  params: Array<{ display: string; new: string; old: string | null; param: string }>;
+  status: DiffStatus;
+  type: DiffType;
+  roles: Array<{ db: string; role: string }>;
+  priviileges: unknown[] | null;
+}
+
+function automationDiffs(r: Rng, projectName: string, hosts: HostRec[]): AutomationDiff[] {
   const host = r.pick(hosts);
   const name = host.replicaSetName ?? host.hostname.split('.')[0]!;
   const db = (DATABASES[projectName] ?? [['test', ['items']]])[0]!;
-  const candidates = [
+  const candidates: Array<() => AutomationDiff> = [
     () => ({
       id: `${name}_${r.int(0, 2)}`,
       name: `${name}_${r.int(0, 2)}`,
@@ -299,7 +310,7 @@ function automationDiffs(r: Rng, projectName: string, hosts: HostRec[]): unknown
       id: `reporting@admin`,
       name: 'reporting',
       params: [],
-      status: r.pick(['NEW', 'MODIFIED']),
+      status: r.pick<DiffStatus>(['NEW', 'MODIFIED']),
       type: 'USERS',
       roles: [{ db: 'admin', role: 'readAnyDatabase' }],
       priviileges: null,
@@ -338,7 +349,7 @@ function automationDiffs(r: Rng, projectName: string, hosts: HostRec[]): unknown
       id: `${name}_${r.int(0, 2)}`,
       name: `${name}_${r.int(0, 2)}`,
       params: [],
-      status: r.pick(['RESTART', 'SHUTDOWN', 'STARTUP']),
+      status: r.pick<DiffStatus>(['RESTART', 'SHUTDOWN', 'STARTUP']),
       type: 'PROCESS',
       roles: [],
       priviileges: null,
