@@ -52,7 +52,7 @@ describe('layering of the spec and the simulator', () => {
 const KNOWN_COPIES = ['tools/agents.ts: AGENT_TYPES'];
 
 describe('the spec facts live once', () => {
-  const lists = Object.entries(spec).filter(
+  const lists = (Object.entries(spec) as Array<[string, unknown]>).filter(
     (e): e is [string, readonly string[]] =>
       Array.isArray(e[1]) && e[1].length >= 3 && e[1].every((v) => typeof v === 'string'),
   );
