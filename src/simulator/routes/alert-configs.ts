@@ -1,7 +1,7 @@
 // Alert configurations of a project (list, get, enable/disable), the matcher field names, and the global
 // alert configurations (beyond the spec: list and get).
 
-import { MATCHER_FIELD_NAMES } from '../../spec/index.js';
+import { type GlobalRole, MATCHER_FIELD_NAMES } from '../../spec/index.js';
 import type { AlertConfigRec, GlobalAlertConfigRec, NotificationRec } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { timestamp } from '../values.js';
@@ -10,7 +10,7 @@ import { audit, compact, FULL_MASK, maskSecret, maskUrl, selfLinks } from './ren
 import { badRequest, findById, isPlainObject, parseBody } from './validate.js';
 
 /** Global alerting is read and acknowledged by global owners and global monitoring admins (spec's table). */
-export const GLOBAL_ALERTING_ROLES = ['GLOBAL_OWNER', 'GLOBAL_MONITORING_ADMIN'];
+export const GLOBAL_ALERTING_ROLES: readonly GlobalRole[] = ['GLOBAL_OWNER', 'GLOBAL_MONITORING_ADMIN'];
 
 const PARTIAL_SECRETS = [
   'apiToken',
