@@ -28,6 +28,22 @@ function offending(dir: string, forbidden: (target: string) => boolean): string[
   );
 }
 
+/** The import cycles among files under `dir` (each once, as "a → b → a"). */
+function cycles(dir: string): string[] {
+  const files = tsFiles(dir);
+  const edges = new Map(files.map((f) => [f, importsOf(f).map((t) => t.replace(/\.js$/, '.ts'))]));
+  const found = new Set<string>();
+  const visit = (file: string, path: string[]): void => {
+    for (const next of edges.get(file) ?? []) {
+      const at = path.indexOf(next);
+      if (at >= 0) found.add([...path.slice(at), next].join(' → '));
+      else if (path.length < files.length) visit(next, [...path, next]);
+    }
+  };
+  for (const f of files) visit(f, [f]);
+  return [...found];
+}
+
 describe('layering of the spec and the simulator', () => {
   it('finds the imports it checks (the scanner is not blind)', () => {
     expect(importsOf('src/simulator/routes/access.ts')).toContain('src/spec/index.js');
@@ -36,6 +52,10 @@ describe('layering of the spec and the simulator', () => {
 
   it('the simulator imports nothing of the API client', () => {
     expect(offending('src/simulator', (t) => t.startsWith('src/api/'))).toEqual([]);
+  });
+
+  it('the simulator has no import loop (types included)', () => {
+    expect(cycles('src/simulator')).toEqual([]);
   });
 
   it('src/spec imports nothing of the project', () => {
