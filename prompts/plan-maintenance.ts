@@ -1,7 +1,9 @@
 // "Silence alerts for planned work" — check the current state and overlaps, then propose one window.
+import { ALERT_TYPE_NAMES } from '../src/spec/index.js';
 import { definePrompt, isoTimeArg, projectArg, SAFETY } from './define.js';
 
-export const ALERT_TYPE_NAMES = ['HOST', 'REPLICA_SET', 'CLUSTER', 'AGENT', 'BACKUP'];
+// src/mcp/prompts.ts completes alertTypes from this list (it imports it from here).
+export { ALERT_TYPE_NAMES };
 
 export const planMaintenance = definePrompt({
   name: 'plan_maintenance',

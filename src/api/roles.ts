@@ -1,22 +1,2 @@
-// The role enumerations of the spec (Resources › Role names), shared by the tools and the simulator.
-
-export const ORG_ROLES = ['ORG_OWNER', 'ORG_MEMBER', 'ORG_GROUP_CREATOR', 'ORG_READ_ONLY'] as const;
-export const PROJECT_ROLES = [
-  'GROUP_AUTOMATION_ADMIN',
-  'GROUP_BACKUP_ADMIN',
-  'GROUP_DATA_ACCESS_ADMIN',
-  'GROUP_DATA_ACCESS_READ_ONLY',
-  'GROUP_DATA_ACCESS_READ_WRITE',
-  'GROUP_MONITORING_ADMIN',
-  'GROUP_OWNER',
-  'GROUP_READ_ONLY',
-  'GROUP_USER_ADMIN',
-] as const;
-export const GLOBAL_ROLES = [
-  'GLOBAL_AUTOMATION_ADMIN',
-  'GLOBAL_BACKUP_ADMIN',
-  'GLOBAL_MONITORING_ADMIN',
-  'GLOBAL_OWNER',
-  'GLOBAL_READ_ONLY',
-  'GLOBAL_USER_ADMIN',
-] as const;
+// Moved to src/spec/roles.ts. Kept only for tools/api-keys.ts until it imports src/spec (issue 11).
+export { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../spec/roles.js';

@@ -7,18 +7,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Logger } from '../log.js';
 import type { DigestVerifier } from './digest-server.js';
 import { decideFault, type Faults, faultDelayMs, injectedAnswer, losesResponse } from './faults.js';
+import type { KeyRecord } from './records.js';
 import { bump, type Stats } from './stats.js';
-import { normalizeAddress } from './store.js';
 import {
   type Caller,
   errorBody,
-  type KeyRecord,
   type SimContext,
   SimError,
   type SimRequest,
   type SimResponse,
   type SimRoute,
 } from './types.js';
+import { normalizeAddress } from './values.js';
 
 export const API_PREFIX = '/api/public/v1.0';
 export const STATS_PATH = '/__simulator/stats';

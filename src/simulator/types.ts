@@ -1,27 +1,11 @@
 // Contract between the simulator's HTTP layer (server.ts, digest-server.ts, faults, stats, persistence)
-// and its data layer (store.ts, dataset.ts, routes/*.ts). The HTTP layer knows nothing of resources;
+// and its data layer (records.ts, store.ts, data/, routes/*.ts). The HTTP layer knows nothing of resources;
 // the routes know nothing of sockets, digest or paging links.
 
 import { STATUS_CODES } from 'node:http';
+import type { KeyRecord } from './records.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-
-export interface RoleAssignment {
-  orgId?: string;
-  groupId?: string;
-  roleName: string;
-}
-
-/** An API key as the auth layer needs it. */
-export interface KeyRecord {
-  id: string;
-  publicKey: string;
-  privateKey: string;
-  desc: string;
-  roles: RoleAssignment[];
-  /** The user who owns the key, when there is one (access lists belong to users). */
-  userId?: string;
-}
 
 /** Who is calling, resolved by the HTTP layer after digest auth succeeded. */
 export interface Caller {

@@ -1,7 +1,8 @@
 // Grows the simulator's demo data in place: every record of the listable collections is copied `times` - 1
 // times under a fresh id (references to configs, projects and hosts stay valid), and so are the processes of
 // each automation plan. Used to show that answers stay bounded however much the platform holds.
-import { newObjectId, type Store } from '../../src/simulator/store.js';
+import type { Store } from '../../src/simulator/store.js';
+import { newObjectId } from '../../src/simulator/values.js';
 
 const COPIED = [
   'alertConfigs',

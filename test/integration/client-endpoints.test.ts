@@ -7,7 +7,7 @@ import { type ApiClient, createApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { fetchAll, iteratePages } from '../../src/api/paging.js';
 import { createLogger } from '../../src/log.js';
-import type { Fixtures } from '../../src/simulator/store.js';
+import type { Fixtures } from '../../src/simulator/records.js';
 import { type Simulator, startTestSimulator } from '../helpers/sim.js';
 
 let sim: Simulator;

@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
+import type { KeyRecord } from '../../src/simulator/records.js';
 import type { Store } from '../../src/simulator/store.js';
-import { type KeyRecord, SimError, type SimRoute } from '../../src/simulator/types.js';
+import { SimError, type SimRoute } from '../../src/simulator/types.js';
 import {
   type DigestAnswer,
   digestFetch,

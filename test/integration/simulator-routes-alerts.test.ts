@@ -2,7 +2,7 @@
 // and their acknowledgement, global alert configurations and global alerts, matcher field names.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FixtureKey } from '../../src/simulator/store.js';
+import type { FixtureKey } from '../../src/simulator/records.js';
 import {
   type DigestAnswer,
   digestFetch,

@@ -2,7 +2,8 @@
 // integrations, agents, automation status, hosts and disks, project and global events.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FixtureKey } from '../../src/simulator/store.js';
+import type { FixtureKey } from '../../src/simulator/records.js';
+import { INTEGRATION_FIELDS } from '../../src/spec/index.js';
 import {
   type DigestAnswer,
   digestFetch,
@@ -275,6 +276,31 @@ describe('integrations', () => {
       400,
       'INVALID_ATTRIBUTE',
     );
+  });
+
+  it('requires exactly the fields the spec requires, for every type with documented fields', async () => {
+    const valid: Record<string, unknown> = {
+      enabled: true,
+      listenAddress: '0.0.0.0:9216',
+      scheme: 'http',
+      serviceDiscovery: 'file',
+    };
+    let checked = 0;
+    for (const [type, fields] of Object.entries(INTEGRATION_FIELDS)) {
+      if (fields === null) continue;
+      // Fields merge with an existing configuration, so use a project that has none of this type.
+      const project = sim.projectIds.find((id) => stored(id, type) === undefined);
+      if (project === undefined) continue;
+      const body = Object.fromEntries(fields.required.map((name) => [name, valid[name] ?? `${name}-1`]));
+      for (const name of fields.required) {
+        const { [name]: _left, ...rest } = body;
+        const r = await put(project, type, { type, ...rest });
+        expectError(r, 400, 'MISSING_ATTRIBUTE');
+        expect(r.json.parameters).toEqual([name]);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
   });
 
   it('refuses the EU region, for want of its URL setting', async () => {

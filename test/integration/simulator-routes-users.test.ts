@@ -3,7 +3,7 @@
 // and their enforcement, and organization and project API keys.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FixtureKey } from '../../src/simulator/store.js';
+import type { FixtureKey } from '../../src/simulator/records.js';
 import {
   type DigestAnswer,
   digestFetch,

@@ -1,20 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import type { ProcessRec } from '../../src/simulator/records.js';
 import { maskNotification } from '../../src/simulator/routes/alert-configs.js';
 import { isAcknowledged } from '../../src/simulator/routes/alerts.js';
 import { recentPlans } from '../../src/simulator/routes/automation.js';
 import { renderIntegration } from '../../src/simulator/routes/integrations.js';
 import { maskSecret, maskUrl } from '../../src/simulator/routes/render.js';
 import { parseBody, parseTimestamp } from '../../src/simulator/routes/validate.js';
-import {
-  accessListEntry,
-  cidrContains,
-  createStore,
-  entryMatches,
-  normalizeAddress,
-  type ProcessRec,
-  Store,
-} from '../../src/simulator/store.js';
+import { createStore, Store } from '../../src/simulator/store.js';
 import type { SimError } from '../../src/simulator/types.js';
+import { accessListEntry, cidrContains, entryMatches, normalizeAddress } from '../../src/simulator/values.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const demo = (seed?: number, now = NOW) => createStore({ dataset: 'demo', seed, now: () => now });

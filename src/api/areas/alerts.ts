@@ -1,5 +1,6 @@
 // Alert configurations, project alerts and global alerts.
 
+import type { AlertStatus } from '../../spec/index.js';
 import type { Page, PageQuery } from '../paging.js';
 import { apiPath } from '../path.js';
 import {
@@ -54,10 +55,10 @@ export function alertConfigsArea(ctx: AreaContext) {
 
 export function alertsArea(ctx: AreaContext) {
   return {
-    /** Alerts of a project, optionally by status (TRACKING, OPEN, CLOSED, CANCELLED). */
+    /** Alerts of a project, optionally by status. */
     async list(
       projectId: string,
-      q: PageQuery & { status?: string } = {},
+      q: PageQuery & { status?: AlertStatus } = {},
       o?: CallOptions,
     ): Promise<Page<Alert>> {
       return ctx.list(AlertSchema, 'Alert', apiPath`/groups/${projectId}/alerts`, q, o);

@@ -1,5 +1,6 @@
 // Integrations, agents, automation status, hosts and maintenance windows.
 
+import type { AgentType } from '../../spec/index.js';
 import type { Link, Page, PageQuery } from '../paging.js';
 import { apiPath } from '../path.js';
 import {
@@ -43,7 +44,7 @@ export function agentsArea(ctx: AreaContext) {
   return {
     async list(
       projectId: string,
-      agentType: string,
+      agentType: AgentType,
       page?: PageQuery,
       o?: CallOptions,
     ): Promise<Page<Agent>> {

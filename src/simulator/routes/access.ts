@@ -3,33 +3,38 @@
 // that is none of these in a project is "not in the group" (401 NOT_IN_GROUP); a member that lacks the
 // role the action needs is 401 USER_UNAUTHORIZED. The table of what each action needs is in index.ts.
 
-import { GLOBAL_ROLES, PROJECT_ROLES as GROUP_ROLES, ORG_ROLES } from '../../api/roles.js';
-import type { OrgRec, ProjectRec } from '../store.js';
-import { type Caller, type RoleAssignment, type SimContext, SimError, type SimRequest } from '../types.js';
+import {
+  GLOBAL_ROLES,
+  type GlobalRole,
+  ORG_ROLES,
+  type OrgRole,
+  PROJECT_ROLES,
+  type ProjectRole,
+  type RoleName,
+} from '../../spec/index.js';
+import type { OrgRec, ProjectRec, RoleAssignment } from '../records.js';
+import { type Caller, type SimContext, SimError, type SimRequest } from '../types.js';
 import { findById } from './validate.js';
-
-export { GLOBAL_ROLES, GROUP_ROLES, ORG_ROLES };
-export const ALL_ROLES: readonly string[] = [...ORG_ROLES, ...GROUP_ROLES, ...GLOBAL_ROLES];
 
 export type RoleScope = 'org' | 'group' | 'global';
 
 export function scopeOf(roleName: string): RoleScope | undefined {
   if ((GLOBAL_ROLES as readonly string[]).includes(roleName)) return 'global';
   if ((ORG_ROLES as readonly string[]).includes(roleName)) return 'org';
-  if ((GROUP_ROLES as readonly string[]).includes(roleName)) return 'group';
+  if ((PROJECT_ROLES as readonly string[]).includes(roleName)) return 'group';
   return undefined;
 }
 
 /** What a project action needs, by level. */
 export interface Grant {
-  group: readonly string[];
-  org: readonly string[];
-  global: readonly string[];
+  group: readonly ProjectRole[];
+  org: readonly OrgRole[];
+  global: readonly GlobalRole[];
 }
 
 export const GRANTS = {
   /** Any role in the project. Every global role includes read access to all projects. */
-  read: { group: GROUP_ROLES, org: ['ORG_OWNER', 'ORG_READ_ONLY'], global: GLOBAL_ROLES },
+  read: { group: PROJECT_ROLES, org: ['ORG_OWNER', 'ORG_READ_ONLY'], global: GLOBAL_ROLES },
   monitoring: {
     group: ['GROUP_OWNER', 'GROUP_MONITORING_ADMIN'],
     org: ['ORG_OWNER'],
@@ -57,8 +62,11 @@ export function callerOf(req: SimRequest): Caller {
   return req.caller;
 }
 
-export function hasGlobalRole(roles: readonly RoleAssignment[], names: readonly string[]): boolean {
-  return roles.some((r) => r.groupId === undefined && r.orgId === undefined && names.includes(r.roleName));
+export function hasGlobalRole(roles: readonly RoleAssignment[], names: readonly RoleName[]): boolean {
+  return roles.some(
+    (r) =>
+      r.groupId === undefined && r.orgId === undefined && (names as readonly string[]).includes(r.roleName),
+  );
 }
 
 export function isMember(roles: readonly RoleAssignment[], project: ProjectRec): boolean {
@@ -76,9 +84,11 @@ export function isMember(roles: readonly RoleAssignment[], project: ProjectRec):
 
 export function grants(roles: readonly RoleAssignment[], project: ProjectRec, grant: Grant): boolean {
   return roles.some((r) => {
-    if (r.groupId !== undefined) return r.groupId === project.id && grant.group.includes(r.roleName);
-    if (r.orgId !== undefined) return r.orgId === project.orgId && grant.org.includes(r.roleName);
-    return grant.global.includes(r.roleName);
+    if (r.groupId !== undefined)
+      return r.groupId === project.id && (grant.group as readonly string[]).includes(r.roleName);
+    if (r.orgId !== undefined)
+      return r.orgId === project.orgId && (grant.org as readonly string[]).includes(r.roleName);
+    return (grant.global as readonly string[]).includes(r.roleName);
   });
 }
 
@@ -120,7 +130,7 @@ export function requireProjectRole(
 }
 
 /** The caller must hold one of the named global roles. */
-export function requireGlobalRole(req: SimRequest, names: readonly string[]): Caller {
+export function requireGlobalRole(req: SimRequest, names: readonly GlobalRole[]): Caller {
   const caller = callerOf(req);
   if (!hasGlobalRole(caller.key.roles, names)) throw unauthorized();
   return caller;

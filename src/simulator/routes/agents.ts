@@ -1,11 +1,10 @@
 // Agents of a project by type, and the links to the agent resources.
 
-import type { AgentRec } from '../store.js';
+import { AGENT_TYPES } from '../../spec/index.js';
+import type { AgentRec } from '../records.js';
 import { SimError, type SimRequest, type SimRoute } from '../types.js';
 import { requireProjectRole } from './access.js';
 import { compact, link, REL_BASE } from './render.js';
-
-export const AGENT_TYPES = ['MONITORING', 'BACKUP', 'AUTOMATION'] as const;
 
 /** Fields by type: ping data for monitoring agents only, isManaged for monitoring and backup, tag for backup. */
 function renderAgent(a: AgentRec): Record<string, unknown> {

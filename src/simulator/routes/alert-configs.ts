@@ -1,24 +1,16 @@
 // Alert configurations of a project (list, get, enable/disable), the matcher field names, and the global
 // alert configurations (beyond the spec: list and get).
 
-import { type AlertConfigRec, type GlobalAlertConfigRec, type NotificationRec, timestamp } from '../store.js';
+import { type GlobalRole, MATCHER_FIELD_NAMES } from '../../spec/index.js';
+import type { AlertConfigRec, GlobalAlertConfigRec, NotificationRec } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
+import { timestamp } from '../values.js';
 import { requireAnyRole, requireGlobalRole, requireProjectRole } from './access.js';
 import { audit, compact, FULL_MASK, maskSecret, maskUrl, selfLinks } from './render.js';
 import { badRequest, findById, isPlainObject, parseBody } from './validate.js';
 
-const MATCHER_FIELD_NAMES = [
-  'TYPE_NAME',
-  'HOSTNAME',
-  'PORT',
-  'HOSTNAME_AND_PORT',
-  'REPLICA_SET_NAME',
-  'SHARD_NAME',
-  'CLUSTER_NAME',
-];
-
 /** Global alerting is read and acknowledged by global owners and global monitoring admins (spec's table). */
-export const GLOBAL_ALERTING_ROLES = ['GLOBAL_OWNER', 'GLOBAL_MONITORING_ADMIN'];
+export const GLOBAL_ALERTING_ROLES: readonly GlobalRole[] = ['GLOBAL_OWNER', 'GLOBAL_MONITORING_ADMIN'];
 
 const PARTIAL_SECRETS = [
   'apiToken',

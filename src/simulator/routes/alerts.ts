@@ -1,14 +1,15 @@
 // Project alerts and global alerts: open alerts of a configuration, acknowledgement (with its expiry
 // computed from the clock on every read), and beyond the spec: list a project's alerts by status, get one.
 
-import { type AlertRec, type AlertStatus, timestamp } from '../store.js';
+import { ALERT_STATUSES, type AlertStatus } from '../../spec/index.js';
+import type { AlertRec } from '../records.js';
 import type { Caller, SimContext, SimRequest, SimRoute } from '../types.js';
+import { timestamp } from '../values.js';
 import { callerOf, requireGlobalRole, requireProjectRole } from './access.js';
 import { findAlertConfig, findGlobalAlertConfig, GLOBAL_ALERTING_ROLES } from './alert-configs.js';
 import { audit, compact, selfLinks } from './render.js';
 import { badRequest, findById, invalidEnum, parseBody } from './validate.js';
 
-const ALERT_STATUSES: readonly AlertStatus[] = ['TRACKING', 'OPEN', 'CLOSED', 'CANCELLED'];
 const MAX_COMMENT = 200;
 
 /** Whether the alert is acknowledged at `now`: an acknowledgement reverts by itself when its time passes. */

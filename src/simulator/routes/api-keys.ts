@@ -1,9 +1,11 @@
 // API keys: create an organization key, and create a key assigned to a project. The private key is
 // returned in full only in these creation answers.
 
-import { type ApiKeyRec, newObjectId, newPrivateKey, newPublicKey, timestamp } from '../store.js';
-import type { RoleAssignment, SimContext, SimRequest, SimRoute } from '../types.js';
-import { GROUP_ROLES, ORG_ROLES, requireOrgOwner, requireProjectRole, scopeOf } from './access.js';
+import { ORG_ROLES, PROJECT_ROLES } from '../../spec/index.js';
+import type { ApiKeyRec, RoleAssignment } from '../records.js';
+import type { SimContext, SimRequest, SimRoute } from '../types.js';
+import { newObjectId, newPrivateKey, newPublicKey, timestamp } from '../values.js';
+import { requireOrgOwner, requireProjectRole, scopeOf } from './access.js';
 import { audit, selfLinks } from './render.js';
 import { badRequest, invalidEnum, invalidJsonAttribute, parseBody } from './validate.js';
 
@@ -76,7 +78,7 @@ export const apiKeyRoutes: SimRoute[] = [
       atLeastOneRole(roles);
       for (const role of roles) {
         const scope = scopeOf(role);
-        if (scope === undefined) throw invalidEnum('roles', role, GROUP_ROLES);
+        if (scope === undefined) throw invalidEnum('roles', role, PROJECT_ROLES);
         if (scope !== 'group') {
           throw badRequest('INVALID_ROLE_FOR_GROUP', `The role ${role} is not a project role.`, [role]);
         }

@@ -2,7 +2,7 @@
 // of the processes with a plan, only the 50 whose plan changed most recently are (the spec's "50 most
 // recent plans"); older plans are left out.
 
-import type { ProcessRec } from '../store.js';
+import type { ProcessRec } from '../records.js';
 import type { SimRoute } from '../types.js';
 import { requireProjectRole } from './access.js';
 

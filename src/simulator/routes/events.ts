@@ -2,9 +2,10 @@
 // eventType (repeatable or comma-separated), minDate and maxDate (inclusive) filter; includeRaw adds the
 // raw document to project events.
 
-import type { EventRec } from '../store.js';
+import { GLOBAL_ROLES } from '../../spec/index.js';
+import type { EventRec } from '../records.js';
 import type { SimRequest, SimResponse, SimRoute } from '../types.js';
-import { GLOBAL_ROLES, requireGlobalRole, requireProjectRole } from './access.js';
+import { requireGlobalRole, requireProjectRole } from './access.js';
 import { selfLinks } from './render.js';
 import { findById, queryBoolean, queryDate, queryList } from './validate.js';
 

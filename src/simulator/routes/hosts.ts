@@ -1,6 +1,6 @@
 // Hosts of a project: one disk partition (spec), and beyond the spec the host list, one host and its partitions.
 
-import type { HostRec } from '../store.js';
+import type { HostRec } from '../records.js';
 import { type SimContext, SimError, type SimRequest, type SimRoute } from '../types.js';
 import { requireProjectRole } from './access.js';
 import { compact, selfLinks } from './render.js';

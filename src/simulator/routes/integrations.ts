@@ -1,7 +1,13 @@
 // Third-party integrations of a project: create-or-update one type (answering with the whole list, secrets
 // masked), and beyond the spec: list them. Secrets are stored in full and never returned in full.
 
-import type { IntegrationRec } from '../store.js';
+import {
+  INTEGRATION_FIELD_VALUES,
+  INTEGRATION_FIELDS,
+  INTEGRATION_TYPES,
+  type IntegrationType,
+} from '../../spec/index.js';
+import type { IntegrationRec } from '../records.js';
 import type { SimContext, SimResponse, SimRoute } from '../types.js';
 import { requireProjectRole } from './access.js';
 import { audit, FULL_MASK, maskSecret, maskUrl } from './render.js';
@@ -17,54 +23,54 @@ import {
 /** How a field is shown: partially masked, URL path masked, fully masked, or left out. */
 type Secret = 'partial' | 'url' | 'full' | 'omit';
 
-interface TypeSpec {
-  body: BodySpec;
-  secrets: Record<string, Secret>;
-}
+type FieldSpec = BodySpec[string];
 
-const str = { kind: 'string', min: 1 } as const;
-const req = { kind: 'string', min: 1, required: true } as const;
-
-/** Fields by type (the spec's table; APM_SAAS fields follow the vendor's public field names). */
-const INTEGRATION_TYPES: Record<string, TypeSpec> = {
-  INCIDENT_PAGING_A: { body: { serviceKey: req }, secrets: { serviceKey: 'partial' } },
-  TEAM_CHAT_B: {
-    body: { apiToken: req, teamName: str, channelName: { kind: 'string' } },
-    secrets: { apiToken: 'partial' },
-  },
-  MONITORING_SAAS: { body: { apiKey: req }, secrets: { apiKey: 'partial' } },
-  TEAM_CHAT_A: { body: { notificationToken: req, roomName: req }, secrets: { notificationToken: 'partial' } },
-  INCIDENT_PAGING_B: {
-    body: { apiKey: req, region: { kind: 'string', values: ['US', 'EU'] } },
-    secrets: { apiKey: 'partial' },
-  },
-  INCIDENT_PAGING_C: {
-    body: { apiKey: req, routingKey: str },
-    secrets: { apiKey: 'partial', routingKey: 'partial' },
-  },
-  WEBHOOK: { body: { url: req, secret: str }, secrets: { url: 'url', secret: 'full' } },
-  TEAM_CHAT_C: { body: { teamChatCWebhookUrl: req }, secrets: { teamChatCWebhookUrl: 'url' } },
-  APM_SAAS: {
-    body: { accountId: req, licenseKey: req, writeToken: req, readToken: req },
-    secrets: { licenseKey: 'partial', writeToken: 'partial', readToken: 'partial' },
-  },
-  METRICS_SCRAPER: {
-    body: {
-      username: req,
-      password: req,
-      listenAddress: req,
-      serviceDiscovery: { kind: 'string', values: ['file', 'http'], required: true },
-      scheme: { kind: 'string', values: ['http', 'https'], required: true },
-      enabled: { kind: 'boolean', required: true },
-      tlsPemPassword: str,
-      tlsPemPath: str,
-    },
-    secrets: { password: 'omit', tlsPemPassword: 'partial' },
-  },
+/** How a field's value is checked, where it is not a non-empty string. */
+const FIELD_KINDS: Record<string, FieldSpec> = {
+  channelName: { kind: 'string' },
+  enabled: { kind: 'boolean' },
+  region: { kind: 'string', values: INTEGRATION_FIELD_VALUES.region },
+  scheme: { kind: 'string', values: INTEGRATION_FIELD_VALUES.scheme },
+  serviceDiscovery: { kind: 'string', values: INTEGRATION_FIELD_VALUES.serviceDiscovery },
 };
 
+/** The spec's fields of a type; APM_SAAS's (not in the spec) follow the vendor's public field names. */
+function bodyOf(type: IntegrationType): BodySpec {
+  const fields = INTEGRATION_FIELDS[type] ?? {
+    required: ['accountId', 'licenseKey', 'writeToken', 'readToken'],
+    optional: [],
+  };
+  const spec = (name: string, required: boolean): [string, FieldSpec] => [
+    name,
+    { ...(FIELD_KINDS[name] ?? { kind: 'string', min: 1 }), ...(required ? { required: true } : {}) },
+  ];
+  return Object.fromEntries([
+    ...fields.required.map((name) => spec(name, true)),
+    ...fields.optional.map((name) => spec(name, false)),
+  ]);
+}
+
+/** How each secret field is shown: partially masked, URL path masked, fully masked, or left out. */
+const SECRETS: Record<IntegrationType, Record<string, Secret>> = {
+  INCIDENT_PAGING_A: { serviceKey: 'partial' },
+  TEAM_CHAT_B: { apiToken: 'partial' },
+  MONITORING_SAAS: { apiKey: 'partial' },
+  TEAM_CHAT_A: { notificationToken: 'partial' },
+  INCIDENT_PAGING_B: { apiKey: 'partial' },
+  INCIDENT_PAGING_C: { apiKey: 'partial', routingKey: 'partial' },
+  WEBHOOK: { url: 'url', secret: 'full' },
+  TEAM_CHAT_C: { teamChatCWebhookUrl: 'url' },
+  APM_SAAS: { licenseKey: 'partial', writeToken: 'partial', readToken: 'partial' },
+  METRICS_SCRAPER: { password: 'omit', tlsPemPassword: 'partial' },
+};
+
+const BODIES = Object.fromEntries(INTEGRATION_TYPES.map((t) => [t, bodyOf(t)])) as Record<
+  IntegrationType,
+  BodySpec
+>;
+
 export function renderIntegration(rec: IntegrationRec): Record<string, unknown> {
-  const secrets = INTEGRATION_TYPES[rec.type]?.secrets ?? {};
+  const secrets = SECRETS[rec.type as IntegrationType] ?? {};
   const out: Record<string, unknown> = { type: rec.type };
   for (const [name, value] of Object.entries(rec.fields)) {
     const secret = secrets[name];
@@ -86,7 +92,7 @@ const LISTEN_ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 
 /** Rules beyond field types, checked on the merged configuration. */
 function checkRules(type: string, fields: Record<string, string | boolean>, reconfiguring: boolean): void {
-  for (const [name, spec] of Object.entries(INTEGRATION_TYPES[type]?.body ?? {})) {
+  for (const [name, spec] of Object.entries(BODIES[type as IntegrationType] ?? {})) {
     if (spec.required === true && fields[name] === undefined) throw missingAttribute(name);
   }
   if (type === 'TEAM_CHAT_B' && reconfiguring && fields.teamName === undefined)
@@ -130,9 +136,9 @@ export const integrationRoutes: SimRoute[] = [
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'owner');
       const type = req.params.integrationType ?? '';
-      const spec = INTEGRATION_TYPES[type];
-      if (spec === undefined) throw invalidEnum('integrationType', type, Object.keys(INTEGRATION_TYPES));
-      const body = parseBody(req.body, { ...spec.body, type: { kind: 'string', required: true } });
+      const spec = Object.hasOwn(BODIES, type) ? BODIES[type as IntegrationType] : undefined;
+      if (spec === undefined) throw invalidEnum('integrationType', type, INTEGRATION_TYPES);
+      const body = parseBody(req.body, { ...spec, type: { kind: 'string', required: true } });
       if (body.type !== type) {
         throw invalidJsonAttribute(
           'type',

@@ -1,13 +1,16 @@
 // Maintenance windows. A window exists for the API only while its end date is in the future: a past one
 // reads, updates and deletes as 404 MAINTENANCE_WINDOW_NOT_FOUND. Beyond the spec: list and create.
 
-import { newObjectId, timestamp, type WindowRec } from '../store.js';
+import { ALERT_TYPE_NAMES, MORE_ALERT_TYPE_NAMES } from '../../spec/index.js';
+import type { WindowRec } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
+import { newObjectId, timestamp } from '../values.js';
 import { requireProjectRole } from './access.js';
 import { audit, compact, selfLinks } from './render.js';
 import { badRequest, findById, invalidJsonAttribute, parseBody } from './validate.js';
 
-const WINDOW_ALERT_TYPES = ['AGENT', 'BACKUP', 'BI_CONNECTOR', 'CLUSTER', 'HOST', 'REPLICA_SET'];
+/** The seed's alert types and the further categories real servers accept, in alphabetical order. */
+const WINDOW_ALERT_TYPES = [...ALERT_TYPE_NAMES, ...MORE_ALERT_TYPE_NAMES].sort();
 
 function renderWindow(req: SimRequest, w: WindowRec): Record<string, unknown> {
   return compact({

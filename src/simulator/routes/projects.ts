@@ -1,6 +1,6 @@
 // Projects (groups), beyond the spec: the projects the key can see, and one project.
 
-import type { ProjectRec } from '../store.js';
+import type { ProjectRec } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { requireProjectRole, visibleProjects } from './access.js';
 import { selfLinks } from './render.js';

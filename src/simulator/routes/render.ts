@@ -1,7 +1,9 @@
 // Output helpers shared by the routes: self links, secret masking and the audit events every change records.
 
-import { type EventRec, newObjectId, timestamp } from '../store.js';
+import type { EventType } from '../../spec/index.js';
+import type { EventRec } from '../records.js';
 import type { SimContext, SimRequest } from '../types.js';
+import { newObjectId, timestamp } from '../values.js';
 
 export interface Link {
   href: string;
@@ -44,7 +46,8 @@ export function compact<T extends Record<string, unknown>>(record: T): T {
 }
 
 export interface AuditInput {
-  eventTypeName: string;
+  /** A name of the spec's event types: a misspelt audit event fails the type check. */
+  eventTypeName: EventType;
   /** Project events carry groupId; the rest go to the global events. */
   groupId?: string;
   orgId?: string;

@@ -6,24 +6,11 @@
 // Global roles always apply directly.
 
 import { randomInt } from 'node:crypto';
+import { ROLE_NAMES } from '../../spec/index.js';
+import type { AccessListEntryRec, RoleAssignment, UserRec } from '../records.js';
+import { type Caller, type SimContext, SimError, type SimRequest, type SimRoute } from '../types.js';
+import { accessListEntry, hashPassword, newObjectId, timestamp } from '../values.js';
 import {
-  type AccessListEntryRec,
-  accessListEntry,
-  hashPassword,
-  newObjectId,
-  timestamp,
-  type UserRec,
-} from '../store.js';
-import {
-  type Caller,
-  type RoleAssignment,
-  type SimContext,
-  SimError,
-  type SimRequest,
-  type SimRoute,
-} from '../types.js';
-import {
-  ALL_ROLES,
   callerOf,
   findOrg,
   findProject,
@@ -156,7 +143,7 @@ function parseRoles(ctx: SimContext, input: Record<string, unknown>[]): RoleAssi
     const org = typeof orgId === 'string' ? orgId : undefined;
     const group = typeof groupId === 'string' ? groupId : undefined;
     const scope = scopeOf(name);
-    if (scope === undefined) throw invalidEnum('roles.roleName', name, ALL_ROLES);
+    if (scope === undefined) throw invalidEnum('roles.roleName', name, ROLE_NAMES);
     const fail = (code: string, detail: string): never => {
       throw badRequest(code, detail, [name]);
     };
@@ -532,7 +519,7 @@ export const userRoutes: SimRoute[] = [
       const roles = caller.key.roles;
       const visible =
         caller.key.userId === user.id ||
-        hasGlobalRole(roles, ALL_ROLES) ||
+        hasGlobalRole(roles, ROLE_NAMES) ||
         user.roles.some((r) => {
           if (r.groupId !== undefined) {
             const project = ctx.store.project(r.groupId);

@@ -1,0 +1,50 @@
+// Third-party integrations of the projects, secrets in full (masked by the routes on output).
+
+import type { IntegrationType } from '../../spec/index.js';
+import type { Build, Rng } from './gen.js';
+
+/** Project, type, and its fields (secrets drawn from the PRNG, in this order). */
+export const INTEGRATIONS: Array<[string, IntegrationType, (r: Rng) => Record<string, string | boolean>]> = [
+  ['payments-prod', 'INCIDENT_PAGING_A', (r) => ({ serviceKey: r.hex(32) })],
+  [
+    'payments-prod',
+    'TEAM_CHAT_B',
+    (r) => ({ apiToken: `xoxb-${r.hex(24)}`, teamName: 'northwind', channelName: '#payments-db' }),
+  ],
+  [
+    'payments-prod',
+    'WEBHOOK',
+    (r) => ({ url: `https://hooks.example.net/dbops/${r.hex(16)}`, secret: r.hex(32) }),
+  ],
+  // A legacy chat integration: no team name, no channel.
+  ['search-staging', 'TEAM_CHAT_B', (r) => ({ apiToken: `xoxb-${r.hex(24)}` })],
+  ['search-staging', 'INCIDENT_PAGING_C', (r) => ({ apiKey: r.uuid(), routingKey: 'search-oncall' })],
+  ['analytics-prod', 'MONITORING_SAAS', (r) => ({ apiKey: r.hex(32) })],
+  ['analytics-prod', 'INCIDENT_PAGING_B', (r) => ({ apiKey: r.uuid(), region: 'US' })],
+  [
+    'analytics-prod',
+    'METRICS_SCRAPER',
+    (r) => ({
+      username: 'prom-scraper',
+      password: r.hex(20),
+      listenAddress: '0.0.0.0:9216',
+      serviceDiscovery: 'http',
+      scheme: 'https',
+      enabled: true,
+      tlsPemPath: '/etc/dbops/tls/scraper.pem',
+      tlsPemPassword: r.hex(16),
+    }),
+  ],
+  ['platform-dev', 'TEAM_CHAT_A', (r) => ({ notificationToken: r.hex(40), roomName: 'dev-db' })],
+  [
+    'platform-dev',
+    'TEAM_CHAT_C',
+    (r) => ({ teamChatCWebhookUrl: `https://chat-c.example.com/webhookb2/${r.uuid()}` }),
+  ],
+];
+
+export function buildIntegrations(b: Build): void {
+  for (const [project, type, fields] of INTEGRATIONS) {
+    b.data.integrations.push({ groupId: b.project(project).id, type, fields: fields(b.r) });
+  }
+}

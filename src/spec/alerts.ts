@@ -1,0 +1,44 @@
+// Alerts, alert configurations and maintenance windows (seed › Alert, Alert configuration, Notification,
+// Maintenance window, Alert status, endpoint "matcher field names").
+
+/** Alert status values (seed › States › Alert status). */
+export const ALERT_STATUSES = ['TRACKING', 'OPEN', 'CLOSED', 'CANCELLED'] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
+
+/** Alert types a maintenance window mutes: the seed's examples, in its order. */
+export const ALERT_TYPE_NAMES = ['HOST', 'REPLICA_SET', 'CLUSTER', 'AGENT', 'BACKUP'] as const;
+/** Further alert categories (seed › Alert › eventTypeName categories) real servers accept in a window. */
+export const MORE_ALERT_TYPE_NAMES = ['BI_CONNECTOR'] as const;
+
+/** Values of matchers[].fieldName (GET /alertConfigs/matchers/fieldNames). */
+export const MATCHER_FIELD_NAMES = [
+  'TYPE_NAME',
+  'HOSTNAME',
+  'PORT',
+  'HOSTNAME_AND_PORT',
+  'REPLICA_SET_NAME',
+  'SHARD_NAME',
+  'CLUSTER_NAME',
+] as const;
+export type MatcherFieldName = (typeof MATCHER_FIELD_NAMES)[number];
+
+/** Notification typeName values: the means of notification. */
+export const NOTIFICATION_TYPES = [
+  'EMAIL',
+  'SMS',
+  'ORG',
+  'GROUP',
+  'USER',
+  'WEBHOOK',
+  'TEAM_CHAT_A',
+  'TEAM_CHAT_B',
+  'TEAM_CHAT_C',
+  'INCIDENT_PAGING_A',
+  'INCIDENT_PAGING_B',
+  'INCIDENT_PAGING_C',
+  'MONITORING_SAAS',
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** sourceTypeName of backup alerts. */
+export const ALERT_SOURCE_TYPES = ['REPLICA_SET', 'SHARDED_CLUSTER', 'CONFIG_SERVER'] as const;
