@@ -3,10 +3,9 @@ import { z } from 'zod';
 import type { Agent } from '../src/api/client.js';
 import { listAnswer } from '../src/format/answers.js';
 import { age, fields } from '../src/format/markdown.js';
+import { AGENT_TYPES } from '../src/spec/index.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
-
-const AGENT_TYPES = ['MONITORING', 'BACKUP', 'AUTOMATION'] as const;
 
 export const listAgents = defineTool({
   name: 'list_agents',

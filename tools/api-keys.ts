@@ -1,11 +1,11 @@
 // Minting API keys. A new key's private half is returned once by the platform; it goes to a 0600 file through
 // ctx.secrets and the model sees it masked with the file's path (in full only if the operator chose so).
 import { z } from 'zod';
-import { ORG_ROLES, PROJECT_ROLES } from '../src/api/roles.js';
 import { fields } from '../src/format/markdown.js';
 import { cell } from '../src/format/untrusted.js';
 import { type KeptKey, keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
 import { keepKey } from '../src/policy/secrets.js';
+import { ORG_ROLES, PROJECT_ROLES } from '../src/spec/index.js';
 import { ids, text, upTo } from '../src/tool/ids.js';
 import {
   defineTool,

@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
 import type { AccessListEntry, RoleAssignment, User } from '../src/api/client.js';
-import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/api/roles.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { age, fields } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
@@ -11,6 +10,7 @@ import { cell } from '../src/format/untrusted.js';
 import type { KeptKey } from '../src/format/views/keys.js';
 import { keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
 import { keepKey } from '../src/policy/secrets.js';
+import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/spec/index.js';
 import { idFrom, ids, page, text, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
