@@ -1,33 +1,8 @@
+// Helpers the prompt files share: the contract (src/tool/prompt.ts), common arguments and the safety rule.
 import { ISO_TIME } from '../src/tool/ids.js';
-// A prompt is a plain object: its arguments (all strings, as MCP prompt arguments are) and the conversation
-// starter it renders. The MCP adapter (src/mcp/prompts.ts) turns arguments into schemas with completion.
+import type { PromptArg, PromptDef } from '../src/tool/prompt.js';
 
-/** What the adapter completes an argument from. */
-export type Completion = 'projectId' | 'alertTypeNames' | 'sinceHours';
-
-export interface PromptArg {
-  description: string;
-  required: boolean;
-  /** A check with a message that says what to write instead. */
-  pattern?: { regex: RegExp; message: string };
-  complete?: Completion;
-}
-
-export interface PromptDef {
-  name: string;
-  title: string;
-  description: string;
-  args: Record<string, PromptArg>;
-  /**
-   * The user message that starts the conversation; `now` anchors relative times; `asksFirst` says whether
-   * the server itself asks the person before a tool's change (the live policy), so the text stays true.
-   */
-  render(
-    args: Record<string, string | undefined>,
-    now: Date,
-    asksFirst: (toolName: string) => boolean,
-  ): string;
-}
+export type { Completion, PromptArg, PromptDef } from '../src/tool/prompt.js';
 
 export const definePrompt = (p: PromptDef): PromptDef => p;
 

@@ -3,7 +3,6 @@ import { ALERT_TYPE_NAMES } from '../src/spec/index.js';
 import { definePrompt, isoTimeArg, projectArg, SAFETY } from './define.js';
 
 // src/mcp/prompts.ts completes alertTypes from this list (it imports it from here).
-export { ALERT_TYPE_NAMES };
 
 export const planMaintenance = definePrompt({
   name: 'plan_maintenance',

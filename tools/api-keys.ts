@@ -53,7 +53,7 @@ export const createOrgApiKey = defineTool({
     roles: upTo(z.enum(ORG_ROLES), 4, 'roles').min(1).describe('Roles of the key'),
   },
   output: recordOutput,
-  preview: async (ctx, args) => {
+  preview: async (_ctx, args) => {
     const orgId = args.orgId;
     return {
       action: `Create an API key in organization ${orgId} with roles ${args.roles.join(', ')}`,
@@ -90,7 +90,7 @@ export const createProjectApiKey = defineTool({
   },
   output: recordOutput,
   check: checkProjectKey,
-  preview: async (ctx, args) => {
+  preview: async (_ctx, args) => {
     const projectId = args.projectId;
     return {
       action: `Create an API key for project ${projectId}${args.roles ? ` with roles ${args.roles.join(', ')}` : ''}`,

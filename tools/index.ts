@@ -10,12 +10,14 @@ import { eventTools } from './events.js';
 import { hostTools } from './hosts.js';
 import { integrationTools } from './integrations.js';
 import { maintenanceWindowTools } from './maintenance-windows.js';
+import { openAlertTools } from './open-alerts.js';
 import { globalAlertConfigTools, projectTools } from './projects.js';
 import { triageTools } from './triage.js';
 import { userTools } from './users.js';
 
 export const catalog: AnyTool[] = [
   ...triageTools,
+  ...openAlertTools,
   ...projectTools,
   ...alertConfigTools,
   ...globalAlertConfigTools,

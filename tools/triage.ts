@@ -9,7 +9,6 @@ import {
   groupByCause,
   loadOpenAlerts,
   loadWindows,
-  OPEN_STATUSES,
   type OpenAlerts,
 } from '../src/feeds/alerts.js';
 import { type ChangeKind, changeKind, loadRecentEvents, type RecentEvents } from '../src/feeds/events.js';
@@ -22,109 +21,17 @@ import {
   alertCounts,
   alertHeadline,
   alertWhere,
+  fallbackNote,
   groupHeading,
   groupNotes,
-  groupsMarkdown,
+  groupSummary,
   groupTable,
 } from '../src/format/views/alerts.js';
 import { atGoal, automationRow } from '../src/format/views/automation.js';
 import { changeSummary, eventWho } from '../src/format/views/events.js';
 import { windowState } from '../src/format/views/windows.js';
 import { ids, page } from '../src/tool/ids.js';
-import { DEFAULT_ROWS, defineTool, type FormatContext } from '../src/tool/index.js';
-
-const groupSummary = (g: AlertGroup) => ({
-  cause: g.cause,
-  eventTypeName: g.eventTypeName,
-  metricName: g.metricName,
-  global: g.global,
-  conditions: g.conditions,
-  alertConfigIds: g.alertConfigIds,
-  disabledConfigIds: g.disabledConfigIds,
-  configChangeEventIds: g.configChanges.map((e) => e.id),
-  maintenanceWindow: g.window,
-  count: g.alerts.length,
-  acknowledged: g.acknowledged,
-  oldest: g.oldest,
-  alertIds: g.alerts.map((a) => a.id),
-});
-
-const fallbackNote = (source: OpenAlerts['source']) =>
-  source === 'per-config'
-    ? 'This server has no project-wide alert list: the alerts were read per alert configuration, which shows OPEN alerts only (not TRACKING).'
-    : undefined;
-
-export const listOpenAlerts = defineTool({
-  name: 'list_open_alerts',
-  title: 'List open alerts of a project',
-  description:
-    'Lists a project\'s open and tracking alerts across all alert configurations, grouped by cause, with acknowledgement and age. Use for "what is alerting"; for changes too use triage_project instead.',
-  kind: 'read',
-  input: {
-    projectId: ids.project.optional(),
-    status: z
-      .enum(OPEN_STATUSES)
-      .optional()
-      .describe('OPEN, or TRACKING (not yet past the notification delay); default both'),
-    responseFormat: page.responseFormat,
-  },
-  output: {
-    projectId: z.string(),
-    source: z.enum(['project', 'per-config']),
-    totalCount: z.number(),
-    trackingCount: z.number(),
-    acknowledgedCount: z.number(),
-    truncated: z.boolean(),
-    groups: z.array(z.looseObject({})),
-    alerts: z.array(z.looseObject({})),
-  },
-  run: async (ctx, args) => {
-    const projectId = args.projectId;
-    const r = await loadOpenAlerts(ctx.api, projectId, {
-      signal: ctx.signal,
-      windows: true,
-      statuses: args.status ? [args.status] : OPEN_STATUSES,
-      progress: (done, total, message) => ctx.progress(done, total, `read ${message}`),
-    });
-    return { projectId, ...r };
-  },
-  format: (r, _args, f) => {
-    const groups = groupByCause(r.alerts, r.configs, f.now, alertContext(r));
-    const lines = [
-      `# Open alerts of project ${r.projectId} — ${alertHeadline(r.alerts, groups, f.now, r.globalAlertIds)}`,
-    ];
-    for (const note of [fallbackNote(r.source), r.globalNote]) if (note) lines.push(note);
-    if (!r.alerts.length)
-      lines.push('Nothing is alerting. triage_project shows recent changes and deployments.');
-    else {
-      const { body, hidden } = groupsMarkdown(
-        groups,
-        f.now,
-        f.detailed ? Number.MAX_SAFE_INTEGER : DEFAULT_ROWS,
-      );
-      lines.push(f.fence.notice, f.fence.wrap(body));
-      if (hidden)
-        lines.push(`${hidden} more alerts in structuredContent.alerts (or responseFormat=detailed).`);
-      lines.push(
-        `Next: ${ackTool(groups)} with an alertId while someone works on it; get_alert_config with an alertConfigId; triage_project for what changed before.`,
-      );
-    }
-    if (r.truncated) lines.push('Some lists were longer than could be read; counts are lower bounds.');
-    return {
-      text: lines.join('\n'),
-      structured: {
-        projectId: r.projectId,
-        source: r.source,
-        ...alertCounts(r.alerts, f.now),
-        truncated: r.truncated,
-        groups: groups.map(groupSummary),
-        alerts: redact(r.alerts),
-      },
-    };
-  },
-});
-
-// ---------------------------------------------------------------------------------------------------------
+import { defineTool, type FormatContext } from '../src/tool/index.js';
 
 const SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -471,4 +378,4 @@ export const triageProject = defineTool({
   },
 });
 
-export const triageTools = [triageProject, listOpenAlerts];
+export const triageTools = [triageProject];

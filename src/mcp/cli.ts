@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { catalog } from '../../tools/index.js';
 import { openInBrowser } from '../approval/open.js';
 import { type Config, ConfigError, loadConfig, settingNames } from '../config.js';
 import { createLogger } from '../log.js';
 import { maxKindOf } from '../tool/index.js';
+import { catalog } from './catalog.js';
 import { createRuntime } from './runtime.js';
 import { checkToolFilters, createMcpServer, enabledTools, type ServerDeps } from './server.js';
 

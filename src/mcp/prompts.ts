@@ -2,11 +2,11 @@
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { Completion, PromptArg } from '../../prompts/define.js';
-import { prompts } from '../../prompts/index.js';
-import { ALERT_TYPE_NAMES } from '../../prompts/plan-maintenance.js';
 import { completeIds, projectChoices } from '../feeds/lookup.js';
 import { consentFacts } from '../policy/consent.js';
+import { ALERT_TYPE_NAMES } from '../spec/index.js';
+import type { Completion, PromptArg } from '../tool/prompt.js';
+import { prompts } from './catalog.js';
 import { enabledTools, type ServerDeps } from './server.js';
 
 const SINCE_CHOICES = ['1h', '6h', '24h', '48h', '7d', '30d'];

@@ -12,7 +12,6 @@ import {
   McpError,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { catalog as fullCatalog } from '../../tools/index.js';
 import type { ApiClient } from '../api/client.js';
 import { type Config, ConfigError } from '../config.js';
 import { capText } from '../format/markdown.js';
@@ -26,6 +25,7 @@ import type { createSecretKeeper } from '../policy/secrets.js';
 import type { TokenSigner } from '../policy/tokens.js';
 import type { AnyTool, ToolAnswer, ToolContext } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
+import { catalog as fullCatalog } from './catalog.js';
 import { errorMessage } from './errors.js';
 import { annotationsFor, argsSchemaFor, listingOf, outputSchemaFor } from './schemas.js';
 

@@ -183,3 +183,24 @@ export const ackTool = (groups: AlertGroup[]) =>
   ]
     .filter(Boolean)
     .join(' or ');
+
+export const groupSummary = (g: AlertGroup) => ({
+  cause: g.cause,
+  eventTypeName: g.eventTypeName,
+  metricName: g.metricName,
+  global: g.global,
+  conditions: g.conditions,
+  alertConfigIds: g.alertConfigIds,
+  disabledConfigIds: g.disabledConfigIds,
+  configChangeEventIds: g.configChanges.map((e) => e.id),
+  maintenanceWindow: g.window,
+  count: g.alerts.length,
+  acknowledged: g.acknowledged,
+  oldest: g.oldest,
+  alertIds: g.alerts.map((a) => a.id),
+});
+
+export const fallbackNote = (source: string) =>
+  source === 'per-config'
+    ? 'This server has no project-wide alert list: the alerts were read per alert configuration, which shows OPEN alerts only (not TRACKING).'
+    : undefined;

@@ -1,0 +1,107 @@
+// The layering the README draws, checked from the imports themselves, with no list of exceptions: a change
+// that imports upwards, sideways between tools, or from the simulator into the client fails here.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(new URL('../..', import.meta.url).pathname);
+
+function files(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(join(root, p)).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+const sources = [...files('src'), ...files('tools'), ...files('prompts')];
+
+/** Project files a file imports (static, dynamic and type-only, re-exports included). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const specs = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s+'(\.[^']+)'/g),
+    ...text.matchAll(/import\(\s*'(\.[^']+)'\s*\)/g),
+  ].map((m) => m[1] as string);
+  return specs.map((s) => relative(root, resolve(root, dirname(file), s)).replace(/\.js$/, '.ts'));
+}
+
+const edges = sources.flatMap((from) => importsOf(from).map((to) => ({ from, to })));
+const under = (p: string, dir: string) => p === dir || p.startsWith(`${dir}/`);
+
+/**
+ * Layers, bottom to top; a file may import its own layer and the ones below. Within a layer, folders do
+ * not import each other upwards either (format below tool, feeds and policy beside each other).
+ */
+const LAYERS: Array<[number, string[]]> = [
+  [1, ['src/spec', 'src/log.ts', 'src/net.ts', 'src/config.ts', 'src/format/untrusted.ts']],
+  [2, ['src/api']],
+  [3, ['src/format', 'src/state']],
+  [4, ['src/tool']],
+  [5, ['src/feeds', 'src/policy', 'src/approval']],
+  [6, ['tools', 'prompts']],
+  [7, ['src/mcp', 'src/index.ts', 'src/cli.ts']],
+];
+
+function layerOf(file: string): number | undefined {
+  let best: [number, number] | undefined; // [layer, length of the matching prefix]
+  for (const [layer, dirs] of LAYERS)
+    for (const d of dirs)
+      if (under(file, d.replace(/\.ts$/, '')) || file === d)
+        if (!best || d.length > best[1]) best = [layer, d.length];
+  return best?.[0];
+}
+
+const show = (es: Array<{ from: string; to: string }>) => es.map((e) => `${e.from} → ${e.to}`);
+
+describe('the layering', () => {
+  it('places every source file in a layer', () => {
+    const unplaced = sources.filter((f) => !under(f, 'src/simulator') && layerOf(f) === undefined);
+    expect(unplaced).toEqual([]);
+  });
+
+  it('imports downwards only', () => {
+    const up = edges.filter((e) => {
+      if (under(e.from, 'src/simulator') || under(e.to, 'src/simulator')) return false;
+      const [a, b] = [layerOf(e.from), layerOf(e.to)];
+      return a !== undefined && b !== undefined && b > a;
+    });
+    expect(show(up)).toEqual([]);
+  });
+
+  it('keeps tools a leaf: only src/mcp/catalog.ts imports tools/ and prompts/, and no tool imports another', () => {
+    const bad = edges.filter(
+      (e) =>
+        (under(e.to, 'tools') || under(e.to, 'prompts')) &&
+        !(e.from === 'src/mcp/catalog.ts' && (e.to === 'tools/index.ts' || e.to === 'prompts/index.ts')) &&
+        !(e.from === 'tools/index.ts' && under(e.to, 'tools')) &&
+        !(under(e.from, 'prompts') && under(e.to, 'prompts')),
+    );
+    expect(show(bad)).toEqual([]);
+  });
+
+  it('keeps the simulator apart: it imports only the spec and base modules, and nothing imports it but demo mode', () => {
+    const out = edges.filter(
+      (e) =>
+        under(e.from, 'src/simulator') &&
+        !under(e.to, 'src/simulator') &&
+        !under(e.to, 'src/spec') &&
+        !['src/log.ts', 'src/net.ts'].includes(e.to),
+    );
+    expect(show(out)).toEqual([]);
+    const into = edges.filter(
+      (e) =>
+        under(e.to, 'src/simulator') &&
+        !under(e.from, 'src/simulator') &&
+        !['src/mcp/runtime.ts', 'src/cli.ts', 'src/index.ts'].includes(e.from),
+    );
+    expect(show(into)).toEqual([]);
+  });
+
+  it('draws entities in views only: feeds, policy and tools take rows and headlines from src/format/views', () => {
+    // A view is imported by the tools of its entity; no view imports a tool, a feed or the policy.
+    const views = files('src/format/views');
+    expect(views.length).toBeGreaterThan(0);
+    const fromViews = edges.filter((e) => under(e.from, 'src/format/views') && layerOf(e.to)! > 3);
+    expect(show(fromViews)).toEqual([]);
+  });
+});
