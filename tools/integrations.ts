@@ -159,6 +159,8 @@ export const putIntegration = defineTool({
     "Adds or replaces a project's integration of one type; new keys are live at once. Use to set up or rotate paging, chat, webhook or metrics; list_integrations shows the current ones.",
   kind: 'destructive',
   checkWith: 'list_integrations',
+  // It reconfigures a service outside the platform (paging, chat, webhooks, metrics).
+  openWorld: true,
   idempotent: true,
   input: {
     projectId: ids.project.optional(),

@@ -12,10 +12,8 @@ const bounded = (what: string, max: number) =>
   z.string().refine((s) => s.length <= max, { message: `${what} must be at most ${max} characters` });
 
 const consentInput = {
-  confirmationToken: bounded('confirmationToken', 1000)
-    .optional()
-    .describe('From the last answer, once the person agreed'),
-  approvalId: bounded('approvalId', 200).optional().describe('From the last answer, once the person decided'),
+  confirmationToken: bounded('confirmationToken', 1000).optional().describe('Only once the person agreed'),
+  approvalId: bounded('approvalId', 200).optional().describe('Only once the person decided'),
 };
 
 export function inputSchemaFor(tool: AnyTool) {
@@ -65,8 +63,9 @@ export function outputSchemaFor(tool: AnyTool) {
   // Guarded tools answer with an outcome; `result` (the tool's own output) is present once executed.
   return z.looseObject({
     outcome: z.enum(['executed', 'confirmation_required', 'approval_pending', 'declined']),
-    // Also `preview` (what will change) and `confirmation` (token, or approvalId and url) until executed.
-    result: z.record(z.string(), z.unknown()).optional(),
+    // Also `preview` (what will change) and `confirmation` (token, or approvalId and url) until executed;
+    // once executed, `result` is the tool's own answer under its declared shape.
+    result: z.looseObject(tool.output).optional(),
     nextStep,
   });
 }
@@ -171,8 +170,15 @@ function publishedInput(tool: AnyTool): Json {
 function publishedOutput(tool: AnyTool): Json {
   const schema = jsonSchema(outputSchemaFor(tool), 'output');
   const guaranteed = ['outcome', 'nextStep'];
+  const properties = { ...(schema['properties'] as Record<string, Json>) };
+  // A guarded tool's own answer (`result`, once executed) is published field by field, without `required`.
+  if (properties['result']) {
+    const { required: _all, ...result } = properties['result'];
+    properties['result'] = result;
+  }
   return {
     ...schema,
+    properties,
     required: ((schema['required'] as string[]) ?? []).filter((k) => guaranteed.includes(k)),
   };
 }
@@ -183,7 +189,7 @@ export function annotationsFor(tool: AnyTool) {
     readOnlyHint: kind === 'read',
     destructiveHint: kind === 'destructive',
     idempotentHint: kind === 'read' || tool.idempotent === true,
-    openWorldHint: tool.name === 'put_integration',
+    openWorldHint: tool.openWorld === true,
   };
 }
 

@@ -2,6 +2,9 @@
 // MCP tools, turns every outcome into a result (never a crash), and wires progress, cancellation,
 // elicitation and logging to the SDK.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   type CallToolResult,
@@ -32,7 +35,23 @@ import { annotationsFor, argsSchemaFor, listingOf, outputSchemaFor } from './sch
 export { annotationsFor, inputSchemaFor, listingOf, outputSchemaFor } from './schemas.js';
 
 export const SERVER_NAME = 'dbops-mcp';
-export const SERVER_VERSION = '0.1.0';
+/** The version in package.json: the nearest one named dbops-mcp above this module (source, build or bundle). */
+export const SERVER_VERSION = packageVersion();
+
+function packageVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)), i = 0; i < 5; dir = dirname(dir), i++) {
+    try {
+      const p = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (p.name === 'dbops-mcp' && p.version) return p.version;
+    } catch {
+      // not here: look one folder up
+    }
+  }
+  return '0.0.0';
+}
 
 /** The server's instructions; the sentence on changes follows the live policy (DBOPS_CONFIRM). */
 export const instructionsFor = (

@@ -1,7 +1,14 @@
 // Conventions every tool of the catalog keeps, checked in one place so a new tool cannot drift from them.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { annotationsFor, enabledTools, inputSchemaFor, listingOf } from '../../src/mcp/server.js';
+import {
+  annotationsFor,
+  enabledTools,
+  inputSchemaFor,
+  listingOf,
+  SERVER_VERSION,
+} from '../../src/mcp/server.js';
 import { kindOf, needsConsent } from '../../src/policy/consent.js';
 import { maxKindOf } from '../../src/tool/index.js';
 import { catalog } from '../../tools/index.js';
@@ -184,6 +191,17 @@ describe('the tool catalog', () => {
     for (const t of catalog.filter((t) => maxKindOf(t) === 'read'))
       for (const c of ['destructive', 'write', 'never'] as const)
         expect(needsConsent('read', c), t.name).toBe(false);
+  });
+
+  it('advertises what each tool declares: guarded outputs field by field, openWorld, the package version', () => {
+    for (const t of catalog) {
+      const out = listingOf(t).outputSchema as { properties: Record<string, { properties?: object }> };
+      const own = maxKindOf(t) === 'read' ? out.properties : out.properties['result']?.properties;
+      expect(Object.keys(own ?? {}), t.name).toEqual(expect.arrayContaining(Object.keys(t.output)));
+      expect(annotationsFor(t).openWorldHint, t.name).toBe(t.openWorld === true);
+    }
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(SERVER_VERSION).toBe(pkg.version);
   });
 
   it('fits the whole tools/list payload in under 40 KB', () => {
