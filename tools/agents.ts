@@ -1,8 +1,8 @@
 // Agents: the monitoring, backup and automation agents of a project, and whether they are alive.
 import { z } from 'zod';
-import type { Agent } from '../src/api/client.js';
 import { listAnswer } from '../src/format/answers.js';
-import { age, fields } from '../src/format/markdown.js';
+import { fields } from '../src/format/markdown.js';
+import { agentList } from '../src/format/views/agents.js';
 import { AGENT_TYPES } from '../src/spec/index.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
@@ -26,15 +26,7 @@ export const listAgents = defineTool({
       pageQuery(args),
       {
         title: `${args.agentType} agents of project ${args.projectId}`,
-        columns: ['hostname', 'state', 'last conf', 'last ping', 'managed', 'tag'],
-        row: (a: Agent) => [
-          a.hostname,
-          a.stateName,
-          age(a.lastConf, f.now),
-          age(a.lastPing, f.now),
-          a.isManaged === undefined ? undefined : a.isManaged ? 'yes' : 'no',
-          a.tag,
-        ],
+        ...agentList,
         next: 'list_hosts for the hosts they watch; get_automation_status for automation progress',
         empty: `No ${args.agentType} agents in this project.`,
       },

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { AlertConfig } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields } from '../src/format/markdown.js';
-import { condition, matcherSummary, notifySummary } from '../src/format/views/alert-configs.js';
-import { alertColumns, alertRow } from '../src/format/views/alerts.js';
+import { condition, configList, matcherSummary } from '../src/format/views/alert-configs.js';
+import { alertList } from '../src/format/views/alerts.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';
 
@@ -23,14 +23,7 @@ export const listAlertConfigs = defineTool({
       pageQuery(args),
       {
         title: `Alert configurations of project ${args.projectId}`,
-        columns: ['alertConfigId', 'event type', 'enabled', 'condition', 'notifies'],
-        row: (c: AlertConfig) => [
-          c.id,
-          c.eventTypeName,
-          c.enabled ? 'yes' : 'no',
-          condition(c),
-          notifySummary(c),
-        ],
+        ...configList,
         next: 'get_alert_config for details, list_open_alerts_for_config for its open alerts',
         empty: 'This project has no alert configurations.',
       },
@@ -149,8 +142,7 @@ export const listOpenAlertsForConfig = defineTool({
       pageQuery(args),
       {
         title: `Open alerts of alert configuration ${args.alertConfigId}`,
-        columns: alertColumns,
-        row: (a) => alertRow(a, f.now),
+        ...alertList,
         next: 'acknowledge_alert with an alertId to silence one while you work on it',
         empty: 'No open alerts for this configuration.',
       },

@@ -4,14 +4,7 @@ import { ifSupported } from '../src/api/capabilities.js';
 import type { Alert } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
-import {
-  ackState,
-  alertColumns,
-  alertRow,
-  alertWhat,
-  alertWhere,
-  closedNote,
-} from '../src/format/views/alerts.js';
+import { ackState, alertWhat, alertWhere, closedNote, globalAlertList } from '../src/format/views/alerts.js';
 import { ids, isoTime, page, text } from '../src/tool/ids.js';
 import {
   defineTool,
@@ -184,8 +177,7 @@ export const listOpenGlobalAlertsForConfig = defineTool({
       {
         title: `Open alerts of global alert configuration ${args.globalAlertConfigId}`,
         // A global configuration spans projects: which project each alert is in is the first question.
-        columns: [...alertColumns, 'projectId'],
-        row: (a) => [...alertRow(a, f.now), a.groupId],
+        ...globalAlertList,
         next: 'acknowledge_global_alert with an alertId',
         empty: 'No open alerts for this global configuration.',
       },

@@ -4,7 +4,12 @@ import { z } from 'zod';
 import type { AutomationStatus } from '../src/api/client.js';
 import { plural, table } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { atGoal, automationRow } from '../src/format/views/automation.js';
+import {
+  atGoal,
+  automationColumns,
+  automationHeadline,
+  automationRow,
+} from '../src/format/views/automation.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool } from '../src/tool/index.js';
 
@@ -26,10 +31,8 @@ export const getAutomationStatus = defineTool({
     const processes = redact(s.processes ?? []);
     const behind = processes.filter((p) => !atGoal(p, s.goalVersion));
     const done = processes.filter((p) => atGoal(p, s.goalVersion));
-    const lines = [
-      `# Automation of project ${args.projectId} — ${done.length} of ${plural(processes.length, 'process', 'processes')} at goal version ${s.goalVersion}`,
-    ];
-    const columns = ['process', 'hostname', 'last goal version', 'remaining plan', 'error'];
+    const lines = [automationHeadline(args.projectId, processes, s.goalVersion)];
+    const columns = automationColumns;
     if (behind.length > 0) {
       lines.push(`### Behind the goal (${behind.length})`, f.fence.notice);
       lines.push(f.fence.wrap(table(columns, behind.map(automationRow))));

@@ -4,7 +4,7 @@ import type { ApiEvent, Page } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { dataOperation, eventColumns, eventRow, eventTarget, eventWho } from '../src/format/views/events.js';
+import { dataOperation, eventList, eventTarget, eventWho } from '../src/format/views/events.js';
 import { ids, isoTime, page, typeName, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
@@ -36,7 +36,7 @@ const newestFirst = (p: Page<ApiEvent>): Page<ApiEvent> => ({
   ),
 });
 
-function eventList(
+function eventsAnswer(
   result: Page<ApiEvent>,
   args: { pageNum?: number; itemsPerPage?: number },
   title: string,
@@ -48,8 +48,7 @@ function eventList(
     pageQuery(args),
     {
       title,
-      columns: eventColumns,
-      row: (e: ApiEvent) => eventRow(e, f.now),
+      ...eventList,
       next,
       empty: 'No events match. Widen minDate/maxDate or drop the eventType filter.',
     },
@@ -85,7 +84,7 @@ export const listProjectEvents = defineTool({
     );
   },
   format: (result, args, f) =>
-    eventList(
+    eventsAnswer(
       result,
       args,
       `Events of project ${args.projectId}`,
@@ -165,7 +164,7 @@ export const listGlobalEvents = defineTool({
     );
   },
   format: (result, args, f) =>
-    eventList(result, args, 'Global events', 'list_project_events for the events of one project', f),
+    eventsAnswer(result, args, 'Global events', 'list_project_events for the events of one project', f),
 });
 
 export const eventTools = [listProjectEvents, getProjectEvent, listGlobalEvents];

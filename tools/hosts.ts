@@ -1,8 +1,8 @@
 // Hosts: the monitored processes of a project (hostId values for alerts and disks), and one disk partition.
 import { z } from 'zod';
-import type { DiskPartition, Host, Page } from '../src/api/client.js';
+import type { DiskPartition, Page } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
-import { age } from '../src/format/markdown.js';
+import { hostList } from '../src/format/views/hosts.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
 
@@ -21,14 +21,7 @@ export const listHosts = defineTool({
       pageQuery(args),
       {
         title: `Hosts of project ${args.projectId}`,
-        columns: ['hostId', 'host', 'type', 'replica set', 'last ping'],
-        row: (h: Host) => [
-          h.id,
-          h.port !== undefined ? `${h.hostname ?? '?'}:${h.port}` : h.hostname,
-          h.typeName,
-          h.replicaSetName,
-          age((h as Record<string, unknown>).lastPing, f.now),
-        ],
+        ...hostList,
         next: 'get_disk_partition with a hostId (without partitionName it lists the partitions)',
         empty: 'No hosts are monitored in this project.',
       },

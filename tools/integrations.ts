@@ -5,6 +5,7 @@ import { ifSupported } from '../src/api/capabilities.js';
 import type { Integration, Page } from '../src/api/client.js';
 import { listAnswer } from '../src/format/answers.js';
 import { isSecretKey, mask, redact } from '../src/format/redact.js';
+import { integrationList } from '../src/format/views/integrations.js';
 import { ids, text } from '../src/tool/ids.js';
 import {
   defineTool,
@@ -119,14 +120,7 @@ function integrationAnswer(page: Page<Integration>, title: string, f: FormatCont
     { pageNum: 1, itemsPerPage: all },
     {
       title,
-      columns: ['type', 'settings (secrets masked)'],
-      row: (i: Integration) => [
-        i.type,
-        Object.entries(i)
-          .filter(([k]) => k !== 'type' && k !== 'links')
-          .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-          .join(', '),
-      ],
+      ...integrationList,
       next,
       empty: 'This project has no third-party integrations.',
     },

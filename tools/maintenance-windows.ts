@@ -6,7 +6,7 @@ import { ApiError } from '../src/api/errors.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
 import { cell } from '../src/format/untrusted.js';
-import { windowCurrent, windowPairs, windowState } from '../src/format/views/windows.js';
+import { windowCurrent, windowList, windowPairs, windowState } from '../src/format/views/windows.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
@@ -73,15 +73,7 @@ export const listMaintenanceWindows = defineTool({
       pageQuery(args),
       {
         title: `Maintenance windows of project ${args.projectId}`,
-        columns: ['windowId', 'state', 'start', 'end', 'alert types', 'description'],
-        row: (w: MaintenanceWindow) => [
-          w.id,
-          windowState(w, f.now),
-          when(w.startDate, f.now),
-          when(w.endDate, f.now),
-          (w.alertTypeNames ?? []).join(', '),
-          w.description,
-        ],
+        ...windowList,
         next: 'update_maintenance_window or delete_maintenance_window with a windowId',
         empty: 'No active or upcoming maintenance windows. create_maintenance_window adds one.',
       },

@@ -1,7 +1,6 @@
-// Where the ids start: the projects this key can see, and the installation-wide alert configurations.
-import type { GlobalAlertConfig, Project } from '../src/api/client.js';
 import { listAnswer } from '../src/format/answers.js';
-import { age } from '../src/format/markdown.js';
+import { globalConfigList } from '../src/format/views/alert-configs.js';
+import { projectList } from '../src/format/views/projects.js';
 import { page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
 
@@ -21,8 +20,7 @@ export const listProjects = defineTool({
       pageQuery(args),
       {
         title: 'Projects',
-        columns: ['projectId', 'name', 'orgId', 'created'],
-        row: (p: Project) => [p.id, p.name, p.orgId, age(p.created, f.now)],
+        ...projectList,
         next: 'triage_project or list_alert_configs with a projectId',
         empty: 'This API key sees no projects.',
       },
@@ -44,8 +42,7 @@ export const listGlobalAlertConfigs = defineTool({
       pageQuery(args),
       {
         title: 'Global alert configurations',
-        columns: ['globalAlertConfigId', 'event type', 'enabled'],
-        row: (c: GlobalAlertConfig) => [c.id, c.eventTypeName, c.enabled ? 'yes' : 'no'],
+        ...globalConfigList,
         next: 'list_open_global_alerts_for_config with a globalAlertConfigId',
         empty: 'No global alert configurations.',
       },

@@ -12,7 +12,7 @@ import {
   type OpenAlerts,
 } from '../src/feeds/alerts.js';
 import { type ChangeKind, changeKind, loadRecentEvents, type RecentEvents } from '../src/feeds/events.js';
-import { age, plural, table, when } from '../src/format/markdown.js';
+import { age, plural, table } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { cell } from '../src/format/untrusted.js';
 import {
@@ -27,9 +27,9 @@ import {
   groupSummary,
   groupTable,
 } from '../src/format/views/alerts.js';
-import { atGoal, automationRow } from '../src/format/views/automation.js';
+import { atGoal, automationColumns, automationRow } from '../src/format/views/automation.js';
 import { changeSummary, eventWho } from '../src/format/views/events.js';
-import { windowState } from '../src/format/views/windows.js';
+import { windowInForceList, windowState } from '../src/format/views/windows.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, type FormatContext } from '../src/tool/index.js';
 
@@ -234,8 +234,7 @@ function triageText(
         const why = [...new Set([p.errorCodeDescription, p.errorString].filter(Boolean))].join(' — ');
         return `${cell(p.name)}: ${cell(why, 240)}`;
       });
-    const columns = ['process', 'hostname', 'last goal version', 'remaining plan', 'error'];
-    lines.push(f.fence.wrap([table(columns, rows), ...detail].join('\n')));
+    lines.push(f.fence.wrap([table(automationColumns, rows), ...detail].join('\n')));
   }
 
   if (active.length) {
@@ -244,13 +243,8 @@ function triageText(
         ? '### Maintenance window in force (it mutes the alerts marked "muted")'
         : '### Maintenance windows in force',
     );
-    const rows = active.map((w) => [
-      w.id,
-      when(w.endDate, now),
-      (w.alertTypeNames ?? []).join(', '),
-      w.description,
-    ]);
-    lines.push(f.fence.wrap(table(['windowId', 'ends', 'mutes', 'description'], rows)));
+    const rows = active.map((w) => windowInForceList.row(w, now));
+    lines.push(f.fence.wrap(table(windowInForceList.columns, rows)));
   }
 
   const next = [

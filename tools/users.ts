@@ -2,13 +2,14 @@
 // a user's IP access list. Passwords are inputs only: never echoed, logged (the audit log masks them) or shown.
 import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
-import type { AccessListEntry, RoleAssignment, User } from '../src/api/client.js';
+import type { RoleAssignment, User } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
-import { age, fields } from '../src/format/markdown.js';
+import { fields } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { cell } from '../src/format/untrusted.js';
 import type { KeptKey } from '../src/format/views/keys.js';
 import { keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
+import { accessList, userPairs } from '../src/format/views/users.js';
 import { keepKey } from '../src/policy/secrets.js';
 import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/spec/index.js';
 import { idFrom, ids, page, text, upTo } from '../src/tool/ids.js';
@@ -51,15 +52,6 @@ function checkRoles(roles: RoleAssignment[]): void {
 
 const invitationNote =
   'New organization and project roles are sent to the user as an invitation first; they apply once accepted (unless the platform bypasses invitations for existing users). Global roles apply at once.';
-
-const userPairs = (u: User): Array<[string, unknown]> => [
-  ['Username', u.username],
-  ['Name', [u.firstName, u.lastName].filter(Boolean).join(' ')],
-  ['Email', u.emailAddress],
-  ['Mobile', u.mobileNumber],
-  ['Roles', (u.roles ?? []).map(roleLabel)],
-  ['Teams', u.teamIds],
-];
 
 export const createFirstUser = defineTool({
   name: 'create_first_user',
@@ -243,14 +235,7 @@ export const getUserAccessList = defineTool({
       pageQuery(args),
       {
         title: `Access list of user ${args.userId}`,
-        columns: ['address', 'added', 'last used', 'last used from', 'requests'],
-        row: (e: AccessListEntry) => [
-          e.cidrBlock ?? e.ipAddress,
-          age(e.created, f.now),
-          age(e.lastUsed, f.now) ?? 'never',
-          e.lastUsedAddress,
-          e.count,
-        ],
+        ...accessList,
         empty: 'This user has no access list entries.',
       },
       f,

@@ -8,7 +8,7 @@ import { fetchAll } from '../api/paging.js';
 import { plural, table } from '../format/markdown.js';
 import { redact } from '../format/redact.js';
 import { ackInForce, alertColumns, alertRow, groupsMarkdown } from '../format/views/alerts.js';
-import { atGoal, automationRow } from '../format/views/automation.js';
+import { atGoal, automationColumns, automationHeadline, automationRow } from '../format/views/automation.js';
 import { eventColumns, eventRow } from '../format/views/events.js';
 import { safeSegment } from '../tool/ids.js';
 import type { FormatContext } from '../tool/index.js';
@@ -134,12 +134,9 @@ const projectAutomation = define<AutomationStatus>({
   markdown: (s, v, f) => {
     const processes = redact(s.processes ?? []);
     const behind = processes.filter((p) => !atGoal(p, s.goalVersion));
-    const lines = [
-      `# Automation of project ${v.projectId} — ${processes.length - behind.length} of ${plural(processes.length, 'process', 'processes')} at goal version ${s.goalVersion}`,
-    ];
+    const lines = [automationHeadline(v.projectId ?? '', processes, s.goalVersion)];
     if (behind.length) {
-      const columns = ['process', 'hostname', 'last goal version', 'remaining plan', 'error'];
-      lines.push(f.fence.notice, f.fence.wrap(table(columns, behind.map(automationRow))));
+      lines.push(f.fence.notice, f.fence.wrap(table(automationColumns, behind.map(automationRow))));
     } else lines.push('Every process has deployed the current configuration.');
     return lines.join('\n');
   },

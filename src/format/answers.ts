@@ -19,10 +19,14 @@ export interface ToolAnswer {
   structured: Record<string, unknown>;
 }
 
-export interface ListSpec<T> {
-  title: string;
+/** How a list of one entity is drawn: its columns and a row per item (views/ hold one per entity). */
+export interface ListView<T> {
   columns: string[];
-  row: (item: T) => unknown[];
+  row: (item: T, now: Date) => unknown[];
+}
+
+export interface ListSpec<T> extends ListView<T> {
+  title: string;
   /** The next call a person would make with a row's id. */
   next?: string;
   empty?: string;
@@ -55,7 +59,7 @@ export function listAnswer<T>(
       ? results.map((r) => JSON.stringify(r)).join('\n')
       : table(
           spec.columns,
-          results.map((r) => spec.row(r as T)),
+          results.map((r) => spec.row(r as T, f.now)),
         );
     lines.push(f.fence.wrap(body));
   }

@@ -104,4 +104,13 @@ describe('the layering', () => {
     const fromViews = edges.filter((e) => under(e.from, 'src/format/views') && layerOf(e.to)! > 3);
     expect(show(fromViews)).toEqual([]);
   });
+
+  it('gives every tool a view: a tool file draws no table or record of its own', () => {
+    const tools = files('tools').filter((f) => f !== 'tools/index.ts');
+    const noView = tools.filter((f) => !importsOf(f).some((t) => under(t, 'src/format/views')));
+    expect(noView).toEqual([]);
+    const drawn = /\bcolumns:\s*\[|\brow:\s*\(|\btable\(\s*\[|Pairs\s*=\s*\(/;
+    const drawing = tools.filter((f) => drawn.test(readFileSync(join(root, f), 'utf8')));
+    expect(drawing).toEqual([]);
+  });
 });

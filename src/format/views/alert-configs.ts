@@ -1,5 +1,6 @@
 // How an alert configuration looks to a person: its condition, notification targets and matchers.
-import type { AlertConfig } from '../../api/client.js';
+import type { AlertConfig, GlobalAlertConfig } from '../../api/client.js';
+import type { ListView } from '../answers.js';
 
 /** "ASSERT_REGULAR > 10 RAW (AVERAGE)" — the condition a person reads. */
 export function condition(c: AlertConfig): string {
@@ -20,3 +21,13 @@ export const matcherSummary = (c: AlertConfig) =>
   (c.matchers ?? [])
     .map((m) => `${m.fieldName ?? m.field ?? '?'} ${m.operator ?? ''} ${m.value ?? ''}`)
     .join('; ');
+
+export const configList: ListView<AlertConfig> = {
+  columns: ['alertConfigId', 'event type', 'enabled', 'condition', 'notifies'],
+  row: (c: AlertConfig) => [c.id, c.eventTypeName, c.enabled ? 'yes' : 'no', condition(c), notifySummary(c)],
+};
+
+export const globalConfigList: ListView<GlobalAlertConfig> = {
+  columns: ['globalAlertConfigId', 'event type', 'enabled'],
+  row: (c: GlobalAlertConfig) => [c.id, c.eventTypeName, c.enabled ? 'yes' : 'no'],
+};

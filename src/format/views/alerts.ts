@@ -1,5 +1,6 @@
 // How an alert looks to a person: its table row and columns, where and what it is, its acknowledgement, a
 import type { Alert, ApiEvent } from '../../api/client.js';
+import type { ListView } from '../answers.js';
 import { age, due, plural, table, when } from '../markdown.js';
 import { cell } from '../untrusted.js';
 // cause's heading, notes and rows, and the headline that counts them. Tools, triage, feeds and previews draw
@@ -204,3 +205,13 @@ export const fallbackNote = (source: string) =>
   source === 'per-config'
     ? 'This server has no project-wide alert list: the alerts were read per alert configuration, which shows OPEN alerts only (not TRACKING).'
     : undefined;
+
+export const alertList: ListView<Alert> = {
+  columns: alertColumns,
+  row: (a: Alert, now: Date) => alertRow(a, now),
+};
+
+export const globalAlertList: ListView<Alert> = {
+  columns: [...alertColumns, 'projectId'],
+  row: (a: Alert, now: Date) => [...alertRow(a, now), a.groupId],
+};

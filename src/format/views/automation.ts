@@ -1,5 +1,6 @@
 // How the automation plan looks to a person: which processes reached the goal version, and the rest's plan.
 import type { Process } from '../../api/client.js';
+import { plural } from '../markdown.js';
 
 export const atGoal = (p: Process, goal: number) => p.lastGoalVersionAchieved === goal;
 
@@ -10,3 +11,11 @@ export const automationRow = (p: Process) => [
   (p.plan ?? []).join(' → ') || '—',
   p.errorCodeHumanReadable || (p.errorCode ? `error ${p.errorCode}` : ''),
 ];
+
+export const automationColumns = ['process', 'hostname', 'last goal version', 'remaining plan', 'error'];
+
+/** "# Automation of project X — 5 of 6 processes at goal version 57" */
+export function automationHeadline(projectId: string, processes: Process[], goalVersion: number): string {
+  const done = processes.filter((p) => atGoal(p, goalVersion)).length;
+  return `# Automation of project ${projectId} — ${done} of ${plural(processes.length, 'process', 'processes')} at goal version ${goalVersion}`;
+}

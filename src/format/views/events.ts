@@ -1,5 +1,6 @@
 // How an event looks to a person: when, what, who caused it and what it is about (a data operation too).
 import type { ApiEvent } from '../../api/client.js';
+import type { ListView } from '../answers.js';
 import { age } from '../markdown.js';
 
 /** Who caused it: a person's username, or an API key's public key. */
@@ -55,3 +56,8 @@ export function changeSummary(e: ApiEvent): string {
   ].filter(Boolean);
   return [dataOperation(e), ...diffs, ...about].filter(Boolean).join('; ');
 }
+
+export const eventList: ListView<ApiEvent> = {
+  columns: eventColumns,
+  row: (e: ApiEvent, now: Date) => eventRow(e, now),
+};

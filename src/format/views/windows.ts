@@ -1,5 +1,6 @@
 // How a maintenance window looks to a person: its state (upcoming, active, ended) and its fields.
 import type { MaintenanceWindow } from '../../api/client.js';
+import type { ListView } from '../answers.js';
 import { when } from '../markdown.js';
 
 export function windowState(w: MaintenanceWindow, now: Date): string {
@@ -29,3 +30,21 @@ export function windowCurrent(w: MaintenanceWindow, now: Date): Record<string, u
     description: w.description,
   };
 }
+
+export const windowList: ListView<MaintenanceWindow> = {
+  columns: ['windowId', 'state', 'start', 'end', 'alert types', 'description'],
+  row: (w: MaintenanceWindow, now: Date) => [
+    w.id,
+    windowState(w, now),
+    when(w.startDate, now),
+    when(w.endDate, now),
+    (w.alertTypeNames ?? []).join(', '),
+    w.description,
+  ],
+};
+
+/** The windows in force next to a triage: which, until when, what they mute. */
+export const windowInForceList: ListView<MaintenanceWindow> = {
+  columns: ['windowId', 'ends', 'mutes', 'description'],
+  row: (w, now) => [w.id, when(w.endDate, now), (w.alertTypeNames ?? []).join(', '), w.description],
+};

@@ -1,0 +1,24 @@
+// How a user looks to a person: name, contact, roles, teams; and the user's access list.
+import type { AccessListEntry, User } from '../../api/client.js';
+import type { ListView } from '../answers.js';
+import { age } from '../markdown.js';
+import { roleLabel } from './keys.js';
+export const accessList: ListView<AccessListEntry> = {
+  columns: ['address', 'added', 'last used', 'last used from', 'requests'],
+  row: (e: AccessListEntry, now: Date) => [
+    e.cidrBlock ?? e.ipAddress,
+    age(e.created, now),
+    age(e.lastUsed, now) ?? 'never',
+    e.lastUsedAddress,
+    e.count,
+  ],
+};
+
+export const userPairs = (u: User): Array<[string, unknown]> => [
+  ['Username', u.username],
+  ['Name', [u.firstName, u.lastName].filter(Boolean).join(' ')],
+  ['Email', u.emailAddress],
+  ['Mobile', u.mobileNumber],
+  ['Roles', (u.roles ?? []).map(roleLabel)],
+  ['Teams', u.teamIds],
+];
