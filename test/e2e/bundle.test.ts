@@ -2,14 +2,14 @@
 // modules; docs/performance.md). It must load the SDK and zod from itself, and answer exactly like the
 // unbundled build under both transports.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
+import { serverEnv } from '../helpers/sim.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };
@@ -25,21 +25,7 @@ afterAll(async () => {
   await sim.close();
 });
 
-function env(): Record<string, string> {
-  const dir = mkdtempSync(join(tmpdir(), 'dbops-bundle-'));
-  return {
-    PATH: process.env.PATH ?? '',
-    DBOPS_BASE_URL: sim.baseUrl,
-    DBOPS_PUBLIC_KEY: sim.keys.publicKey,
-    DBOPS_PRIVATE_KEY: sim.keys.privateKey,
-    DBOPS_PROJECT_ID: sim.projectIds[0]!,
-    DBOPS_ORG_ID: sim.orgId,
-    DBOPS_AUDIT_LOG: join(dir, 'audit.log'),
-    DBOPS_SECRETS_DIR: join(dir, 'secrets'),
-    DBOPS_CONFIRM_VIA: 'token',
-    DBOPS_LOG_LEVEL: 'warn',
-  };
-}
+const env = () => serverEnv(sim, 'dbops-bundle-');
 
 /**
  * Every bare specifier the file imports (static import/export lines, and import() calls outside comments),

@@ -1,15 +1,13 @@
 // Every tool's happy path over both real transports: the built CLI under stdio, and `serve --transport http`
 // as a child process with the SDK's Streamable HTTP client, each talking digest to one simulator.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
 import { catalog } from '../../tools/index.js';
+import { serverEnv } from '../helpers/sim.js';
 
 const cli = new URL('../../dist/src/cli.js', import.meta.url).pathname;
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -22,21 +20,7 @@ afterAll(async () => {
   await sim.close();
 });
 
-function env(): Record<string, string> {
-  const dir = mkdtempSync(join(tmpdir(), 'dbops-catalog-'));
-  return {
-    PATH: process.env.PATH ?? '',
-    DBOPS_BASE_URL: sim.baseUrl,
-    DBOPS_PUBLIC_KEY: sim.keys.publicKey,
-    DBOPS_PRIVATE_KEY: sim.keys.privateKey,
-    DBOPS_PROJECT_ID: sim.projectIds[0]!,
-    DBOPS_ORG_ID: sim.orgId,
-    DBOPS_AUDIT_LOG: join(dir, 'audit.log'),
-    DBOPS_SECRETS_DIR: join(dir, 'secrets'),
-    DBOPS_CONFIRM_VIA: 'token',
-    DBOPS_LOG_LEVEL: 'warn',
-  };
-}
+const env = () => serverEnv(sim, 'dbops-catalog-');
 
 /** Arguments for a successful call of every tool, from the demo dataset; `tag` keeps created names unique. */
 function happyArgs(tag: string): Record<string, Record<string, unknown>> {

@@ -4,6 +4,9 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Simulator, type StartSimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 
 export type { Simulator };
@@ -197,4 +200,22 @@ export function spawnCliSimulator(args: string[] = []): Promise<CliSimulator> {
       });
     });
   });
+}
+
+/** The environment of a spawned server pointed at `sim`, with its state, audit log and secrets in a fresh folder. */
+export function serverEnv(sim: Simulator, prefix = 'dbops-server-'): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    PATH: process.env.PATH ?? '',
+    DBOPS_BASE_URL: sim.baseUrl,
+    DBOPS_PUBLIC_KEY: sim.keys.publicKey,
+    DBOPS_PRIVATE_KEY: sim.keys.privateKey,
+    DBOPS_PROJECT_ID: sim.projectIds[0]!,
+    DBOPS_ORG_ID: sim.orgId,
+    DBOPS_AUDIT_LOG: join(dir, 'audit.log'),
+    DBOPS_SECRETS_DIR: join(dir, 'secrets'),
+    DBOPS_STATE_DIR: join(dir, 'state'),
+    DBOPS_CONFIRM_VIA: 'token',
+    DBOPS_LOG_LEVEL: 'warn',
+  };
 }
