@@ -39,6 +39,11 @@ export const configSchema = z.object({
   approvalOpen: bool.default(false),
   approvalWaitMs: int(0, 3_600_000).default(120_000),
   tokenSecret: z.string().min(16).optional(),
+  stateUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  publicUrl: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// origin' })
+    .transform((u) => new URL(u).origin)
+    .optional(),
   stateDir: z
     .string()
     .min(1)

@@ -2,6 +2,7 @@
 // served — the HTTP transport's own port (useOrigin) or the dedicated loopback server (listen).
 import type { Logger } from '../log.js';
 import type { AuditLog } from '../policy/audit.js';
+import type { RecordStore } from '../state/approvals.js';
 import type { Ledger } from '../state/ledger.js';
 import { openInBrowser } from './open.js';
 import { createApprovalRoutes, type Routes } from './routes.js';
@@ -22,6 +23,8 @@ export interface ApprovalServiceOptions {
   tickMs?: number;
   /** Where executions are claimed once (the runtime's state store). */
   ledger?: Ledger;
+  /** Where approval records live (the runtime's state store); in this process when absent. */
+  records?: RecordStore;
 }
 
 export interface ApprovalService {
@@ -53,6 +56,7 @@ export function createApprovalService(opts: ApprovalServiceOptions): ApprovalSer
     open,
     tickMs: opts.tickMs,
     ledger: opts.ledger,
+    records: opts.records,
   });
   const routes = createApprovalRoutes({ store: channel, token: opts.token, logger: opts.logger });
   return {

@@ -2,8 +2,9 @@
 // server. State changes are POSTs only and must carry three proofs that the person's own browser sent them
 // from the page: the approval's form secret (hidden field), the same secret in a SameSite=Strict HttpOnly
 // cookie scoped to the approval's path, and an Origin equal to the page's own. When the server is reachable
-// beyond loopback, every route also needs the HTTP bearer token, exchanged once into a cookie.
-import { randomBytes } from 'node:crypto';
+// beyond loopback, every route also needs the HTTP bearer token, exchanged once into a cookie sealed with
+// that token (so any replica sharing DBOPS_HTTP_TOKEN accepts it; nothing is held per process).
+import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../log.js';
 import { isLoopbackHost } from '../net.js';
@@ -29,15 +30,17 @@ const ID = /^[A-Za-z0-9_-]{16,64}$/;
 export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
   const { store, token } = opts;
   const logger = opts.logger ?? silentLogger;
-  const sessions = new Map<string, number>();
+  const seal = (until: number) =>
+    createHmac('sha256', token ?? '')
+      .update(`approvals-sign-in.${until}`)
+      .digest('base64url');
 
   const authed = (req: IncomingMessage) => {
     if (!token) return true;
     const header = req.headers.authorization;
     if (header?.startsWith('Bearer ') && sameSecret(header.slice(7), token)) return true;
-    const sid = cookies(req)[AUTH_COOKIE];
-    const until = sid ? sessions.get(sid) : undefined;
-    return until !== undefined && until > Date.now();
+    const m = /^(\d{13})\.([A-Za-z0-9_-]{43})$/.exec(cookies(req)[AUTH_COOKIE] ?? '');
+    return m !== null && Number(m[1]) > Date.now() && sameSecret(m[2] as string, seal(Number(m[1])));
   };
 
   return async (req, res, url) => {
@@ -84,11 +87,11 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
 
     if (path === '/approvals' || path === '/approvals/') {
       if (post) return send(405, messagePage('Not allowed', 'Nothing to submit here.', o), { allow: 'GET' });
-      return send(200, listPage(store.pending(), store.now(), o), { refresh: '15' });
+      return send(200, listPage(await store.pending(), store.now(), o), { refresh: '15' });
     }
 
     const id = path.slice('/approvals/'.length);
-    const a = ID.test(id) ? store.get(id) : undefined;
+    const a = ID.test(id) ? await store.get(id) : undefined;
     if (!a)
       return send(
         404,
@@ -135,10 +138,8 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
   };
 
   function signIn(res: ServerResponse, next: string, nonce: string): boolean {
-    const sid = randomBytes(32).toString('base64url');
-    const now = Date.now();
-    for (const [s, until] of sessions) if (until <= now) sessions.delete(s);
-    sessions.set(sid, now + SESSION_MS);
+    const until = Date.now() + SESSION_MS;
+    const sid = `${until}.${seal(until)}`;
     // Lax, not Strict: the person arrives by following a link from the assistant's window (a cross-site
     // navigation), which must show the page. Changes still need the Strict per-approval cookie.
     res

@@ -1,7 +1,9 @@
-// The approval page's memory: one record per guarded call waiting for a person. Each approval is bound to
-// the tool and its canonical arguments (argsHash), decided once, executed at most once, and expires. The
-// person's decision is written to the audit log when it happens (confirmed / declined / expired), so a
-// decision the assistant never comes back for is still on record.
+// The approval page's records: one per guarded call waiting for a person. Each approval is bound to the tool
+// and its canonical arguments (argsHash), decided once, executed at most once, and expires. The records live
+// in a RecordStore (this process by default, Redis for replicas): a call started on one replica can be
+// approved on another's page and executed through a third. The person's decision is written to the audit
+// log when it happens (confirmed / declined / expired), so a decision the assistant never comes back for is
+// still on record.
 import { randomBytes } from 'node:crypto';
 import { type Preview, redactPreview } from '../format/consent.js';
 import { redact } from '../format/redact.js';
@@ -9,6 +11,7 @@ import { type Logger, silentLogger } from '../log.js';
 import type { AuditLog } from '../policy/audit.js';
 import type { ApprovalChannel, ApprovalState, PendingApproval } from '../policy/guard.js';
 import { sameSecret } from '../policy/tokens.js';
+import { memoryRecords, type RecordStore, type StoredRecord } from '../state/approvals.js';
 import { type Ledger, memoryLedger } from '../state/ledger.js';
 import { ToolInputError } from '../tool/index.js';
 
@@ -35,9 +38,9 @@ export interface Approval {
 export type DecideResult = RecordState | 'unknown' | 'forbidden';
 
 export interface ApprovalStore extends ApprovalChannel {
-  get(id: string): Approval | undefined;
+  get(id: string): Promise<Approval | undefined>;
   /** Pending approvals, oldest first. */
-  pending(): Approval[];
+  pending(): Promise<Approval[]>;
   /** The person's click: needs the approval's form secret; only a pending approval can be decided. */
   decide(id: string, decision: 'approve' | 'decline', secret: string): Promise<DecideResult>;
   now(): Date;
@@ -53,10 +56,12 @@ export interface ApprovalStoreOptions {
   now?: () => Date;
   /** Opens a page in the person's browser (desktop use); absent when the server must not open one. */
   open?: (url: string) => void;
-  /** How often wait() reports progress. */
+  /** How often wait() looks at the record (a decision may be made on another replica). */
   tickMs?: number;
   /** Where executions are claimed once (shared with the token signer); in memory when absent. */
   ledger?: Ledger;
+  /** Where the records live; in this process when absent. */
+  records?: RecordStore;
   /** Pending approvals one session may hold at once. */
   maxPendingPerOwner?: number;
 }
@@ -70,50 +75,62 @@ export function newId(): string {
   return randomBytes(18).toString('base64url');
 }
 
+type Body = Omit<Approval, 'state' | 'decidedAt' | 'createdAt' | 'expiresAt'> & {
+  createdAt: string;
+  expiresAt: string;
+};
+
+function revive(r: StoredRecord): Approval {
+  const b = JSON.parse(r.body) as Body;
+  return {
+    ...b,
+    createdAt: new Date(b.createdAt),
+    expiresAt: new Date(b.expiresAt),
+    state: r.state as RecordState,
+    ...(r.decidedAtMs !== undefined ? { decidedAt: new Date(r.decidedAtMs) } : {}),
+  };
+}
+
 export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
   const now = opts.now ?? (() => new Date());
   const logger = opts.logger ?? silentLogger;
   const tickMs = opts.tickMs ?? 5_000;
   const ledger = opts.ledger ?? memoryLedger();
+  const records = opts.records ?? memoryRecords();
   const perOwner = opts.maxPendingPerOwner ?? MAX_PENDING_PER_OWNER;
-  const records = new Map<string, Approval>();
   const timers = new Map<string, NodeJS.Timeout>();
+  /** Calls waiting in this process; a decision made here wakes them at once, one made elsewhere at the next tick. */
   const waiters = new Map<string, Set<() => void>>();
 
   const audit = (a: Approval, outcome: 'confirmed' | 'declined' | 'expired') =>
     opts.audit.write({ tool: a.tool, args: a.args, outcome, channel: 'approval-page', approvalId: a.id });
 
-  function settle(a: Approval) {
-    const t = timers.get(a.id);
+  function settle(id: string) {
+    const t = timers.get(id);
     if (t) clearTimeout(t);
-    timers.delete(a.id);
-    for (const w of waiters.get(a.id) ?? []) w();
-    waiters.delete(a.id);
+    timers.delete(id);
+    for (const w of waiters.get(id) ?? []) w();
+    waiters.delete(id);
   }
 
-  /** Lazily applies expiry: an approval not yet executed is void after expiresAt, approved or not. */
-  // Expiry audits still being written: a later answer about the same approval waits for its entry, so the
-  // audit log reads in the order things happened.
-  const expiring = new Map<string, Promise<void>>();
-
-  function fresh(id: string): Approval | undefined {
-    const a = records.get(id);
-    if (a && (a.state === 'pending' || a.state === 'approved') && now() >= a.expiresAt) {
-      a.state = 'expired';
-      const written = audit(a, 'expired').finally(() => expiring.delete(id));
-      expiring.set(id, written);
-      settle(a);
+  /**
+   * Applies expiry: an approval not yet executed is void after expiresAt, approved or not. Whichever replica
+   * moves it to expired (compare-and-set) writes the audit line, so it is written once.
+   */
+  async function fresh(id: string): Promise<Approval | undefined> {
+    const r = await records.get(id);
+    if (!r) return undefined;
+    const a = revive(r);
+    if ((a.state === 'pending' || a.state === 'approved') && now() >= a.expiresAt) {
+      const moved = await records.transition(id, ['pending', 'approved'], 'expired');
+      if (moved?.changed) {
+        // On record before any later answer about this approval (the audit log reads in order).
+        await audit(a, 'expired');
+        settle(id);
+      }
+      return moved ? revive(moved.record) : undefined;
     }
     return a;
-  }
-
-  function prune() {
-    const cutoff = now().getTime() - KEEP_MS;
-    for (const [id, a] of records) {
-      fresh(id);
-      if (a.state !== 'pending' && a.state !== 'approved' && a.expiresAt.getTime() < cutoff)
-        records.delete(id);
-    }
   }
 
   const store: ApprovalStore = {
@@ -122,13 +139,6 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
     async create(req): Promise<PendingApproval> {
       const origin = opts.origin();
       if (!origin) throw new Error('the approval page is not being served yet');
-      prune();
-      const pending = store.pending();
-      const ask = `ask the person to decide on ${origin}/approvals first (or let them expire).`;
-      if (req.owner && pending.filter((a) => a.owner === req.owner).length >= perOwner)
-        throw new ToolInputError(`${perOwner} approvals from this session are already waiting; ${ask}`);
-      if (pending.length >= MAX_PENDING)
-        throw new ToolInputError(`${MAX_PENDING} approvals are already waiting; ${ask}`);
       const createdAt = now();
       const a: Approval = {
         id: newId(),
@@ -143,8 +153,23 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
         expiresAt: new Date(createdAt.getTime() + opts.ttlMs),
         state: 'pending',
       };
-      records.set(a.id, a);
-      const timer = setTimeout(() => fresh(a.id), opts.ttlMs + 50);
+      const { state: _state, ...body } = a;
+      const added = await records.insert(
+        {
+          id: a.id,
+          body: JSON.stringify(body),
+          ...(a.owner ? { owner: a.owner } : {}),
+          expiresAtMs: a.expiresAt.getTime(),
+          keepMs: KEEP_MS,
+        },
+        { perOwner, total: MAX_PENDING },
+        createdAt.getTime(),
+      );
+      const ask = `ask the person to decide on ${origin}/approvals first (or let them expire).`;
+      if (added === 'owner')
+        throw new ToolInputError(`${perOwner} approvals from this session are already waiting; ${ask}`);
+      if (added === 'total') throw new ToolInputError(`${MAX_PENDING} approvals are already waiting; ${ask}`);
+      const timer = setTimeout(() => void fresh(a.id).catch(() => {}), opts.ttlMs + 50);
       timer.unref();
       timers.set(a.id, timer);
       const url = `${origin}/approvals/${a.id}`;
@@ -153,36 +178,50 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
     },
 
     async take(id, tool, hash): Promise<ApprovalState> {
-      const a = fresh(id);
-      await expiring.get(id);
+      const a = await fresh(id);
       if (!a) return 'unknown';
       if (a.tool !== tool || a.hash !== hash) return 'mismatch';
       if (a.state !== 'approved') return a.state;
-      a.state = 'used';
-      // The ledger, not this process's memory, has the last word on "executes once".
-      return (await ledger.claim(`approval:${id}`, a.expiresAt.getTime() + KEEP_MS)) ? 'approved' : 'used';
+      const moved = await records.transition(id, ['approved'], 'used');
+      if (!moved?.changed) return moved ? (moved.record.state as ApprovalState) : 'unknown';
+      // The ledger, not a record that could be lost, has the last word on "executes once".
+      const first = await ledger.claim(
+        `approval:${id}`,
+        a.expiresAt.getTime() + KEEP_MS,
+        a.createdAt.getTime(),
+      );
+      return first ? 'approved' : 'used';
     },
 
     wait(id, ms, signal, onTick): Promise<ApprovalState> {
       const start = Date.now();
       return new Promise((resolve) => {
+        let finished = false;
         const done = () => {
+          if (finished) return;
+          finished = true;
           clearInterval(tick);
           clearTimeout(limit);
           signal.removeEventListener('abort', done);
           waiters.get(id)?.delete(done);
-          resolve(fresh(id)?.state ?? 'unknown');
+          fresh(id).then(
+            (a) => resolve(a?.state ?? 'unknown'),
+            () => resolve('pending'),
+          );
         };
         const tick = setInterval(() => {
-          if (fresh(id)?.state !== 'pending') return done();
-          onTick(Date.now() - start);
+          void fresh(id).then(
+            (a) => (a?.state !== 'pending' ? done() : onTick(Date.now() - start)),
+            () => onTick(Date.now() - start),
+          );
         }, tickMs);
         const limit = setTimeout(done, ms);
         signal.addEventListener('abort', done, { once: true });
-        if (fresh(id)?.state !== 'pending' || signal.aborted) return done();
         const set = waiters.get(id) ?? new Set();
         set.add(done);
         waiters.set(id, set);
+        if (signal.aborted) return done();
+        void fresh(id).then((a) => a?.state !== 'pending' && done(), done);
       });
     },
 
@@ -190,25 +229,24 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
 
     get: (id) => fresh(id),
 
-    pending() {
-      return [...records.keys()]
-        .map(fresh)
-        .filter((a): a is Approval => a?.state === 'pending')
+    async pending() {
+      return (await records.pending(now().getTime()))
+        .map(revive)
         .sort((x, y) => x.createdAt.getTime() - y.createdAt.getTime());
     },
 
     async decide(id, decision, secret): Promise<DecideResult> {
-      const a = fresh(id);
+      const a = await fresh(id);
       if (!a) return 'unknown';
       if (!sameSecret(secret, a.secret)) return 'forbidden';
       if (a.state !== 'pending') return a.state;
       const state = decision === 'approve' ? 'approved' : 'declined';
-      a.state = state;
-      a.decidedAt = now();
-      // The decision is on record before a waiting call can execute it.
-      const written = audit(a, state === 'approved' ? 'confirmed' : 'declined');
-      settle(a);
-      await written;
+      const moved = await records.transition(id, ['pending'], state, now().getTime());
+      if (!moved) return 'unknown';
+      if (!moved.changed) return moved.record.state as RecordState;
+      // The decision is on record (in the store, then the audit log) before a waiting call can execute it.
+      await audit(revive(moved.record), state === 'approved' ? 'confirmed' : 'declined');
+      settle(id);
       return state;
     },
 

@@ -3,11 +3,13 @@
 
 import { ApiError } from '../api/errors.js';
 import { cell } from '../format/untrusted.js';
+import { StateError } from '../state/ledger.js';
 import { ToolInputError } from '../tool/index.js';
 
 export function errorMessage(e: unknown, tool: string): string {
   if (e instanceof ToolInputError) return cell(e.message, 600);
   if (e instanceof ApiError) return cell(e.message, 800);
+  if (e instanceof StateError) return cell(e.message, 800);
   if (e instanceof Error && (e.name === 'AbortError' || e.name === 'TimeoutError'))
     return `${tool} was cancelled or timed out before the platform answered; nothing is known to have changed. Try again, or raise DBOPS_TIMEOUT_MS if the platform is slow.`;
   const msg = e instanceof Error ? e.message : String(e);

@@ -10,11 +10,15 @@ import { isLoopback } from '../net.js';
 import { createAuditLog } from '../policy/audit.js';
 import { createSecretKeeper } from '../policy/secrets.js';
 import { createTokenSigner } from '../policy/tokens.js';
-import { fileLedger } from '../state/ledger.js';
+import { memoryRecords, type RecordStore, redisRecords } from '../state/approvals.js';
+import { fileLedger, type Ledger, redisLedger } from '../state/ledger.js';
+import type { RedisState } from '../state/redis.js';
 import type { ServerDeps } from './server.js';
 
 export interface Runtime {
   deps: ServerDeps;
+  /** Set with DBOPS_STATE_URL: the shared store (its event bus carries subscription events between replicas). */
+  redis?: RedisState;
   /** Set in demo mode: the embedded simulator's base URL. */
   demoBaseUrl?: string;
   /**
@@ -37,6 +41,11 @@ export async function createRuntime(
   logger: Logger,
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
+  // Replicas must accept each other's tokens and sealed consent state: one secret for all, never a random one.
+  if (config.stateUrl && !config.tokenSecret)
+    throw new ConfigError(
+      'DBOPS_STATE_URL is set (replicas share state) but DBOPS_TOKEN_SECRET is not: give every replica the same secret of 16+ characters',
+    );
   let closeSim: (() => Promise<void>) | undefined;
   let demoBaseUrl: string | undefined;
   let api: { baseUrl: string; publicKey: string; privateKey: string };
@@ -84,8 +93,26 @@ export async function createRuntime(
     logger,
   });
   const audit = createAuditLog(config.auditLog, logger);
-  // Used tokens and executed approvals outlive this process: single use holds across restarts and processes.
-  const ledger = fileLedger(join(config.stateDir, 'ledger'));
+  // Used tokens and executed approvals outlive this process: single use holds across restarts and processes
+  // (the file ledger) or across replicas (Redis, with approval records and caps there too).
+  let redis: RedisState | undefined;
+  let ledger: Ledger;
+  let records: RecordStore;
+  if (config.stateUrl) {
+    const { connectRedis } = await import('../state/redis.js');
+    try {
+      redis = await connectRedis(config.stateUrl, logger);
+    } catch (e) {
+      await client.close();
+      await closeSim?.();
+      throw new ConfigError(`cannot reach DBOPS_STATE_URL: ${(e as Error).message}`);
+    }
+    ledger = await redisLedger(redis);
+    records = redisRecords(redis);
+  } else {
+    ledger = fileLedger(join(config.stateDir, 'ledger'));
+    records = memoryRecords();
+  }
   let approvals: ApprovalService | undefined;
   if (config.confirm !== 'never' && config.confirmVia.includes('approval-page')) {
     const http = config.transport === 'http';
@@ -102,6 +129,7 @@ export async function createRuntime(
       open: options.openApproval ?? config.approvalOpen,
       token: http && !isLoopback(config.host) ? config.httpToken : undefined,
       ledger,
+      records,
     });
     if (!http)
       try {
@@ -109,6 +137,7 @@ export async function createRuntime(
       } catch (e) {
         await client.close();
         await closeSim?.();
+        await redis?.close();
         throw new ConfigError(
           `cannot serve the approval page on 127.0.0.1:${config.approvalPort} (DBOPS_APPROVAL_PORT): ${(e as Error).message}`,
         );
@@ -116,6 +145,7 @@ export async function createRuntime(
   }
   return {
     demoBaseUrl,
+    redis,
     approvals,
     deps: {
       config,
@@ -130,6 +160,7 @@ export async function createRuntime(
       await approvals?.close();
       await client.close();
       await closeSim?.();
+      await redis?.close();
     },
   };
 }

@@ -51,7 +51,7 @@ export function createTokenSigner(
       const exp = Number(parts[3]);
       if (parts[1] !== tool || parts[2] !== hash) return 'mismatch';
       if (exp <= now()) return 'expired';
-      return (await ledger.claim(`token:${payload}`, exp)) ? 'ok' : 'used';
+      return (await ledger.claim(`token:${payload}`, exp, exp - TOKEN_TTL_MS)) ? 'ok' : 'used';
     },
   };
 }

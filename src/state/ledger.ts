@@ -5,10 +5,19 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RedisState } from './redis.js';
 
 export interface Ledger {
-  /** True for the first claim of `key`; false when it was claimed before and has not expired. */
-  claim(key: string, expiresAtMs: number): Promise<boolean>;
+  /**
+   * True for the first claim of `key`; false when it was claimed before and has not expired. `issuedAtMs`
+   * (when the claimed thing was minted) lets a store that lost its records refuse what predates the loss.
+   */
+  claim(key: string, expiresAtMs: number, issuedAtMs?: number): Promise<boolean>;
+}
+
+/** The shared store cannot vouch for single use: the caller must change nothing and say so. */
+export class StateError extends Error {
+  override name = 'StateError';
 }
 
 export function memoryLedger(now: () => number = Date.now): Ledger {
@@ -66,6 +75,37 @@ export function fileLedger(dir: string, now: () => number = Date.now): Ledger {
         await handle.close();
       }
       return true;
+    },
+  };
+}
+
+// `since` marks when the store's records begin. It is set when a replica connects and again by the first claim
+// after the store lost its data (a restart without persistence): anything minted before it may have been
+// claimed in the lost records, so it is refused rather than risk a second use.
+const CLAIM = `
+local since = redis.call('GET', KEYS[2])
+if not since then redis.call('SET', KEYS[2], ARGV[3]); since = ARGV[3] end
+if tonumber(ARGV[2]) < tonumber(since) then return -1 end
+if redis.call('SET', KEYS[1], '1', 'NX', 'PXAT', ARGV[1]) then return 1 end
+return 0`;
+
+/** The ledger in Redis: SET NX with the claim's expiry, atomic across every replica sharing the store. */
+export async function redisLedger(redis: RedisState, now: () => number = Date.now): Promise<Ledger> {
+  const since = `${redis.prefix}ledger:since`;
+  await redis.eval(`redis.call('SET', KEYS[1], ARGV[1], 'NX') return 1`, [since], [now()]);
+  return {
+    async claim(key, expiresAtMs, issuedAtMs) {
+      const t = now();
+      const r = await redis.eval(
+        CLAIM,
+        [`${redis.prefix}ledger:${createHash('sha256').update(key).digest('hex')}`, since],
+        [expiresAtMs, issuedAtMs ?? t, t],
+      );
+      if (r === -1)
+        throw new StateError(
+          'The shared state store lost its records after this was issued (a restart without persistence), so its single use cannot be checked; nothing changed. Ask the person again for a new confirmation.',
+        );
+      return r === 1;
     },
   };
 }

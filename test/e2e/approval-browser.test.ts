@@ -193,7 +193,7 @@ describe.skipIf(!hasChromium)('approval page in a real browser', () => {
     ]);
     expect(response.status()).toBe(403);
     expect(await attacker.locator('main').innerText()).toContain('did not come from the approval page');
-    expect(s.approvals.channel.get(s.c.approvalId)?.state).toBe('pending');
+    expect((await s.approvals.channel.get(s.c.approvalId))?.state).toBe('pending');
     expect((await s.resume()).text).toContain('still pending');
     expect(s.enabled()).toBe(true);
   });
@@ -205,7 +205,7 @@ describe.skipIf(!hasChromium)('approval page in a real browser', () => {
     skew = 600_001; // ten minutes pass while the page stays open
     expect(await submit(page, 'Approve')).toBe(409);
     expect(await page.locator('main').innerText()).toContain('already expired');
-    expect(s.approvals.channel.get(s.c.approvalId)?.state).toBe('expired');
+    expect((await s.approvals.channel.get(s.c.approvalId))?.state).toBe('expired');
     const r = await s.resume();
     expect(r.isError).toBe(true);
     expect(r.text).toContain('expired');

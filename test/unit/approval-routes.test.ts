@@ -73,7 +73,7 @@ describe('approval routes', () => {
     );
     expect(r.status).toBe(303);
     expect(r.headers.location).toBe(path);
-    expect(service.channel.get(id)?.state).toBe('approved');
+    expect((await service.channel.get(id))?.state).toBe('approved');
     const after = await hit(origin, 'GET', path);
     expect(after.body).toContain('Approved.');
     const again = await hit(
@@ -84,7 +84,7 @@ describe('approval routes', () => {
       form({ csrf, decision: 'decline' }),
     );
     expect(again.status).toBe(409);
-    expect(service.channel.get(id)?.state).toBe('approved');
+    expect((await service.channel.get(id))?.state).toBe('approved');
   });
 
   it('refuses forged and incomplete POSTs and GET never decides', async () => {
@@ -110,7 +110,7 @@ describe('approval routes', () => {
     expect(wrongSecret.status).toBe(403);
     await hit(origin, 'GET', `${path}?decision=approve&csrf=${csrf}`);
     expect((await hit(origin, 'PUT', path, { origin, cookie }, body)).status).toBe(405);
-    expect(service.channel.get(id)?.state).toBe('pending');
+    expect((await service.channel.get(id))?.state).toBe('pending');
   });
 
   it('refuses foreign Host names on loopback (DNS rebinding)', async () => {
@@ -169,6 +169,6 @@ describe('approval routes', () => {
       decline,
     );
     expect(r.status).toBe(303);
-    expect(service.channel.get(id)?.state).toBe('declined');
+    expect((await service.channel.get(id))?.state).toBe('declined');
   });
 });

@@ -62,7 +62,7 @@ describe('approval store', () => {
     expect(a.approvalId).not.toBe(b.approvalId);
     expect(a.url).toBe(`http://127.0.0.1:4000/approvals/${a.approvalId}`);
     expect(a.expiresAt.getTime() - clock.getTime()).toBe(600_000);
-    const rec = store.get(a.approvalId)!;
+    const rec = (await store.get(a.approvalId))!;
     expect(rec.secret).not.toBe(rec.id);
     expect(JSON.stringify(rec)).not.toContain('sk-live-1234567890abcd');
   });
@@ -70,7 +70,7 @@ describe('approval store', () => {
   it('executes an approval once, for the same tool and arguments only, and audits the decision', async () => {
     const { store, audit } = setup();
     const { approvalId } = await store.create(req());
-    const secret = store.get(approvalId)!.secret;
+    const secret = (await store.get(approvalId))!.secret;
     expect(await store.take(approvalId, 'set_alert_config_enabled', 'h1')).toBe('pending');
     expect(await store.decide(approvalId, 'approve', 'wrong-secret')).toBe('forbidden');
     expect(await store.decide(approvalId, 'approve', secret)).toBe('approved');
@@ -87,9 +87,9 @@ describe('approval store', () => {
   it('declines for good', async () => {
     const { store, audit } = setup();
     const { approvalId } = await store.create(req());
-    expect(await store.decide(approvalId, 'decline', store.get(approvalId)!.secret)).toBe('declined');
+    expect(await store.decide(approvalId, 'decline', (await store.get(approvalId))!.secret)).toBe('declined');
     expect(await store.take(approvalId, 'set_alert_config_enabled', 'h1')).toBe('declined');
-    expect(store.pending()).toEqual([]);
+    expect(await store.pending()).toEqual([]);
     expect(audit()).toMatchObject([{ outcome: 'declined', approvalId }]);
   });
 
@@ -97,11 +97,13 @@ describe('approval store', () => {
     const { store, audit } = setup();
     const one = await store.create(req());
     const two = await store.create(req());
-    await store.decide(two.approvalId, 'approve', store.get(two.approvalId)!.secret);
+    await store.decide(two.approvalId, 'approve', (await store.get(two.approvalId))!.secret);
     clock = new Date(clock.getTime() + 600_000);
-    expect(await store.decide(one.approvalId, 'approve', store.get(one.approvalId)!.secret)).toBe('expired');
+    expect(await store.decide(one.approvalId, 'approve', (await store.get(one.approvalId))!.secret)).toBe(
+      'expired',
+    );
     expect(await store.take(two.approvalId, 'set_alert_config_enabled', 'h1')).toBe('expired');
-    expect(store.pending()).toEqual([]);
+    expect(await store.pending()).toEqual([]);
     await new Promise((r) => setTimeout(r, 20));
     const outcomes = audit().map((e) => `${e.approvalId === one.approvalId ? 'one' : 'two'}:${e.outcome}`);
     expect(outcomes.sort()).toEqual(['one:expired', 'two:confirmed', 'two:expired']);
@@ -113,7 +115,7 @@ describe('approval store', () => {
     const ticks: number[] = [];
     const waiting = store.wait!(approvalId, 5_000, new AbortController().signal, (ms) => ticks.push(ms));
     await new Promise((r) => setTimeout(r, 70));
-    await store.decide(approvalId, 'approve', store.get(approvalId)!.secret);
+    await store.decide(approvalId, 'approve', (await store.get(approvalId))!.secret);
     expect(await waiting).toBe('approved');
     expect(ticks.length).toBeGreaterThan(0);
   });
@@ -160,13 +162,13 @@ describe('approval page', () => {
       ...req(),
       preview: { ...preview, action: 'Disable <img src=x onerror=alert(1)>' },
     });
-    const html = approvalPage(store.get(approvalId)!, clock, { nonce: 'n0' });
+    const html = approvalPage((await store.get(approvalId))!, clock, { nonce: 'n0' });
     expect(html).toContain('<meta name="viewport"');
     expect(html).toContain('<style nonce="n0">');
     expect(html).toContain('Disable &lt;img src=x onerror=alert(1)&gt;');
     expect(html).not.toContain('<img');
     expect(html).toContain('<th scope="row">enabled</th><td>yes</td><td>no</td>');
-    expect(html).toContain(`name="csrf" value="${store.get(approvalId)!.secret}"`);
+    expect(html).toContain(`name="csrf" value="${(await store.get(approvalId))!.secret}"`);
     expect(html).toContain('value="approve">Approve</button>');
     expect(html).toContain('value="decline">Decline</button>');
     expect(html).toContain('10 min left');
@@ -177,8 +179,8 @@ describe('approval page', () => {
   it('shows the outcome instead of the buttons once decided', async () => {
     const { store } = setup();
     const { approvalId } = await store.create(req());
-    await store.decide(approvalId, 'decline', store.get(approvalId)!.secret);
-    const html = approvalPage(store.get(approvalId)!, clock, { nonce: 'n' });
+    await store.decide(approvalId, 'decline', (await store.get(approvalId))!.secret);
+    const html = approvalPage((await store.get(approvalId))!, clock, { nonce: 'n' });
     expect(html).toContain('Declined. Nothing will change.');
     expect(html).not.toContain('<form');
   });
@@ -200,7 +202,7 @@ describe('approval page', () => {
   it('lists pending approvals with time left', async () => {
     const { store } = setup();
     await store.create(req());
-    const html = listPage(store.pending(), clock, { nonce: 'n' });
+    const html = listPage(await store.pending(), clock, { nonce: 'n' });
     expect(html).toContain('Disable alert configuration abc');
     expect(html).toContain('10 min');
     expect(listPage([], clock, { nonce: 'n' })).toContain('No approvals are waiting');

@@ -1,0 +1,85 @@
+// The connection to the shared state store (Redis or Valkey, DBOPS_STATE_URL=redis://…) through node-redis
+// (@redis/client), the client Redis itself maintains. Loaded only when a state URL is set: one replica alone
+// pays nothing for it. While the store is unreachable every command fails at once with StateUnavailable
+// (no offline queue): a guarded call then refuses to change anything instead of waiting or guessing.
+import type { Logger } from '../log.js';
+import { StateError } from './ledger.js';
+
+/** The store could not answer: nothing that depends on shared state (consent, single use) may go ahead. */
+export class StateUnavailable extends StateError {
+  override name = 'StateUnavailable';
+  constructor(cause: unknown) {
+    super(
+      `The shared state store (DBOPS_STATE_URL) is unreachable (${(cause as Error)?.message ?? String(cause)}); nothing changed. Consent and single use cannot be checked until it is back: try again in a moment, and tell the operator if it persists.`,
+    );
+  }
+}
+
+export interface RedisState {
+  /** Runs a Lua script atomically on the store. */
+  eval(script: string, keys: string[], args: Array<string | number>): Promise<unknown>;
+  /** Publishes to a channel; subscribe() delivers messages from every replica (this one included). */
+  publish(channel: string, message: string): Promise<void>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
+  /** Key prefix every key of this deployment starts with. */
+  prefix: string;
+  close(): Promise<void>;
+}
+
+/** Connects to a redis:// or rediss:// URL; throws when the store cannot be reached now (start-up fails). */
+export async function connectRedis(url: string, logger: Logger, prefix = 'dbops:'): Promise<RedisState> {
+  const { createClient } = await import('@redis/client');
+  const options = {
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: 5_000,
+      // Keep trying in the background (the store may be restarting); commands fail fast meanwhile.
+      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000),
+    },
+  };
+  const client = createClient(options);
+  let down = false;
+  client.on('error', (e: Error) => {
+    if (!down) logger.warn('shared state store unreachable', { error: e.message });
+    down = true;
+  });
+  client.on('ready', () => {
+    if (down) logger.info('shared state store reachable again');
+    down = false;
+  });
+  const subscriber = client.duplicate();
+  subscriber.on('error', () => {});
+  try {
+    await client.connect();
+    await subscriber.connect();
+  } catch (e) {
+    await Promise.allSettled([client.destroy(), subscriber.destroy()]);
+    throw new Error(`the shared state store does not answer: ${(e as Error).message}`);
+  }
+  const guard = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (e) {
+      throw new StateUnavailable(e);
+    }
+  };
+  return {
+    prefix,
+    eval: (script, keys, args) =>
+      guard(() => client.sendCommand(['EVAL', script, String(keys.length), ...keys, ...args.map(String)])),
+    publish: (channel, message) =>
+      guard(async () => {
+        await client.sendCommand(['PUBLISH', prefix + channel, message]);
+      }),
+    async subscribe(channel, listener) {
+      await guard(() => subscriber.subscribe(prefix + channel, listener));
+      return async () => {
+        await subscriber.unsubscribe(prefix + channel, listener).catch(() => {});
+      };
+    },
+    async close() {
+      await Promise.allSettled([client.close(), subscriber.close()]);
+    },
+  };
+}

@@ -1,0 +1,170 @@
+// The shared state store against a real redis-server: single use and approval decisions hold across
+// "replicas" (separate connections and stores in this process), caps count every replica's records, and a
+// store that went away or lost its data refuses instead of letting a change through.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApprovalStore, createApprovalStore } from '../../src/approval/store.js';
+import { silentLogger } from '../../src/log.js';
+import { createAuditLog } from '../../src/policy/audit.js';
+import { createTokenSigner } from '../../src/policy/tokens.js';
+import { redisRecords } from '../../src/state/approvals.js';
+import { type Ledger, redisLedger, StateError } from '../../src/state/ledger.js';
+import { connectRedis, type RedisState } from '../../src/state/redis.js';
+import { noRedis, startRedis, type TestRedis } from '../helpers/redis.js';
+
+const SECRET = 'shared-secret-of-the-replicas-0123456789';
+
+describe.skipIf(noRedis)('shared state in Redis', () => {
+  let redis: TestRedis;
+  const conns: RedisState[] = [];
+  const connect = async () => {
+    const c = await connectRedis(redis.url, silentLogger, `t${conns.length}:`);
+    conns.push(c);
+    return c;
+  };
+
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    for (const c of conns) await c.close();
+    await redis?.stop();
+  });
+
+  /** N replicas' worth of stores on one Redis (one key prefix), each with its own connection. */
+  async function replicas(n: number, prefix: string, opts: { perOwner?: number; ttlMs?: number } = {}) {
+    const dir = mkdtempSync(join(tmpdir(), 'dbops-state-'));
+    const out: Array<{ store: ApprovalStore; ledger: Ledger }> = [];
+    for (let i = 0; i < n; i++) {
+      const c = await connectRedis(redis.url, silentLogger, prefix);
+      conns.push(c);
+      const ledger = await redisLedger(c);
+      out.push({
+        ledger,
+        store: createApprovalStore({
+          ttlMs: opts.ttlMs ?? 600_000,
+          audit: createAuditLog(join(dir, `audit-${i}.log`), silentLogger),
+          origin: () => 'http://127.0.0.1:9',
+          ledger,
+          records: redisRecords(c),
+          maxPendingPerOwner: opts.perOwner,
+          tickMs: 20,
+        }),
+      });
+    }
+    return out;
+  }
+
+  const request = (owner?: string) => ({
+    tool: 'delete_maintenance_window',
+    title: 'Delete a maintenance window',
+    hash: 'h1',
+    args: { maintenanceWindowId: 'w1' },
+    preview: { action: 'Delete window w1', target: { maintenanceWindowId: 'w1' } },
+    ...(owner ? { owner } : {}),
+  });
+
+  it('a token redeemed through one replica is refused by the others, also when they race', async () => {
+    const [a, b, c] = await replicas(3, 'tok:');
+    const signers = [a, b, c].map((r) => createTokenSigner(SECRET, undefined, r!.ledger));
+    const { token } = signers[0]!.issue('delete_maintenance_window', 'h1');
+    const results = await Promise.all(signers.map((s) => s.redeem(token, 'delete_maintenance_window', 'h1')));
+    expect(results.sort()).toEqual(['ok', 'used', 'used']);
+    expect(await signers[2]!.redeem(token, 'delete_maintenance_window', 'h1')).toBe('used');
+  });
+
+  it('an approval created on one replica is decided on a second and executes once through a third', async () => {
+    const [a, b, c] = await replicas(3, 'appr:');
+    const pending = await a!.store.create(request());
+    const onB = await b!.store.get(pending.approvalId);
+    expect(onB?.state).toBe('pending');
+    expect((await b!.store.pending()).map((x) => x.id)).toEqual([pending.approvalId]);
+    expect(await b!.store.decide(pending.approvalId, 'approve', onB!.secret)).toBe('approved');
+    // A second click elsewhere cannot change the decision.
+    expect(await a!.store.decide(pending.approvalId, 'decline', onB!.secret)).toBe('approved');
+    const takes = await Promise.all(
+      [a, b, c].map((r) => r!.store.take(pending.approvalId, 'delete_maintenance_window', 'h1')),
+    );
+    expect(takes.sort()).toEqual(['approved', 'used', 'used']);
+    expect(await c!.store.take(pending.approvalId, 'other_tool', 'h1')).toBe('mismatch');
+    expect((await a!.store.pending()).length).toBe(0);
+  });
+
+  it('a decision on another replica ends a wait on this one', async () => {
+    const [a, b] = await replicas(2, 'wait:');
+    const pending = await a!.store.create(request());
+    const waited = a!.store.wait(pending.approvalId, 5_000, new AbortController().signal, () => {});
+    const rec = await b!.store.get(pending.approvalId);
+    await b!.store.decide(pending.approvalId, 'decline', rec!.secret);
+    expect(await waited).toBe('declined');
+  });
+
+  it('pending caps count every replica: per owner and in total', async () => {
+    const [a, b] = await replicas(2, 'cap:', { perOwner: 2 });
+    await a!.store.create(request('session-1'));
+    await b!.store.create(request('session-1'));
+    await expect(a!.store.create(request('session-1'))).rejects.toThrow(/2 approvals from this session/);
+    await expect(b!.store.create(request('session-2'))).resolves.toBeDefined();
+    // The total cap (200): fill it from both replicas, then a third owner is refused everywhere.
+    for (let i = 0; i < 197; i++) await (i % 2 ? a : b)!.store.create(request(`owner-${i}`));
+    await expect(a!.store.create(request('late'))).rejects.toThrow(/200 approvals are already waiting/);
+    await expect(b!.store.create(request())).rejects.toThrow(/200 approvals are already waiting/);
+  });
+
+  it('approvals expire once, whichever replica notices', async () => {
+    const [a, b] = await replicas(2, 'exp:', { ttlMs: 10_000 });
+    const pending = await a!.store.create(request());
+    const rec = await b!.store.get(pending.approvalId);
+    await b!.store.decide(pending.approvalId, 'approve', rec!.secret);
+    const late = createApprovalStore({
+      ttlMs: 10_000,
+      audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-state-')), 'a.log'), silentLogger),
+      origin: () => 'http://127.0.0.1:9',
+      records: redisRecords(conns.at(-1)!),
+      now: () => new Date(Date.now() + 11_000),
+    });
+    expect(await late.take(pending.approvalId, 'delete_maintenance_window', 'h1')).toBe('expired');
+    expect(await a!.store.take(pending.approvalId, 'delete_maintenance_window', 'h1')).toBe('expired');
+  });
+
+  it('a store that is down answers with a clear error (no offline queue), and works again once it is back', async () => {
+    const own = await startRedis();
+    try {
+      const c = await connectRedis(own.url, silentLogger, 'down:');
+      conns.push(c);
+      const ledger = await redisLedger(c);
+      const signer = createTokenSigner(SECRET, undefined, ledger);
+      await own.stop();
+      const { token } = signer.issue('delete_maintenance_window', 'h1');
+      const err = await signer.redeem(token, 'delete_maintenance_window', 'h1').catch((e) => e);
+      expect(err).toBeInstanceOf(StateError);
+      expect(String(err.message)).toMatch(
+        /shared state store \(DBOPS_STATE_URL\) is unreachable.*nothing changed/,
+      );
+      // Back without its data: the token minted before the loss cannot be proven unused, so it is refused.
+      await own.start();
+      await expect
+        .poll(() => ledger.claim('probe', Date.now() + 60_000).catch(() => 'down'), { timeout: 10_000 })
+        .not.toBe('down');
+      await expect(signer.redeem(token, 'delete_maintenance_window', 'h1')).rejects.toThrow(
+        /lost its records after this was issued.*nothing changed/,
+      );
+      const fresh = signer.issue('delete_maintenance_window', 'h1');
+      expect(await signer.redeem(fresh.token, 'delete_maintenance_window', 'h1')).toBe('ok');
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('keys of different deployments (prefixes) do not meet', async () => {
+    const x = await connect();
+    const y = await connect();
+    const lx = await redisLedger(x);
+    const ly = await redisLedger(y);
+    expect(await lx.claim('k', Date.now() + 60_000)).toBe(true);
+    expect(await ly.claim('k', Date.now() + 60_000)).toBe(true);
+    expect(await lx.claim('k', Date.now() + 60_000)).toBe(false);
+  });
+});
