@@ -4,7 +4,8 @@
 import type { ApiClient } from '../api/client.js';
 import { type Logger, silentLogger } from '../log.js';
 
-export type Listener = () => void;
+/** Told the feed's new fingerprint when it changed (replicas compare it to tell one change from another). */
+export type Listener = (fingerprint: string) => void;
 
 interface Poller {
   listeners: Set<Listener>;
@@ -83,7 +84,7 @@ function startPoller(source: FeedSource, pollers: Map<string, Poller>): Poller {
       if (changed)
         for (const l of [...p.listeners]) {
           try {
-            l();
+            l(fp);
           } catch (e) {
             logger.debug('feed listener failed', { feed: source.key, error: String(e) });
           }

@@ -4,12 +4,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { openInBrowser } from '../approval/open.js';
 import { type Config, ConfigError, loadConfig, settingNames } from '../config.js';
 import { createLogger } from '../log.js';
 import { maxKindOf } from '../tool/index.js';
 import { catalog } from './catalog.js';
+import { listenedUris } from './listen.js';
 import { createRuntime } from './runtime.js';
 import { checkToolFilters, createMcpServer, enabledTools, type ServerDeps } from './server.js';
 
@@ -51,11 +52,15 @@ export async function runServe(args: string[]): Promise<number> {
   const extensions = await loadExtensions();
   const newServer = () => createMcpServer({ ...deps, extensions });
   let closeTransport: () => Promise<void>;
+  const { watchWhileOpen } = await import('./listen.js');
 
   if (config.transport === 'http') {
     // Loaded here: the stdio path (the common one) does not pay for the HTTP transport at start-up.
     const { startHttp } = await import('./http.js');
+    const { listenOn, localBus, redisBus } = await import('./listen.js');
     let http: Awaited<ReturnType<typeof startHttp>>;
+    // Subscription events cross replicas through the shared store, when there is one.
+    const bus = runtime.redis ? await redisBus(runtime.redis, logger) : localBus();
     try {
       http = await startHttp({
         host: config.host,
@@ -66,23 +71,41 @@ export async function runServe(args: string[]): Promise<number> {
         maxSessions: config.httpMaxSessions,
         logger,
         newServer,
+        bus,
+        onListen: listenOn(deps, bus),
+        publicUrl: config.publicUrl,
         routes: runtime.approvals?.routes,
       });
     } catch (e) {
+      await bus.close();
       await runtime.close();
       return fail(e);
     }
     runtime.approvals?.useOrigin(http.publicOrigin);
-    closeTransport = () => http.close();
+    closeTransport = async () => {
+      await http.close();
+      await bus.close();
+    };
     printBanner(http.url, config, runtime.approvals?.origin());
   } else {
-    const server = newServer();
-    const transport = new StdioServerTransport();
-    await server.connect(transport);
-    closeTransport = () => server.close();
-    transport.onclose = () => void shutdown();
-    // The client is gone when our stdin ends: the SDK's transport does not notice on its own, and the
-    // approval page, pollers and the embedded simulator would keep this process alive.
+    // Both eras on one connection: the opening message picks it (serveStdio pins one server to it).
+    const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
+    let pinned: ReturnType<typeof newServer> | undefined;
+    const transport = listenTap(new StdioServerTransport(), (uris, closed) => {
+      // A 2026-07-28 listen stream: the pinned server's updates are routed onto it by serveStdio.
+      const publish = (uri: string) => void pinned?.server.sendResourceUpdated({ uri }).catch(() => {});
+      void watchWhileOpen(deps, uris, publish, closed);
+    });
+    const handle = serveStdio(
+      () => {
+        pinned = newServer();
+        return pinned;
+      },
+      { transport, onerror: (e) => logger.debug('stdio message refused', { error: e.message }) },
+    );
+    closeTransport = () => handle.close();
+    // The client is gone when our stdin ends: the approval page, pollers and the embedded simulator would
+    // otherwise keep this process alive.
     process.stdin.once('end', () => void shutdown());
     process.stdin.once('close', () => void shutdown());
     logger.info('dbops-mcp serving MCP over stdio');
@@ -100,6 +123,59 @@ export async function runServe(args: string[]): Promise<number> {
   }
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void shutdown());
   return 0;
+}
+
+/**
+ * Watches a stdio transport's incoming messages for 2026-07-28 `subscriptions/listen` requests (which the SDK
+ * answers itself) so the feeds they name are polled until the listen is cancelled or the connection ends.
+ */
+function listenTap<T extends Transport>(
+  transport: T,
+  onListen: (uris: string[], closed: (stop: () => void) => void) => void,
+): T {
+  const open = new Map<unknown, () => void>();
+  const tap = (m: JSONRPCMessage) => {
+    const msg = m as { id?: unknown; method?: string; params?: { requestId?: unknown } };
+    const uris = listenedUris(m);
+    if (uris.length > 0 && msg.id !== undefined)
+      onListen(uris, (stop) => {
+        open.get(msg.id)?.();
+        open.set(msg.id, stop);
+      });
+    if (msg.method === 'notifications/cancelled') {
+      open.get(msg.params?.requestId)?.();
+      open.delete(msg.params?.requestId);
+    }
+  };
+  // serveStdio owns the transport and sets these; the wrappers see every message and the end.
+  let onmessage: Transport['onmessage'];
+  let onclose: Transport['onclose'];
+  Object.defineProperties(transport, {
+    onmessage: {
+      configurable: true,
+      get: () => onmessage,
+      set: (h: Transport['onmessage']) => {
+        onmessage =
+          h &&
+          ((m, extra) => {
+            tap(m);
+            h(m, extra);
+          });
+      },
+    },
+    onclose: {
+      configurable: true,
+      get: () => onclose,
+      set: (h: Transport['onclose']) => {
+        onclose = () => {
+          for (const stop of open.values()) stop();
+          open.clear();
+          h?.();
+        };
+      },
+    },
+  });
+  return transport;
 }
 
 /** Registrations beyond tools (resources, prompts) live in their own modules, loaded when present. */
@@ -249,17 +325,13 @@ export async function runCall(args: string[]): Promise<number> {
     return fail(e);
   }
   const server = createMcpServer({ ...runtime.deps, extensions: await loadExtensions() });
-  const [{ Client }, { InMemoryTransport }, { ElicitRequestSchema }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/inMemory.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]);
+  const { Client, InMemoryTransport } = await import('@modelcontextprotocol/client');
   const client = new Client(
     { name: 'dbops-mcp-call', version: '1' },
     { capabilities: yes ? { elicitation: { form: {} } } : {} },
   );
   if (yes)
-    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    client.setRequestHandler('elicitation/create', async (req) => {
       process.stderr.write(`${req.params.message}\n(approved with --yes)\n`);
       return { action: 'accept', content: { confirm: true } };
     });
@@ -268,11 +340,14 @@ export async function runCall(args: string[]): Promise<number> {
     await server.connect(serverSide);
     await client.connect(clientSide);
     // A call waiting on the approval page outlives the default request timeout; progress keeps it alive.
-    const result = await client.callTool({ name, arguments: toolArgs }, undefined, {
-      timeout: config.approvalWaitMs + 60_000,
-      onprogress: () => {},
-      resetTimeoutOnProgress: true,
-    });
+    const result = await client.callTool(
+      { name, arguments: toolArgs },
+      {
+        timeout: config.approvalWaitMs + 60_000,
+        onprogress: () => {},
+        resetTimeoutOnProgress: true,
+      },
+    );
     const content = result.content as Array<{ type: string; text?: string }>;
     const text = content.map((c) => c.text ?? '').join('\n');
     (result.isError ? process.stderr : process.stdout).write(`${text}\n`);

@@ -1,18 +1,32 @@
-// Streamable HTTP transport at /mcp with the spec's security rules: Origin checked on every request (403
-// when present and not allowed), Host checked while bound to loopback (DNS rebinding), a bearer token
-// (constant-time compare) required before binding beyond loopback, bounded bodies, idle sessions closed,
-// and a cap on sessions held at once (the least recently used idle one makes room; none idle → 503).
-import { randomUUID } from 'node:crypto';
+// Streamable HTTP transport at /mcp for both protocol eras, with the spec's security rules: Origin checked on
+// every request (403 when present and not allowed), Host checked while bound to loopback (DNS rebinding), a
+// bearer token (constant-time compare) required before binding beyond loopback, bounded bodies.
+// - 2026-07-28 requests (per-request `_meta` envelope) go to the SDK's stateless handler: a fresh server per
+//   request, nothing held between requests, so any replica can answer any request.
+// - 2025 clients get a session (initialize → Mcp-Session-Id) so that elicitation, which needs a
+//   server→client request, keeps working; idle sessions are closed, and a cap holds the sessions kept at
+//   once (the least recently used idle one makes room; none idle → 503). A 2025 request whose session this
+//   process does not hold (another replica's, or one closed meanwhile) is served statelessly instead of
+//   failing: without elicitation, consent then goes through the approval page or a token.
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  type McpServer,
+  type ServerEventBus,
+} from '@modelcontextprotocol/server';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../log.js';
 import { isLoopback, isLoopbackHost } from '../net.js';
 import { sameSecret } from '../policy/tokens.js';
+import { listenedUris } from './listen.js';
 
 const MAX_BODY = 1 << 20;
 
@@ -26,6 +40,12 @@ export interface HttpOptions {
   maxSessions?: number;
   logger: Logger;
   newServer: () => McpServer;
+  /** Carries subscription events to the 2026-07-28 listen streams (shared by replicas); in process when absent. */
+  bus?: ServerEventBus;
+  /** A 2026-07-28 client opened a listen stream for these resource URIs; `closed` registers the clean-up. */
+  onListen?: (uris: string[], closed: (stop: () => void) => void) => void;
+  /** The origin people's browsers reach the server at (DBOPS_PUBLIC_URL, e.g. a load balancer). */
+  publicUrl?: string;
   /** Other pages served on the same port (the approval page); return true when handled. */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
 }
@@ -46,7 +66,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       `refusing to listen on ${opts.host} without DBOPS_HTTP_TOKEN: set a bearer token (16+ characters) or bind 127.0.0.1`,
     );
   interface Session {
-    transport: StreamableHTTPServerTransport;
+    transport: NodeStreamableHTTPServerTransport;
     server: McpServer;
     lastSeen: number;
     /** POST requests being answered (an open GET stream does not make a session busy). */
@@ -68,6 +88,25 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
   const allowedHost = (host: string | undefined) => !isLoopback(opts.host) || isLoopbackHost(host);
   const tokenOk = (header: string | undefined) =>
     !opts.token || sameSecret(header?.startsWith('Bearer ') ? header.slice(7) : '', opts.token);
+  // The principal sealed consent state is bound to: the holder of the bearer token (or this machine's user).
+  const authInfo: AuthInfo = {
+    token: '',
+    clientId: opts.token
+      ? `bearer:${createHash('sha256').update(opts.token).digest('base64url').slice(0, 16)}`
+      : 'loopback',
+    scopes: [],
+  };
+  const modern = createMcpHandler(() => opts.newServer(), {
+    legacy: 'reject',
+    ...(opts.bus ? { bus: opts.bus } : {}),
+    maxRequestBodySize: MAX_BODY,
+    onerror: (e) => opts.logger.debug('mcp request refused', { error: e.message }),
+  });
+  const serveModern = toNodeHandler(modern, { maxRequestBodySize: MAX_BODY });
+  const stateless = toNodeHandler(
+    { fetch: legacyStatelessFallback(() => opts.newServer(), undefined, { maxRequestBodySize: MAX_BODY }) },
+    { maxRequestBodySize: MAX_BODY },
+  );
 
   const server = createServer(async (req, res) => {
     try {
@@ -120,15 +159,28 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not valid JSON'));
       }
     }
+    const authed = Object.assign(req, { auth: authInfo });
+    const probe = new Request(`http://localhost${req.url ?? '/mcp'}`, {
+      method: req.method === 'POST' ? 'POST' : (req.method ?? 'GET'),
+      headers: Object.entries(req.headers).flatMap(([k, v]) =>
+        typeof v === 'string' ? [[k, v] as [string, string]] : [],
+      ),
+      ...(req.method === 'POST' ? { body: '{}' } : {}),
+    });
+    if (!(await isLegacyRequest(probe, req.method === 'POST' ? body : undefined))) {
+      const uris = listenedUris(body);
+      if (uris.length > 0) opts.onListen?.(uris, (stop) => res.once('close', stop));
+      return serveModern(authed, res, body);
+    }
     if (typeof sessionId === 'string') {
       const s = sessions.get(sessionId);
-      if (!s) return sendJson(res, 404, rpcError(-32001, 'Session not found: initialize a new session'));
+      if (!s) return stateless(authed, res, body);
       s.lastSeen = Date.now();
       if (req.method === 'POST') {
         s.inFlight++;
         res.once('close', () => s.inFlight--);
       }
-      return s.transport.handleRequest(req, res, body);
+      return s.transport.handleRequest(authed, res, body);
     }
     // No session, no stream: 405 tells a client that opens a GET stream first that the server offers none.
     if (req.method === 'GET') {
@@ -139,8 +191,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         rpcError(-32000, 'Method not allowed: open a session with initialize (POST) first'),
       );
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body))
-      return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
+    if (req.method !== 'POST' || !isInitializeRequest(body)) return stateless(authed, res, body);
     if (sessions.size >= maxSessions && !evictIdle()) {
       res.setHeader('Retry-After', '5');
       return sendJson(
@@ -150,7 +201,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       );
     }
     const mcp = opts.newServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server: mcp, lastSeen: Date.now(), inFlight: 0 });
@@ -160,7 +211,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await mcp.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await transport.handleRequest(authed, res, body);
   }
 
   /** Closes the least recently used session with nothing in flight; false when every session is busy. */
@@ -195,7 +246,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
   port = (server.address() as AddressInfo).port;
   const hostForUrl = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
   const origin = `http://${hostForUrl}:${port}`;
-  selfOrigin = publicOrigin(origin, opts.host);
+  selfOrigin = opts.publicUrl ?? publicOrigin(origin, opts.host);
   return {
     url: `${origin}/mcp`,
     origin,
@@ -204,6 +255,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     sessions: () => sessions.size,
     async close() {
       clearInterval(sweep);
+      await modern.close().catch(() => {});
       await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => {})));
       sessions.clear();
       server.closeAllConnections();

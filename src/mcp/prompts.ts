@@ -1,6 +1,5 @@
 // The prompts of prompts/ as MCP prompts: string arguments with their descriptions, checks and completion.
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { completable, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { completeIds, projectChoices } from '../feeds/lookup.js';
 import { consentFacts } from '../policy/consent.js';
@@ -42,17 +41,21 @@ export function registerPrompts(server: McpServer, deps: ServerDeps): void {
     const argsSchema = Object.fromEntries(
       Object.entries(p.args).map(([name, arg]) => [name, schemaFor(arg)]),
     );
-    server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema }, (args) => ({
-      description: p.description,
-      messages: [
-        {
-          role: 'user' as const,
-          content: {
-            type: 'text' as const,
-            text: p.render(args as Record<string, string | undefined>, now(), consent.asksFirst),
+    server.registerPrompt(
+      p.name,
+      { title: p.title, description: p.description, argsSchema: z.object(argsSchema) },
+      (args) => ({
+        description: p.description,
+        messages: [
+          {
+            role: 'user' as const,
+            content: {
+              type: 'text' as const,
+              text: p.render(args as Record<string, string | undefined>, now(), consent.asksFirst),
+            },
           },
-        },
-      ],
-    }));
+        ],
+      }),
+    );
   }
 }

@@ -1,22 +1,20 @@
 // Feeds as MCP resources: templates with listing and completion, reads as a markdown digest or (?format=json)
 // the complete JSON, and subscriptions — the SDK has none built in — backed by the shared pollers of
 // src/feeds/subscriptions.ts, released on unsubscribe and when the session ends.
-import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  ErrorCode,
-  McpError,
-  ReadResourceRequestSchema,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
   type ReadResourceResult,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import { type Feed, type FeedMatch, feeds, feedUri, matchFeed } from '../feeds/index.js';
 import { type Choice, completeIds, globalAlertConfigChoices, projectChoices } from '../feeds/lookup.js';
-import { subscribe } from '../feeds/subscriptions.js';
 import { capText } from '../format/markdown.js';
 import { newFence } from '../format/untrusted.js';
 import { consentFacts } from '../policy/consent.js';
 import { errorMessage } from './errors.js';
+import { watchFeed } from './listen.js';
 import { enabledTools, type ServerDeps } from './server.js';
 
 /** The protocol's "resource not found". */
@@ -25,7 +23,7 @@ const RESOURCE_NOT_FOUND = -32002;
 function matchOrThrow(uri: string): FeedMatch {
   const m = matchFeed(uri);
   if (!m)
-    throw new McpError(
+    throw new ProtocolError(
       RESOURCE_NOT_FOUND,
       `No resource ${uri}. resources/templates/list shows the feeds, e.g. dbops://projects/{projectId}/alerts (add ?format=json for JSON).`,
     );
@@ -44,7 +42,7 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
     try {
       data = await m.feed.load({ api, signal, now: at }, m.vars);
     } catch (e) {
-      throw new McpError(ErrorCode.InternalError, errorMessage(e, `Reading ${m.key}`));
+      throw new ProtocolError(ProtocolErrorCode.InternalError, errorMessage(e, `Reading ${m.key}`));
     }
     if (m.format === 'json')
       return {
@@ -76,7 +74,9 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
     const meta = { title: feed.title, description: feed.description, mimeType: 'text/markdown' };
     const variable = /\{(\w+)\}/.exec(feed.template)?.[1];
     if (!variable) {
-      server.registerResource(feed.name, feed.template, meta, (uri, extra) => read(uri.href, extra.signal));
+      server.registerResource(feed.name, feed.template, meta, (uri, extra) =>
+        read(uri.href, extra.mcpReq.signal),
+      );
       return;
     }
     const choices = choicesFor[variable];
@@ -92,47 +92,38 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
       }),
       complete: { [variable]: async (value) => completeIds(await choices(), value) },
     });
-    server.registerResource(feed.name, template, meta, (uri, _vars, extra) => read(uri.href, extra.signal));
+    server.registerResource(feed.name, template, meta, (uri, _vars, extra) =>
+      read(uri.href, extra.mcpReq.signal),
+    );
   };
   for (const feed of feeds) register(feed);
 
   // The SDK matches templates against the whole URI, query included; this server's URIs take ?format=json,
   // so reads go through the feed matcher instead.
   server.server.removeRequestHandler('resources/read');
-  server.server.setRequestHandler(ReadResourceRequestSchema, (req, extra) =>
-    read(req.params.uri, extra.signal),
+  server.server.setRequestHandler('resources/read', (req, extra) =>
+    read(req.params.uri, extra.mcpReq.signal),
   );
 
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
   const subscriptions = new Map<string, () => void>();
   let closed = false;
 
-  server.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
+  // 2025-era subscriptions (2026-07-28 clients listen instead: src/mcp/listen.ts).
+  server.server.setRequestHandler('resources/subscribe', async (req) => {
     const uri = req.params.uri;
-    const m = matchOrThrow(uri);
+    matchOrThrow(uri);
     if (subscriptions.has(uri)) return {};
-    const stop = await subscribe(
-      {
-        api,
-        key: m.key,
-        intervalMs: config.feedPollMs,
-        logger,
-        read: async (signal) => {
-          const at = now();
-          return m.feed.fingerprint(await m.feed.load({ api, signal, now: at }, m.vars), at);
-        },
-      },
-      () => {
-        if (server.isConnected()) void server.server.sendResourceUpdated({ uri }).catch(() => {});
-      },
-    );
+    const stop = await watchFeed(deps, uri, () => {
+      if (server.isConnected()) void server.server.sendResourceUpdated({ uri }).catch(() => {});
+    });
     // The session ended, or the same URI was subscribed meanwhile, while the first reading was taken.
-    if (closed || subscriptions.has(uri)) stop();
-    else subscriptions.set(uri, stop);
+    if (closed || subscriptions.has(uri)) stop?.();
+    else if (stop) subscriptions.set(uri, stop);
     return {};
   });
 
-  server.server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+  server.server.setRequestHandler('resources/unsubscribe', async (req) => {
     subscriptions.get(req.params.uri)?.();
     subscriptions.delete(req.params.uri);
     return {};

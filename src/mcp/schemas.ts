@@ -3,7 +3,7 @@
 // Schema that tools/list publishes uses only what OpenAI's strict function rules and Gemini's
 // function-declaration subset both accept: optional properties accept null, no open maps (a map is sent as
 // [{name, value}] pairs), no length keywords (lengths are checked in code), no exclusive bounds.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { AnyTool, ToolKind } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';

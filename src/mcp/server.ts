@@ -1,20 +1,11 @@
-// The only place (with the other files of src/mcp/) that imports the MCP SDK: it registers the catalog as
-// MCP tools, turns every outcome into a result (never a crash), and wires progress, cancellation,
-// elicitation and logging to the SDK.
+// The only place (with the other files of src/mcp/) that imports the MCP SDK (v2: both protocol eras from
+// one server): it registers the catalog as MCP tools, turns every outcome into a result (never a crash), and
+// wires progress, cancellation, consent (input_required) and logging to the SDK.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  type LoggingLevel,
-  LoggingLevelSchema,
-  McpError,
-  SetLevelRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type LoggingLevel, McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ApiClient } from '../api/client.js';
 import { type Config, ConfigError } from '../config.js';
 import { capText } from '../format/markdown.js';
@@ -29,6 +20,7 @@ import type { TokenSigner } from '../policy/tokens.js';
 import type { AnyTool, ToolAnswer, ToolContext } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 import { catalog as fullCatalog } from './catalog.js';
+import { askPerson, consentCodec, consentEnv, type ToolResult } from './consent.js';
 import { errorMessage } from './errors.js';
 import { annotationsFor, argsSchemaFor, listingOf, outputSchemaFor } from './schemas.js';
 
@@ -168,13 +160,32 @@ function howToGetMore(tool: AnyTool): string {
   return elsewhere[tool.name] ?? 'Narrow the request to see the rest.';
 }
 
+/** MCP log levels, least severe first. */
+const LEVELS: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
 /** The session (server) whose request is being handled: log messages go to that session only. */
 const handling = new AsyncLocalStorage<McpServer>();
 
+/** One requestState codec per token signer (its key is derived from the signer's secret). */
+const codecs = new WeakMap<TokenSigner, ReturnType<typeof consentCodec>>();
+
 export function createMcpServer(deps: ServerDeps): McpServer {
+  const ttlMs = deps.config.approvalWaitMs || 120_000;
+  let codec = codecs.get(deps.tokens);
+  if (!codec) {
+    codec = consentCodec(deps.tokens, ttlMs);
+    codecs.set(deps.tokens, codec);
+  }
+  const sealed = codec;
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'dbops — database deployment operations' },
-    { capabilities: { logging: {} }, instructions: instructionsFor(deps.config.confirm) },
+    {
+      capabilities: { logging: {} },
+      instructions: instructionsFor(deps.config.confirm),
+      // Checked on every round of a consent question, before the handler sees the state.
+      requestState: { verify: sealed.verify },
+      inputRequired: { roundTimeoutMs: ttlMs },
+    },
   );
   const now = deps.now ?? (() => new Date());
   const tools = enabledTools(deps.config, deps.catalog);
@@ -190,46 +201,28 @@ export function createMcpServer(deps: ServerDeps): McpServer {
         outputSchema: outputSchemaFor(tool),
         annotations: annotationsFor(tool),
       },
-      (args: Record<string, unknown>, extra): Promise<CallToolResult> =>
-        handling.run(server, async (): Promise<CallToolResult> => {
-          const progressToken = extra._meta?.progressToken;
+      (args: Record<string, unknown>, extra): Promise<ToolResult> =>
+        handling.run(server, async (): Promise<ToolResult> => {
+          const progressToken = extra.mcpReq._meta?.progressToken;
           const ctx: ToolContext = {
             api: deps.api,
             defaults: { projectId: deps.config.projectId, orgId: deps.config.orgId },
-            signal: extra.signal,
-            req: { signal: extra.signal },
+            signal: extra.mcpReq.signal,
+            req: { signal: extra.mcpReq.signal },
             now,
             logger: deps.logger,
             secrets: deps.secrets,
             progress: async (progress, total, message) => {
               if (progressToken === undefined) return;
-              await extra
-                .sendNotification({
+              await extra.mcpReq
+                .notify({
                   method: 'notifications/progress',
                   params: { progressToken, progress, total, message },
                 })
                 .catch(() => {});
             },
           };
-          const env = {
-            session: extra.sessionId,
-            canElicit: Boolean(server.server.getClientCapabilities()?.elicitation?.form),
-            elicit: async (message: string) => {
-              const r = await server.server.elicitInput(
-                {
-                  mode: 'form',
-                  message,
-                  requestedSchema: {
-                    type: 'object',
-                    properties: { confirm: { type: 'boolean', title: 'Apply this change', default: false } },
-                    required: ['confirm'],
-                  },
-                },
-                { signal: extra.signal, timeout: deps.config.approvalWaitMs },
-              );
-              return r.action === 'accept' && r.content?.confirm !== true ? 'decline' : r.action;
-            },
-          };
+          const env = consentEnv(server, extra);
           try {
             const fence = newFence();
             const answer = await callTool(tool, args, ctx, env, deps, {
@@ -238,6 +231,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
               detailed: args.responseFormat === 'detailed',
               asksFirst: consent.asksFirst,
             });
+            if ('ask' in answer) return await askPerson(answer, sealed, extra, ttlMs);
             const narrow = 'Narrow it with pageNum/itemsPerPage or filters.';
             return {
               content: [
@@ -268,17 +262,17 @@ export function createMcpServer(deps: ServerDeps): McpServer {
   }
 
   // The SDK's own tools/list would regenerate every schema per session and add `$schema` to each.
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listingOf) }));
+  server.server.setRequestHandler('tools/list', () => ({ tools: tools.map(listingOf) }));
 
   // Log entries go to the client only once it asked for them (logging/setLevel), at or above its level: some
   // clients report every unsolicited notifications/message as an error. The SDK's own handler keys the level
   // by session id, which our per-session servers do not pass, so the level is kept here.
   let clientLevel: LoggingLevel | undefined;
-  server.server.setRequestHandler(SetLevelRequestSchema, (req) => {
+  server.server.setRequestHandler('logging/setLevel', (req) => {
     clientLevel = req.params.level;
     return {};
   });
-  const severity = (l: LoggingLevel) => LoggingLevelSchema.options.indexOf(l);
+  const severity = (l: LoggingLevel) => LEVELS.indexOf(l);
   const sink = (level: LogLevel, msg: string, fields: Record<string, unknown>) => {
     if (!server.isConnected() || handling.getStore() !== server) return;
     const as: LoggingLevel = level === 'warn' ? 'warning' : level;
@@ -311,7 +305,7 @@ type CompletionHooks = Record<
 /**
  * completion/complete for a prompt or resource template this server does not offer answers an empty list
  * instead of an InvalidParams error: clients probe with references of their own, and the MCP conformance
- * suite requires an answer. Wraps the SDK's two lookup methods (SDK 1.32; they are not public).
+ * suite requires an answer. Wraps the SDK's two lookup methods (SDK 2.4; they are not public).
  */
 function answerUnknownCompletionRefs(server: McpServer): void {
   const hooks = server as unknown as CompletionHooks;
@@ -322,7 +316,11 @@ function answerUnknownCompletionRefs(server: McpServer): void {
       try {
         return await lookup.call(server, request, ref);
       } catch (e) {
-        if (e instanceof McpError && e.code === ErrorCode.InvalidParams && / not found$/.test(e.message))
+        if (
+          e instanceof ProtocolError &&
+          e.code === ProtocolErrorCode.InvalidParams &&
+          / not found$/.test(e.message)
+        )
           return { completion: { values: [], total: 0, hasMore: false } };
         throw e;
       }

@@ -63,7 +63,27 @@ export interface CallEnv {
   /** The MCP session the call came from, when the transport has sessions. */
   session?: string;
   canElicit: boolean;
-  elicit(message: string): Promise<'accept' | 'decline' | 'cancel'>;
+  /**
+   * The person's answer to this call's consent question, carried by a later round of the same call (MCP
+   * `input_required`). The transport has checked its seal, principal and expiry; the guard checks what it
+   * is bound to (tool and arguments) and that it is used once.
+   */
+  answer?: ConsentAnswer;
+}
+
+export interface ConsentAnswer {
+  tool: string;
+  hash: string;
+  /** Unique per question: an answer executes at most once, however often the round is replayed. */
+  nonce: string;
+  askedAtMs: number;
+  expiresAtMs: number;
+  action: 'accept' | 'decline' | 'cancel';
+}
+
+/** The guard's answer when the client should ask the person now (elicitation) and call again with the answer. */
+export interface ConsentQuestion {
+  ask: { tool: string; hash: string; message: string };
 }
 
 export interface GuardDeps {
@@ -83,7 +103,7 @@ export async function callTool(
   env: CallEnv,
   deps: GuardDeps,
   f: FormatContext,
-): Promise<ToolAnswer> {
+): Promise<ToolAnswer | ConsentQuestion> {
   const { confirmationToken: rawToken, approvalId: rawApproval, ...given_ } = rawArgs;
   const confirmationToken = given(rawToken);
   const approvalId = given(rawApproval);
@@ -122,18 +142,47 @@ export async function callTool(
   }
 
   // Masked once here: every channel below shows this preview to the model or the person.
-  const preview = redactPreview(tool.preview ? await tool.preview(ctx, args) : defaultPreview(tool, args));
-  const channel = pickChannel(deps.config.confirmVia, env, deps);
+  const previewOf = async () =>
+    redactPreview(tool.preview ? await tool.preview(ctx, args) : defaultPreview(tool, args));
 
-  if (channel === 'elicitation') {
-    const action = await env.elicit(previewText(preview, tool.title));
-    if (action !== 'accept') {
+  if (env.answer) {
+    const a = env.answer;
+    const channel = 'elicitation';
+    if (!allowed.has(channel))
+      throw new ToolInputError(
+        'Consent by elicitation is disabled here (DBOPS_CONFIRM_VIA); nothing changed.',
+      );
+    if (a.tool !== tool.name || a.hash !== hash) {
+      await deps.audit.write({
+        ...audited,
+        outcome: 'rejected',
+        channel,
+        error: 'answer for other arguments',
+      });
+      throw new ToolInputError(
+        `The person's answer was given for ${a.tool === tool.name ? 'other arguments' : a.tool}; nothing changed. Call ${tool.name} again without it to ask the person about exactly these arguments.`,
+      );
+    }
+    if (a.action !== 'accept') {
       await deps.audit.write({ ...audited, outcome: 'declined', channel });
-      return declinedAnswer(tool.name, action === 'cancel' ? 'cancelled' : 'declined', preview, f);
+      return declinedAnswer(tool.name, a.action === 'cancel' ? 'cancelled' : 'declined', await previewOf(), f);
+    }
+    // A replayed round (same sealed state, same answer) must not apply the change a second time.
+    if (!(await deps.tokens.consume(`consent:${a.nonce}`, a.expiresAtMs, a.askedAtMs))) {
+      await deps.audit.write({ ...audited, outcome: 'rejected', channel, error: 'answer already used' });
+      throw new ToolInputError(
+        `This consent was already used once; nothing changed now. Call ${tool.name} again to ask the person again.`,
+      );
     }
     await deps.audit.write({ ...audited, outcome: 'confirmed', channel });
     return executeAudited(tool, args, ctx, f, deps.audit, channel);
   }
+
+  const preview = await previewOf();
+  const channel = pickChannel(deps.config.confirmVia, env, deps);
+
+  if (channel === 'elicitation')
+    return { ask: { tool: tool.name, hash, message: previewText(preview, tool.title) } };
 
   if (channel === 'approval-page' && deps.approvals) {
     const approvals = deps.approvals;

@@ -29,6 +29,11 @@ export function createTokenSigner(
   const mac = (payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
 
   return {
+    /** A key for another purpose derived from the secret (replicas sharing the secret derive the same). */
+    derive: (purpose: string) => createHmac('sha256', secret).update(`dbops-mcp:${purpose}`).digest(),
+    /** Claims a single-use key in the ledger: true the first time (across every process sharing it). */
+    consume: (key: string, expiresAtMs: number, issuedAtMs?: number) =>
+      ledger.claim(key, expiresAtMs, issuedAtMs),
     issue(tool: string, hash: string): { token: string; expiresAt: Date } {
       const exp = now() + TOKEN_TTL_MS;
       const payload = `${tool}.${hash}.${exp}.${randomBytes(9).toString('base64url')}`;

@@ -221,7 +221,7 @@ describe('channel order', () => {
     const r = await s.t.call(TOOL, { projectId: s.projectId, alertConfigId: s.configId, enabled: false });
     expect(r.structured?.outcome).toBe('executed');
     expect(s.t.elicitations).toHaveLength(1);
-    expect(s.approvals.channel.pending()).toEqual([]);
+    expect(await s.approvals.channel.pending()).toEqual([]);
     expect(s.enabled()).toBe(false);
   });
 
@@ -258,6 +258,6 @@ describe('channel order', () => {
     const s = await setup({ config: { confirmVia: 'token' } });
     const r = await s.t.call(TOOL, { projectId: s.projectId, alertConfigId: s.configId, enabled: false });
     expect(confirmation(r).channel).toBe('token');
-    expect(s.approvals.channel.pending()).toEqual([]);
+    expect(await s.approvals.channel.pending()).toEqual([]);
   });
 });

@@ -95,7 +95,7 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
   it('a decision on another replica ends a wait on this one', async () => {
     const [a, b] = await replicas(2, 'wait:');
     const pending = await a!.store.create(request());
-    const waited = a!.store.wait(pending.approvalId, 5_000, new AbortController().signal, () => {});
+    const waited = a!.store.wait!(pending.approvalId, 5_000, new AbortController().signal, () => {});
     const rec = await b!.store.get(pending.approvalId);
     await b!.store.decide(pending.approvalId, 'decline', rec!.secret);
     expect(await waited).toBe('declined');

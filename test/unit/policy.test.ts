@@ -12,7 +12,13 @@ import { needsConsent } from '../../src/policy/consent.js';
 import { callTool, type GuardDeps } from '../../src/policy/guard.js';
 import { createTokenSigner, TOKEN_TTL_MS } from '../../src/policy/tokens.js';
 import { fileLedger } from '../../src/state/ledger.js';
-import { type AnyTool, defineTool, type Preview, type ToolContext } from '../../src/tool/index.js';
+import {
+  type AnyTool,
+  defineTool,
+  type Preview,
+  type ToolAnswer,
+  type ToolContext,
+} from '../../src/tool/index.js';
 
 describe('canonical arguments', () => {
   it('ignores key order, undefined values and the consent fields', () => {
@@ -150,29 +156,22 @@ describe('the preview shown before consent', () => {
   ] as const) {
     it(`masks secrets for ${name}, in the token answer and the elicitation message`, async () => {
       const args = { name: 'pager', apiKey: key };
-      const answer = await callTool(
+      const answer = (await callTool(
         tool,
         args,
         ctx,
-        { canElicit: false, elicit: async () => 'decline' },
+        { canElicit: false },
         deps(['token']),
         f(),
-      );
+      )) as ToolAnswer;
       expect(answer.structured.outcome).toBe('confirmation_required');
       expect(`${answer.text}${JSON.stringify(answer.structured)}`).not.toContain(key);
       expect(answer.text).not.toContain('old-key-1234567890');
-      const asked: string[] = [];
-      const env = {
-        canElicit: true,
-        elicit: async (m: string) => {
-          asked.push(m);
-          return 'decline' as const;
-        },
-      };
-      await callTool(tool, args, ctx, env, deps(['elicitation']), f());
-      expect(asked).toHaveLength(1);
-      expect(asked[0]).not.toContain(key);
-      expect(asked[0]).not.toContain('old-key-1234567890');
+      const question = await callTool(tool, args, ctx, { canElicit: true }, deps(['elicitation']), f());
+      const asked = 'ask' in question ? question.ask.message : '';
+      expect(asked).toContain('Apply this change?');
+      expect(asked).not.toContain(key);
+      expect(asked).not.toContain('old-key-1234567890');
     });
   }
 });
