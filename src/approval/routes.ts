@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../log.js';
 import { isLoopbackHost } from '../net.js';
 import { sameSecret } from '../policy/tokens.js';
+import { StateError } from '../state/ledger.js';
 import { approvalPage, listPage, loginPage, messagePage } from './page.js';
 import type { ApprovalStore } from './store.js';
 
@@ -52,6 +53,32 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
       res.writeHead(status, { ...securityHeaders(nonce), ...headers }).end(html);
       return true;
     };
+    try {
+      return await page(req, res, url, path, o, send);
+    } catch (e) {
+      if (!(e instanceof StateError)) throw e;
+      logger.warn('approval page: shared state store unreachable', { path });
+      return send(
+        503,
+        messagePage(
+          'Try again in a moment',
+          'The approvals cannot be read or decided right now (the shared state store is unreachable); nothing was decided. Reload this page in a moment.',
+          o,
+        ),
+        { 'retry-after': '5' },
+      );
+    }
+  };
+
+  async function page(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    path: string,
+    o: { nonce: string },
+    send: (status: number, html: string, headers?: Record<string, string | string[]>) => boolean,
+  ): Promise<boolean> {
+    const { nonce } = o;
 
     // Loopback only: refuse other Host names (DNS rebinding). Beyond loopback the token is the guard.
     if (!token && !isLoopbackHost(req.headers.host))
@@ -135,7 +162,7 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
     // Post/Redirect/Get: reloading the result page never re-submits the form.
     res.writeHead(303, { ...securityHeaders(nonce), location: `/approvals/${a.id}` }).end();
     return true;
-  };
+  }
 
   function signIn(res: ServerResponse, next: string, nonce: string): boolean {
     const until = Date.now() + SESSION_MS;

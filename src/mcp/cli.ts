@@ -8,6 +8,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { openInBrowser } from '../approval/open.js';
 import { type Config, ConfigError, loadConfig, settingNames } from '../config.js';
 import { createLogger } from '../log.js';
+import { redisSessions } from '../state/sessions.js';
 import { maxKindOf } from '../tool/index.js';
 import { catalog } from './catalog.js';
 import { listenedUris } from './listen.js';
@@ -74,6 +75,7 @@ export async function runServe(args: string[]): Promise<number> {
         bus,
         onListen: listenOn(deps, bus),
         publicUrl: config.publicUrl,
+        directory: runtime.redis ? redisSessions(runtime.redis) : undefined,
         routes: runtime.approvals?.routes,
       });
     } catch (e) {

@@ -5,11 +5,12 @@
 //   request, nothing held between requests, so any replica can answer any request.
 // - 2025 clients get a session (initialize → Mcp-Session-Id) so that elicitation, which needs a
 //   server→client request, keeps working; idle sessions are closed, and a cap holds the sessions kept at
-//   once (the least recently used idle one makes room; none idle → 503). A 2025 request whose session this
-//   process does not hold (another replica's, or one closed meanwhile) is served statelessly instead of
-//   failing: without elicitation, consent then goes through the approval page or a token.
+//   once (the least recently used idle one makes room; none idle → 503). With replicas, a request for a
+//   session another replica holds is passed on to it (the shared store says which); one whose session is gone
+//   (closed, or its replica died) is served statelessly instead of failing: without elicitation, consent then
+//   goes through the approval page or a token.
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
@@ -26,6 +27,7 @@ import { ConfigError } from '../config.js';
 import type { Logger } from '../log.js';
 import { isLoopback, isLoopbackHost } from '../net.js';
 import { sameSecret } from '../policy/tokens.js';
+import type { SessionDirectory } from '../state/sessions.js';
 import { listenedUris } from './listen.js';
 
 const MAX_BODY = 1 << 20;
@@ -46,6 +48,8 @@ export interface HttpOptions {
   onListen?: (uris: string[], closed: (stop: () => void) => void) => void;
   /** The origin people's browsers reach the server at (DBOPS_PUBLIC_URL, e.g. a load balancer). */
   publicUrl?: string;
+  /** Where replicas record which of them holds a 2025 session (requests for it are passed on there). */
+  directory?: SessionDirectory;
   /** Other pages served on the same port (the approval page); return true when handled. */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
 }
@@ -76,6 +80,10 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
   const maxSessions = opts.maxSessions ?? 100;
   let port = opts.port;
   let selfOrigin = '';
+  /** This replica's own address, for the others to pass a session's requests on to. */
+  let ownOrigin = '';
+  const hold = (id: string) => void opts.directory?.hold(id, ownOrigin, opts.sessionIdleMs).catch(() => {});
+  const release = (id: string) => void opts.directory?.release(id).catch(() => {});
 
   // Allowed origins: this server's loopback origins, the origin it is published at (the approval page's own
   // form posts) and DBOPS_ALLOWED_ORIGINS. Never "whatever the Host header says": a rebound DNS name would
@@ -174,8 +182,16 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     }
     if (typeof sessionId === 'string') {
       const s = sessions.get(sessionId);
-      if (!s) return stateless(authed, res, body);
+      if (!s) {
+        // Another replica's session: pass the request on to it; served without a session when it is gone.
+        if (opts.directory && req.headers[FORWARDED] === undefined) {
+          const holder = await opts.directory.holder(sessionId).catch(() => undefined);
+          if (holder && holder !== ownOrigin && (await forward(holder, req, res, body))) return;
+        }
+        return stateless(authed, res, body);
+      }
       s.lastSeen = Date.now();
+      hold(sessionId);
       if (req.method === 'POST') {
         s.inFlight++;
         res.once('close', () => s.inFlight--);
@@ -205,10 +221,13 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server: mcp, lastSeen: Date.now(), inFlight: 0 });
+        hold(id);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (!transport.sessionId) return;
+      sessions.delete(transport.sessionId);
+      release(transport.sessionId);
     };
     await mcp.connect(transport);
     await transport.handleRequest(authed, res, body);
@@ -221,6 +240,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       if (entry[1].inFlight === 0 && (!victim || entry[1].lastSeen < victim[1].lastSeen)) victim = entry;
     if (!victim) return false;
     sessions.delete(victim[0]);
+    release(victim[0]);
     opts.logger.info('session closed to make room (DBOPS_HTTP_MAX_SESSIONS)', { maxSessions });
     void victim[1].server.close().catch(() => {});
     return true;
@@ -232,6 +252,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       for (const [id, s] of sessions)
         if (s.lastSeen < cutoff) {
           sessions.delete(id);
+          release(id);
           void s.server.close().catch(() => {});
         }
     },
@@ -246,7 +267,8 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
   port = (server.address() as AddressInfo).port;
   const hostForUrl = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
   const origin = `http://${hostForUrl}:${port}`;
-  selfOrigin = opts.publicUrl ?? publicOrigin(origin, opts.host);
+  ownOrigin = publicOrigin(origin, opts.host);
+  selfOrigin = opts.publicUrl ?? ownOrigin;
   return {
     url: `${origin}/mcp`,
     origin,
@@ -269,6 +291,38 @@ export function publicOrigin(origin: string, host: string): string {
   if (host !== '0.0.0.0' && host !== '::' && host !== '[::]') return origin;
   const u = new URL(origin);
   return `http://${hostname()}:${u.port}`;
+}
+
+/** Marks a request passed on by another replica (never passed on again). */
+const FORWARDED = 'x-dbops-forwarded';
+
+/**
+ * Passes a request on to the replica at `target` and streams its answer back; false (nothing sent yet) when
+ * that replica cannot be reached.
+ */
+function forward(target: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const { 'content-length': _len, 'transfer-encoding': _te, ...headers } = req.headers;
+  return new Promise((resolve) => {
+    const out = request(
+      new URL(req.url ?? '/mcp', target),
+      {
+        method: req.method,
+        headers: { ...headers, [FORWARDED]: '1', ...(payload ? { 'content-length': payload.length } : {}) },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        resolve(true);
+      },
+    );
+    out.once('error', () => {
+      if (res.headersSent) res.destroy();
+      resolve(res.headersSent);
+    });
+    res.once('close', () => out.destroy());
+    out.end(payload);
+  });
 }
 
 function rpcError(code: number, message: string) {
