@@ -31,6 +31,8 @@ import type { SessionDirectory } from '../state/sessions.js';
 import { listenedUris } from './listen.js';
 
 const MAX_BODY = 1 << 20;
+/** No MCP message nests this deep; the SDK's recursive checks would overflow the stack on much deeper input. */
+const MAX_DEPTH = 64;
 
 export interface HttpOptions {
   host: string;
@@ -161,6 +163,8 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       const raw = await readBody(req);
       if (raw === undefined)
         return sendJson(res, 413, rpcError(-32600, `request body over ${MAX_BODY} bytes`));
+      if (nesting(raw) > MAX_DEPTH)
+        return sendJson(res, 400, rpcError(-32600, `JSON nested deeper than ${MAX_DEPTH} levels`));
       try {
         body = JSON.parse(raw);
       } catch {
@@ -291,6 +295,24 @@ export function publicOrigin(origin: string, host: string): string {
   if (host !== '0.0.0.0' && host !== '::' && host !== '[::]') return origin;
   const u = new URL(origin);
   return `http://${hostname()}:${u.port}`;
+}
+
+/** The deepest nesting of arrays and objects in a JSON text (brackets inside strings do not count). */
+function nesting(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) max = Math.max(max, ++depth);
+    else if (c === 93 || c === 125) depth--;
+  }
+  return max;
 }
 
 /** Marks a request passed on by another replica (never passed on again). */

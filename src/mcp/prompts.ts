@@ -32,9 +32,11 @@ export function registerPrompts(server: McpServer, deps: ServerDeps): void {
   const schemaFor = (arg: PromptArg) => {
     let s = z.string().max(200);
     if (arg.pattern) s = s.regex(arg.pattern.regex, arg.pattern.message);
-    const described = arg.required ? s.describe(arg.description) : s.optional().describe(arg.description);
+    // completable() marks the very schema object (describe() makes a new one), and the SDK looks for it
+    // inside .optional(): mark last for a required argument, before .optional() for an optional one.
     const complete = arg.complete && completers[arg.complete];
-    return complete ? completable(described, (value) => complete(value ?? '')) : described;
+    const mark = (x: z.ZodString) => (complete ? completable(x, (value) => complete(value ?? '')) : x);
+    return arg.required ? mark(s.describe(arg.description)) : mark(s).optional().describe(arg.description);
   };
 
   for (const p of prompts) {
