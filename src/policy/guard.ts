@@ -165,7 +165,12 @@ export async function callTool(
     }
     if (a.action !== 'accept') {
       await deps.audit.write({ ...audited, outcome: 'declined', channel });
-      return declinedAnswer(tool.name, a.action === 'cancel' ? 'cancelled' : 'declined', await previewOf(), f);
+      return declinedAnswer(
+        tool.name,
+        a.action === 'cancel' ? 'cancelled' : 'declined',
+        await previewOf(),
+        f,
+      );
     }
     // A replayed round (same sealed state, same answer) must not apply the change a second time.
     if (!(await deps.tokens.consume(`consent:${a.nonce}`, a.expiresAtMs, a.askedAtMs))) {

@@ -66,7 +66,7 @@ describe('sealed consent state', () => {
     s = await server();
     c = await manualClient(s.http);
     const list = (await c.callTool({ name: 'list_alert_configs', arguments: {} })) as Round;
-    configs = (list.structuredContent?.results as Array<{ id: string; enabled: boolean }>)
+    configs = ((list.structuredContent?.results ?? []) as Array<{ id: string; enabled: boolean }>)
       .filter((x) => x.enabled)
       .map((x) => x.id);
   });
@@ -86,7 +86,7 @@ describe('sealed consent state', () => {
   };
   const enabled = async (id: string) => {
     const r = (await c.callTool({ name: 'get_alert_config', arguments: { alertConfigId: id } })) as Round;
-    return (r.structuredContent?.record as { enabled: boolean }).enabled;
+    return (r.structuredContent?.record as { enabled?: boolean } | undefined)?.enabled;
   };
 
   it('an accepted round executes once; the same round replayed changes nothing', async () => {
