@@ -4,17 +4,8 @@
 // store restarts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
-import {
-  type AnyClient,
-  approve,
-  connect,
-  disableArgs,
-  flows,
-  isEnabled,
-  sleep,
-  until,
-} from '../helpers/eras.js';
-import { pageForm, raw } from '../helpers/http.js';
+import { type AnyClient, connect, disableArgs, flows, isEnabled, sleep, until } from '../helpers/eras.js';
+import { decide, pageForm, raw } from '../helpers/http.js';
 import { noRedis, startRedis, type TestRedis } from '../helpers/redis.js';
 import { type ReplicaSet, startReplicas } from '../helpers/replicas.js';
 import type { Simulator } from '../helpers/sim.js';
@@ -37,19 +28,25 @@ const servedBy = (set: ReplicaSet, match: (h: ReplicaSet['hops'][number]) => boo
 const toolCall = (tool: string) => (h: ReplicaSet['hops'][number]) =>
   h.rpc === 'tools/call' && h.tool === tool;
 
-describe.skipIf(noRedis)('three replicas behind a round-robin proxy, one Redis', () => {
-  let set: ReplicaSet;
-  let c: AnyClient;
+/** Three replicas and a 2026-07-28 client through the proxy, for the tests of one describe block. */
+function useReplicas(env?: Record<string, string>) {
+  const use = {} as { set: ReplicaSet; c: AnyClient };
   beforeAll(async () => {
-    set = await startReplicas({ n: 3, redisUrl: redis.url, sim });
-    c = await connect('pinned', { url: set.url });
+    use.set = await startReplicas({ n: 3, redisUrl: redis.url, sim, ...(env ? { env } : {}) });
+    use.c = await connect('pinned', { url: use.set.url });
   });
   afterAll(async () => {
-    await c?.close();
-    await set?.close();
+    await use.c?.close();
+    await use.set?.close();
   });
+  return use;
+}
+
+describe.skipIf(noRedis)('three replicas behind a round-robin proxy, one Redis', () => {
+  const use = useReplicas();
 
   it('a call started on one replica, approved on the page of another, executes exactly once through a third', async () => {
+    const { set, c } = use;
     const args = await disableArgs(c);
     const before = set.audited('executed').length;
     set.next(0);
@@ -60,7 +57,7 @@ describe.skipIf(noRedis)('three replicas behind a round-robin proxy, one Redis',
     const started = servedBy(set, toolCall('set_alert_config_enabled'));
 
     set.next(0); // the page from replica 0, the decision posted to replica 1
-    expect((await approve(url)).status).toBe(303);
+    expect((await decide(url)).status).toBe(303);
     const decided = servedBy(set, (h) => h.method === 'POST' && h.path.startsWith('/approvals/'));
 
     set.next(2);
@@ -80,10 +77,11 @@ describe.skipIf(noRedis)('three replicas behind a round-robin proxy, one Redis',
   });
 
   it('an approval resumed through three replicas at the same moment executes once', async () => {
+    const { set, c } = use;
     const args = await disableArgs(c);
     const first = await c.call('set_alert_config_enabled', args);
     const { approvalId, url } = (first.structured?.confirmation ?? {}) as { approvalId: string; url: string };
-    await approve(url);
+    await decide(url);
     const before = set.audited('executed').length;
     const results = await Promise.all(
       [0, 1, 2].map(() => c.call('set_alert_config_enabled', { ...args, approvalId })),
@@ -95,6 +93,7 @@ describe.skipIf(noRedis)('three replicas behind a round-robin proxy, one Redis',
   });
 
   it('the pending cap counts the approvals of every replica', async () => {
+    const { set, c } = use;
     // The approval list is one, whichever replica serves the page.
     const args = await disableArgs(c);
     const first = await c.call('set_alert_config_enabled', args);
@@ -148,21 +147,13 @@ describe.skipIf(noRedis)('a replica killed mid-flow', () => {
 });
 
 describe.skipIf(noRedis)('confirmation tokens across replicas', () => {
-  let set: ReplicaSet;
-  let c: AnyClient;
-  beforeAll(async () => {
-    set = await startReplicas({ n: 3, redisUrl: redis.url, sim, env: { DBOPS_CONFIRM_VIA: 'token' } });
-    c = await connect('pinned', { url: set.url });
-  });
-  afterAll(async () => {
-    await c?.close();
-    await set?.close();
-  });
+  const use = useReplicas({ DBOPS_CONFIRM_VIA: 'token' });
 
   const tokenOf = (r: { structured?: Record<string, unknown> }) =>
     (r.structured?.confirmation as { confirmationToken?: string } | undefined)?.confirmationToken ?? '';
 
   it('a token used on one replica is refused on the others', async () => {
+    const { set, c } = use;
     const args = await disableArgs(c);
     set.next(0);
     const token = tokenOf(await c.call('set_alert_config_enabled', args));
@@ -181,6 +172,7 @@ describe.skipIf(noRedis)('confirmation tokens across replicas', () => {
   });
 
   it('the same token sent to three replicas at once executes once', async () => {
+    const { set, c } = use;
     const args = await disableArgs(c);
     const token = tokenOf(await c.call('set_alert_config_enabled', args));
     const before = set.audited('executed').length;
@@ -193,6 +185,7 @@ describe.skipIf(noRedis)('confirmation tokens across replicas', () => {
   });
 
   it('while Redis restarts: clear errors and no change; afterwards the token works once', async () => {
+    const { set, c } = use;
     const args = await disableArgs(c);
     const token = tokenOf(await c.call('set_alert_config_enabled', args));
     const before = set.audited('executed').length;
@@ -263,7 +256,7 @@ describe.skipIf(noRedis)('the approval page while Redis restarts', () => {
         },
         15_000,
       );
-      const a = await approve(url);
+      const a = await decide(url);
       expect(a.status, a.body).toBe(303);
       const done = await c.call('set_alert_config_enabled', { ...args, approvalId });
       expect(done.structured?.outcome).toBe('executed');
