@@ -11,7 +11,7 @@ import { createLogger } from '../log.js';
 import { redisSessions } from '../state/sessions.js';
 import { maxKindOf } from '../tool/index.js';
 import { catalog } from './catalog.js';
-import { listenedUris } from './listen.js';
+import { listenedUris, listenOn, localBus, redisBus, watchWhileOpen } from './listen.js';
 import { createRuntime } from './runtime.js';
 import { checkToolFilters, createMcpServer, enabledTools, type ServerDeps } from './server.js';
 
@@ -53,12 +53,10 @@ export async function runServe(args: string[]): Promise<number> {
   const extensions = await loadExtensions();
   const newServer = () => createMcpServer({ ...deps, extensions });
   let closeTransport: () => Promise<void>;
-  const { watchWhileOpen } = await import('./listen.js');
 
   if (config.transport === 'http') {
     // Loaded here: the stdio path (the common one) does not pay for the HTTP transport at start-up.
     const { startHttp } = await import('./http.js');
-    const { listenOn, localBus, redisBus } = await import('./listen.js');
     let http: Awaited<ReturnType<typeof startHttp>>;
     // Subscription events cross replicas through the shared store, when there is one.
     const bus = runtime.redis ? await redisBus(runtime.redis, logger) : localBus();
