@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApprovalStore, createApprovalStore } from '../../src/approval/store.js';
 import { silentLogger } from '../../src/log.js';
+import { redisBus } from '../../src/mcp/listen.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import { createTokenSigner } from '../../src/policy/tokens.js';
 import { redisRecords } from '../../src/state/approvals.js';
@@ -15,6 +16,14 @@ import { connectRedis, type RedisState } from '../../src/state/redis.js';
 import { noRedis, startRedis, type TestRedis } from '../helpers/redis.js';
 
 const SECRET = 'shared-secret-of-the-replicas-0123456789';
+
+async function until(check: () => boolean, ms = 5_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 describe.skipIf(noRedis)('shared state in Redis', () => {
   let redis: TestRedis;
@@ -156,6 +165,31 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
     } finally {
       await own.stop();
     }
+  });
+
+  it('subscription events cross replicas once: the same feed change seen by two pollers is announced once', async () => {
+    const [a, b] = [
+      await connectRedis(redis.url, silentLogger, 'bus:'),
+      await connectRedis(redis.url, silentLogger, 'bus:'),
+    ];
+    conns.push(a, b);
+    const busA = await redisBus(a, silentLogger);
+    const busB = await redisBus(b, silentLogger);
+    const heardOnB: string[] = [];
+    busB.subscribe((e) => heardOnB.push(e.kind === 'resource_updated' ? e.uri : e.kind));
+    busA.feedChanged('dbops://projects/p/alerts', 'fingerprint-1');
+    busB.feedChanged('dbops://projects/p/alerts', 'fingerprint-1'); // B's own poller saw the same change
+    busA.publish({ kind: 'tools_list_changed' });
+    await until(() => heardOnB.length >= 2);
+    busA.feedChanged('dbops://projects/p/alerts', 'fingerprint-2');
+    await until(() => heardOnB.length >= 3);
+    expect(heardOnB).toEqual([
+      'dbops://projects/p/alerts',
+      'tools_list_changed',
+      'dbops://projects/p/alerts',
+    ]);
+    await busA.close();
+    await busB.close();
   });
 
   it('keys of different deployments (prefixes) do not meet', async () => {
