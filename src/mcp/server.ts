@@ -161,7 +161,16 @@ function howToGetMore(tool: AnyTool): string {
 }
 
 /** MCP log levels, least severe first. */
-const LEVELS: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const LEVELS: LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 
 /** The session (server) whose request is being handled: log messages go to that session only. */
 const handling = new AsyncLocalStorage<McpServer>();
