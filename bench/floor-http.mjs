@@ -1,9 +1,10 @@
-// The floor for the HTTP benchmark: a minimal Streamable HTTP server on the same SDK — one session per
-// initialize, one echo tool, no checks of its own. Prints its URL on stdout. Usage: node bench/floor-http.mjs
+// The floor for the HTTP benchmark: a minimal Streamable HTTP server on the same SDK (v2; the bench's clients
+// speak 2025, so a session per initialize as our server keeps for them) — one echo tool, no checks of its
+// own. Prints its URL on stdout. Usage: node bench/floor-http.mjs
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 const sessions = new Map();
@@ -11,7 +12,7 @@ const newServer = () => {
   const server = new McpServer({ name: 'floor', version: '1.0.0' });
   server.registerTool(
     'echo',
-    { description: 'Returns its input.', inputSchema: { text: z.string() } },
+    { description: 'Returns its input.', inputSchema: z.object({ text: z.string() }) },
     async ({ text }) => ({ content: [{ type: 'text', text }] }),
   );
   return server;
@@ -26,7 +27,7 @@ const http = createServer(async (req, res) => {
   const id = req.headers['mcp-session-id'];
   let transport = typeof id === 'string' ? sessions.get(id) : undefined;
   if (!transport) {
-    transport = new StreamableHTTPServerTransport({
+    transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => sessions.set(sid, transport),
     });

@@ -3,7 +3,8 @@
 // was a third of start-up (docs/performance.md); one file each is read at once. The lazily loaded parts
 // (simulator, HTTP transport, resources, prompts) stay chunks of their own, loaded only when used. undici
 // stays an import from node_modules: it is loaded on the first API call, not at start-up, so bundling it
-// would gain nothing, and the network-facing client keeps taking its fixes from dependency updates.
+// would gain nothing, and the network-facing client keeps taking its fixes from dependency updates. The same
+// holds for the Redis client (@redis/client), loaded only with DBOPS_STATE_URL.
 // dist/src stays as tsc wrote it for the library entry point (package.json "main"). Run by `npm run build`.
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,7 @@ rmSync(out, { recursive: true, force: true });
 await build({
   input: { 'dbops-mcp': root('dist/src/cli.js') },
   platform: 'node',
-  external: [/^node:/, /^undici(\/|$)/],
+  external: [/^node:/, /^undici(\/|$)/, /^@redis\/client(\/|$)/],
   logLevel: 'warn',
   output: { dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
 });

@@ -107,9 +107,11 @@ async function overHttp(cli: string) {
 }
 
 describe('the installed command (bundle)', () => {
-  it('is a bundle under dist/bin that imports only node built-ins and undici', () => {
+  it('is a bundle under dist/bin that imports only node built-ins, undici and the Redis client', () => {
     expect(pkg.bin['dbops-mcp']).toMatch(/^dist\/bin\//);
-    const outside = [...bareImports(bin)].filter((s) => !s.startsWith('node:') && !/^undici(\/|$)/.test(s));
+    const outside = [...bareImports(bin)].filter(
+      (s) => !s.startsWith('node:') && !/^(undici|@redis\/client)(\/|$)/.test(s),
+    );
     expect(outside).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-// Both protocol eras against the real server, over HTTP and stdio: the v2 SDK client pinned to 2026-07-28,
+// Both protocol eras against the real server, over HTTP and stdio (the installed, bundled command): the v2 SDK client pinned to 2026-07-28,
 // the v2 client in `auto` mode, and (for comparison on the same flows) the v1 client, which speaks 2025.
 // Each lists, calls, subscribes and completes a guarded change through every consent channel it can use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

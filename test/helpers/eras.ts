@@ -83,7 +83,7 @@ export async function connect(
     ? new V2Http(new URL(where.url))
     : new StdioClientTransport({
         command: process.execPath,
-        args: ['dist/src/cli.js', 'serve'],
+        args: ['dist/bin/dbops-mcp.js', 'serve'],
         env: { ...process.env, ...where.stdio?.env } as Record<string, string>,
         stderr: 'ignore',
       });

@@ -90,27 +90,31 @@ export async function startReplicas(opts: {
   for (let i = 0; i < opts.n; i++) {
     const dir = join(base, `r${i}`);
     const auditLog = join(dir, 'audit.log');
-    const proc = spawn(process.execPath, ['dist/src/cli.js', 'serve', '--transport', 'http', '--port', '0'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: dir,
-        DBOPS_BASE_URL: opts.sim.baseUrl,
-        DBOPS_PUBLIC_KEY: opts.sim.keys.publicKey,
-        DBOPS_PRIVATE_KEY: opts.sim.keys.privateKey,
-        DBOPS_PROJECT_ID: opts.sim.projectIds[0] ?? '',
-        DBOPS_ORG_ID: opts.sim.orgId,
-        DBOPS_STATE_URL: opts.redisUrl,
-        DBOPS_TOKEN_SECRET: 'replicas-share-this-secret-0123456789',
-        DBOPS_PUBLIC_URL: origin,
-        DBOPS_AUDIT_LOG: auditLog,
-        DBOPS_STATE_DIR: join(dir, 'state'),
-        DBOPS_SECRETS_DIR: join(dir, 'secrets'),
-        DBOPS_FEED_POLL_MS: '200',
-        DBOPS_LOG_LEVEL: 'warn',
-        ...opts.env,
+    const proc = spawn(
+      process.execPath,
+      ['dist/bin/dbops-mcp.js', 'serve', '--transport', 'http', '--port', '0'],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: dir,
+          DBOPS_BASE_URL: opts.sim.baseUrl,
+          DBOPS_PUBLIC_KEY: opts.sim.keys.publicKey,
+          DBOPS_PRIVATE_KEY: opts.sim.keys.privateKey,
+          DBOPS_PROJECT_ID: opts.sim.projectIds[0] ?? '',
+          DBOPS_ORG_ID: opts.sim.orgId,
+          DBOPS_STATE_URL: opts.redisUrl,
+          DBOPS_TOKEN_SECRET: 'replicas-share-this-secret-0123456789',
+          DBOPS_PUBLIC_URL: origin,
+          DBOPS_AUDIT_LOG: auditLog,
+          DBOPS_STATE_DIR: join(dir, 'state'),
+          DBOPS_SECRETS_DIR: join(dir, 'secrets'),
+          DBOPS_FEED_POLL_MS: '200',
+          DBOPS_LOG_LEVEL: 'warn',
+          ...opts.env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       let err = '';
