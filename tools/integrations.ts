@@ -6,6 +6,12 @@ import type { Integration, Page } from '../src/api/client.js';
 import { listAnswer } from '../src/format/answers.js';
 import { isSecretKey, mask, redact } from '../src/format/redact.js';
 import { integrationList } from '../src/format/views/integrations.js';
+import {
+  INTEGRATION_FIELD_VALUES,
+  INTEGRATION_FIELDS,
+  INTEGRATION_TYPES,
+  type IntegrationType,
+} from '../src/spec/index.js';
 import { ids, text } from '../src/tool/ids.js';
 import {
   defineTool,
@@ -15,35 +21,11 @@ import {
   ToolInputError,
 } from '../src/tool/index.js';
 
-interface TypeFields {
-  required: string[];
-  optional: string[];
-}
-
-/** Fields per type, from the endpoint's table; APM_SAAS's fields are not documented, so it is not checked. */
-const TYPES: Record<string, TypeFields | null> = {
-  INCIDENT_PAGING_A: { required: ['serviceKey'], optional: [] },
-  TEAM_CHAT_A: { required: ['notificationToken', 'roomName'], optional: [] },
-  // teamName is required when reconfiguring; the platform merges it from the existing one.
-  TEAM_CHAT_B: { required: ['apiToken'], optional: ['teamName', 'channelName'] },
-  TEAM_CHAT_C: { required: ['teamChatCWebhookUrl'], optional: [] },
-  MONITORING_SAAS: { required: ['apiKey'], optional: [] },
-  INCIDENT_PAGING_B: { required: ['apiKey'], optional: ['region'] },
-  INCIDENT_PAGING_C: { required: ['apiKey'], optional: ['routingKey'] },
-  WEBHOOK: { required: ['url'], optional: ['secret'] },
-  APM_SAAS: null,
-  METRICS_SCRAPER: {
-    required: ['username', 'password', 'listenAddress', 'serviceDiscovery', 'scheme', 'enabled'],
-    optional: ['tlsPemPassword', 'tlsPemPath'],
-  },
-};
-const TYPE_NAMES = Object.keys(TYPES) as [string, ...string[]];
-
-const ENUMS: Record<string, string[]> = {
-  region: ['US', 'EU'],
-  scheme: ['http', 'https'],
-  serviceDiscovery: ['file', 'http'],
-};
+// The fields per type (APM_SAAS's are not documented, so it is not checked) and their enumerated values
+// come from the spec; HINTS adds what a model must know beyond a field's name.
+const TYPES = INTEGRATION_FIELDS as Record<string, (typeof INTEGRATION_FIELDS)[IntegrationType]>;
+const TYPE_NAMES = INTEGRATION_TYPES;
+const ENUMS: Record<string, readonly string[]> = INTEGRATION_FIELD_VALUES;
 
 /** What a model must know about a field beyond its name (enums come from ENUMS). */
 const HINTS: Record<string, string> = {

@@ -31,6 +31,7 @@ export const INTEGRATION_FIELDS: Record<
   { required: readonly string[]; optional: readonly string[] } | null
 > = {
   INCIDENT_PAGING_A: { required: ['serviceKey'], optional: [] },
+  // teamName is required when reconfiguring; the platform merges it from the existing one.
   TEAM_CHAT_B: { required: ['apiToken'], optional: ['teamName', 'channelName'] },
   MONITORING_SAAS: { required: ['apiKey'], optional: [] },
   TEAM_CHAT_A: { required: ['notificationToken', 'roomName'], optional: [] },
