@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { median, round, serverEnv, simulatorChild } from './harness.mjs';
+import { listToolsOverStdio, median, round, serverEnv, simulatorChild } from './harness.mjs';
 
 const [a, b, tool = 'get_alert_config', runsArg] = process.argv.slice(2);
 if (!a || !b) {
@@ -21,63 +21,47 @@ const sim = await simulatorChild(fileURLToPath(new URL('../dist/src/cli.js', imp
 const env = serverEnv(sim, mkdtempSync(join(tmpdir(), 'dbops-ab-')));
 
 /** spawn → tools/list answered, in ms. */
-function cold(cli) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [cli, 'serve'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
-    const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
-    let buf = '';
-    child.on('error', reject);
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      buf += d;
-      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-        const msg = JSON.parse(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-        if (msg.id === 1) send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-        else if (msg.id === 2) {
-          const ms = performance.now() - t0;
-          child.kill();
-          child.once('exit', () => resolve(ms));
-        }
-      }
-    });
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ab', version: '1' } },
-    });
-  });
+async function cold(cli) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [cli, 'serve'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  await listToolsOverStdio(child);
+  const ms = performance.now() - t0;
+  child.kill();
+  await new Promise((r) => child.once('exit', r));
+  return ms;
 }
 
-const times = { [a]: [], [b]: [] };
+// By position, not by path: the same build passed twice (a noise check) must still get two series.
+const times = [[], []];
 try {
   if (tool === 'cold') {
     for (const cli of [a, b]) await cold(cli);
-    for (let i = 0; i < runs; i++) for (const cli of [a, b]) times[cli].push(await cold(cli));
+    for (let i = 0; i < runs; i++) for (const [k, cli] of [a, b].entries()) times[k].push(await cold(cli));
   } else {
-    const clients = {};
-    for (const cli of [a, b]) {
-      clients[cli] = new Client({ name: 'ab', version: '1' });
-      await clients[cli].connect(
+    const connect = async (cli) => {
+      const c = new Client({ name: 'ab', version: '1' });
+      await c.connect(
         new StdioClientTransport({ command: process.execPath, args: [cli, 'serve'], env, stderr: 'ignore' }),
       );
-    }
-    const list = await clients[a].callTool({ name: 'list_alert_configs', arguments: {} });
+      return c;
+    };
+    const clientA = await connect(a);
+    const clientB = await connect(b);
+    const list = await clientA.callTool({ name: 'list_alert_configs', arguments: {} });
     const args = tool === 'get_alert_config' ? { alertConfigId: list.structuredContent.results[0].id } : {};
     for (let i = 0; i < runs + 30; i++)
-      for (const cli of [a, b]) {
+      for (const [k, client] of [clientA, clientB].entries()) {
         const t0 = performance.now();
-        const r = await clients[cli].callTool({ name: tool, arguments: args });
+        const r = await client.callTool({ name: tool, arguments: args });
         if (r.isError) throw new Error(`${tool}: ${r.content[0].text}`);
-        if (i >= 30) times[cli].push(performance.now() - t0); // the first 30 warm up
+        if (i >= 30) times[k].push(performance.now() - t0); // the first 30 warm up
       }
-    await Promise.all(Object.values(clients).map((c) => c.close()));
+    await Promise.all([clientA.close(), clientB.close()]);
   }
 } finally {
   await sim.close();
 }
 console.log(`${tool}, ${runs} alternating runs, median ms`);
-console.log(`A ${round(median(times[a]), 3)}  ${a}`);
-console.log(`B ${round(median(times[b]), 3)}  ${b}`);
-console.log(`B/A ${round(median(times[b]) / median(times[a]), 3)}`);
+console.log(`A ${round(median(times[0]), 3)}  ${a}`);
+console.log(`B ${round(median(times[1]), 3)}  ${b}`);
+console.log(`B/A ${round(median(times[1]) / median(times[0]), 3)}`);

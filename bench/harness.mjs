@@ -167,3 +167,36 @@ export function rawSignedGet(sim, connections = 1) {
     close: () => pool.close(),
   };
 }
+
+/**
+ * Speaks raw JSON-RPC lines to a spawned stdio server: initialize, then tools/list. Resolves with the
+ * tools/list answer, so the measuring side adds next to nothing.
+ */
+export function listToolsOverStdio(child) {
+  const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    child.on('error', reject);
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      buf += d;
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+        const msg = JSON.parse(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+        if (msg.id === 1) {
+          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        } else if (msg.id === 2) resolve(msg);
+      }
+    });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1' },
+      },
+    });
+  });
+}

@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listToolsOverStdio } from './harness.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const outDir = here('.profiles');
@@ -114,29 +115,7 @@ async function profileStartup() {
     for (let i = 0; i < runs; i++) {
       const args = ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', outDir, target];
       const child = spawn(process.execPath, [...args, 'serve'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
-      const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
-      await new Promise((resolve) => {
-        let buf = '';
-        child.stdout.setEncoding('utf8').on('data', (d) => {
-          buf += d;
-          for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-            const msg = JSON.parse(buf.slice(0, nl));
-            buf = buf.slice(nl + 1);
-            if (msg.id === 1) send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-            else if (msg.id === 2) resolve();
-          }
-        });
-        send({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: 'p', version: '1' },
-          },
-        });
-      });
+      await listToolsOverStdio(child);
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     }

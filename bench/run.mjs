@@ -28,6 +28,7 @@ import {
   baseEnv,
   exited,
   inProcessServer,
+  listToolsOverStdio,
   median,
   quantile,
   rawSignedGet,
@@ -63,50 +64,27 @@ const work = mkdtempSync(join(tmpdir(), 'dbops-bench-'));
 // Cold start: raw JSON-RPC lines over the child's stdio, so the measuring side adds next to nothing.
 
 function coldStart(args, env) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
-    const send = (msg) => child.stdin.write(`${JSON.stringify(msg)}\n`);
-    let buf = '';
-    const timer = setTimeout(() => {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${args.join(' ')} did not answer tools/list in 20 s`));
     }, 20_000);
-    child.on('error', reject);
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      buf += d;
-      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-        const msg = JSON.parse(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-        if (msg.id === 1) {
-          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-        } else if (msg.id === 2) {
-          const elapsed = ms(t0);
-          const hwmKb = procStatusKb(child.pid, 'VmHWM');
-          clearTimeout(timer);
-          child.kill();
-          exited(child).then(() =>
-            resolve({
-              ms: elapsed,
-              hwmKb,
-              tools: msg.result.tools.length,
-              listBytes: JSON.stringify(msg.result).length,
-            }),
-          );
-        }
-      }
-    });
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'bench', version: '1' },
-      },
-    });
+  });
+  return Promise.race([listToolsOverStdio(child), timeout]).then(async (msg) => {
+    const elapsed = ms(t0);
+    const hwmKb = procStatusKb(child.pid, 'VmHWM');
+    clearTimeout(timer);
+    child.kill();
+    await exited(child);
+    return {
+      ms: elapsed,
+      hwmKb,
+      tools: msg.result.tools.length,
+      listBytes: JSON.stringify(msg.result).length,
+    };
   });
 }
 
