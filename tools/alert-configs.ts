@@ -83,7 +83,7 @@ export const setAlertConfigEnabled = defineTool({
   name: 'set_alert_config_enabled',
   title: 'Enable or disable an alert configuration',
   description:
-    'Enables or disables one alert configuration, nothing else. Disabling silences its alerts for good (needs consent); to silence for a time use a maintenance window instead.',
+    'Enables or disables one alert configuration, nothing else. Disabling silences its alerts for good; to silence for a time use a maintenance window instead.',
   kind: (args) => (args.enabled ? 'write' : 'destructive'),
   checkWith: 'get_alert_config',
   maxKind: 'destructive',

@@ -204,6 +204,10 @@ describe('the tool catalog', () => {
     expect(SERVER_VERSION).toBe(pkg.version);
   });
 
+  it('promises no consent in a description: tools/list is the same under every DBOPS_CONFIRM', () => {
+    for (const t of catalog) expect(t.description, t.name).not.toMatch(/consent|asks? (the person|first)/i);
+  });
+
   it('fits the whole tools/list payload in under 40 KB', () => {
     // The same entries the server's tools/list handler answers with, measured in UTF-8 bytes as sent.
     const listings = catalog.map(listingOf);
