@@ -93,9 +93,6 @@ export interface GuardDeps {
   approvals?: ApprovalChannel;
 }
 
-/** Models send null or "" for a consent field they leave out: that means "not given". */
-const given = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
 export async function callTool(
   tool: AnyTool,
   rawArgs: Record<string, unknown>,
@@ -104,11 +101,13 @@ export async function callTool(
   deps: GuardDeps,
   f: FormatContext,
 ): Promise<ToolAnswer | ConsentQuestion> {
-  const { confirmationToken: rawToken, approvalId: rawApproval, ...given_ } = rawArgs;
-  const confirmationToken = given(rawToken);
-  const approvalId = given(rawApproval);
+  // null and "" were dropped at the boundary (src/mcp/schemas.ts): a consent field here is a real string.
+  const { confirmationToken, approvalId, ...given } = rawArgs as Record<string, unknown> & {
+    confirmationToken?: string;
+    approvalId?: string;
+  };
   // Defaults first, then the tool's own checks, once: every later step sees the same, checked arguments.
-  const args = withDefaults(tool, given_, ctx.defaults);
+  const args = withDefaults(tool, given, ctx.defaults);
   tool.check?.(args, ctx.now());
   const kind = kindOf(tool, args);
   if (kind === 'read') return execute(tool, args, ctx, f);
