@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { listAnswer } from '../src/format/answers.js';
 import { fields } from '../src/format/markdown.js';
 import { agentList } from '../src/format/views/agents.js';
-import { AGENT_TYPES } from '../src/spec/index.js';
+import { AGENT_TYPES } from '../src/platform/index.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
 

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { fields } from '../src/format/markdown.js';
 import { cell } from '../src/format/untrusted.js';
 import { type KeptKey, keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
+import { ORG_ROLES, PROJECT_ROLES } from '../src/platform/index.js';
 import { keepKey } from '../src/policy/secrets.js';
-import { ORG_ROLES, PROJECT_ROLES } from '../src/spec/index.js';
 import { ids, text, upTo } from '../src/tool/ids.js';
 import {
   defineTool,

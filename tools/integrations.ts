@@ -11,7 +11,7 @@ import {
   INTEGRATION_FIELDS,
   INTEGRATION_TYPES,
   type IntegrationType,
-} from '../src/spec/index.js';
+} from '../src/platform/index.js';
 import { ids, text } from '../src/tool/ids.js';
 import {
   defineTool,

@@ -10,8 +10,8 @@ import { cell } from '../src/format/untrusted.js';
 import type { KeptKey } from '../src/format/views/keys.js';
 import { keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
 import { accessList, userPairs } from '../src/format/views/users.js';
+import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/platform/index.js';
 import { keepKey } from '../src/policy/secrets.js';
-import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/spec/index.js';
 import { idFrom, ids, page, text, upTo } from '../src/tool/ids.js';
 import {
   defineTool,

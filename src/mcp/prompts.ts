@@ -2,8 +2,8 @@
 import { completable, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { completeIds, projectChoices } from '../feeds/lookup.js';
+import { ALERT_TYPE_NAMES } from '../platform/index.js';
 import { consentFacts } from '../policy/consent.js';
-import { ALERT_TYPE_NAMES } from '../spec/index.js';
 import type { Completion, PromptArg } from '../tool/prompt.js';
 import { prompts } from './catalog.js';
 import { enabledTools, type ServerDeps } from './server.js';

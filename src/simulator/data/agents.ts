@@ -1,7 +1,7 @@
 // Agents: every type in every state somewhere. Monitoring and backup agents per project from a table;
 // one automation agent per host, active unless the table below says otherwise.
 
-import type { AgentState, AgentType } from '../../spec/index.js';
+import type { AgentState, AgentType } from '../../platform/index.js';
 import type { AgentRec } from '../records.js';
 import type { Build } from './gen.js';
 import { hostsOf } from './topology.js';

@@ -1,7 +1,7 @@
 // Alerts of the project configurations: a few per configuration, statuses from a cycle (open, closed,
 // tracking, cancelled), every third open one acknowledged; and the subject fields by event type.
 
-import type { AlertStatus } from '../../spec/index.js';
+import type { AlertStatus } from '../../platform/index.js';
 import type { AlertRec, HostRec, MatcherRec, MetricThresholdRec } from '../records.js';
 import { timestamp } from '../values.js';
 import { type Build, DAY, HOUR, MINUTE } from './gen.js';

@@ -1,7 +1,7 @@
 // A month of events: project events drawn by weight with the fields their type carries, and global
 // events (logins, keys, users, backup daemons). Actors are the dataset's users and keys.
 
-import type { DiffStatus, DiffType, EventType } from '../../spec/index.js';
+import type { DiffStatus, DiffType, EventType } from '../../platform/index.js';
 import type { EventRec, HostRec, UserRec } from '../records.js';
 import { timestamp } from '../values.js';
 import { type Build, DAY, type Rng } from './gen.js';

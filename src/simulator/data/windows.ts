@@ -1,6 +1,6 @@
 // Maintenance windows: one active now, some ahead, some past.
 
-import type { ALERT_TYPE_NAMES, MORE_ALERT_TYPE_NAMES } from '../../spec/index.js';
+import type { ALERT_TYPE_NAMES, MORE_ALERT_TYPE_NAMES } from '../../platform/index.js';
 import { type Build, DAY, HOUR } from './gen.js';
 
 type WindowAlertType = (typeof ALERT_TYPE_NAMES)[number] | (typeof MORE_ALERT_TYPE_NAMES)[number];

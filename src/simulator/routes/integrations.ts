@@ -6,7 +6,7 @@ import {
   INTEGRATION_FIELDS,
   INTEGRATION_TYPES,
   type IntegrationType,
-} from '../../spec/index.js';
+} from '../../platform/index.js';
 import type { IntegrationRec } from '../records.js';
 import type { SimContext, SimResponse, SimRoute } from '../types.js';
 import { requireProjectRole } from './access.js';

@@ -1,7 +1,7 @@
 // Event type names and the shape words of automation diffs (seed › Event, Alert › eventTypeName).
 // The seed does not list every event type; EVENT_TYPES holds the names this project reads or writes:
 // the seed's observed ones, the alert-configuration events, and what real servers emit for the audited
-// actions (see ../../../shared/reference/api-facts.md).
+// actions.
 
 /** Event type names the seed shows as observed on events. */
 export const OBSERVED_EVENT_TYPES = [
