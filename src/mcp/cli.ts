@@ -74,6 +74,7 @@ export async function runServe(args: string[]): Promise<number> {
         onListen: listenOn(deps, bus),
         publicUrl: config.publicUrl,
         directory: runtime.redis ? redisSessions(runtime.redis) : undefined,
+        forwardKey: runtime.redis ? deps.tokens.derive('replica-forward') : undefined,
         routes: runtime.approvals?.routes,
       });
     } catch (e) {

@@ -6,10 +6,10 @@
 // - 2025 clients get a session (initialize → Mcp-Session-Id) so that elicitation, which needs a
 //   server→client request, keeps working; idle sessions are closed, and a cap holds the sessions kept at
 //   once (the least recently used idle one makes room; none idle → 503). With replicas, a request for a
-//   session another replica holds is passed on to it (the shared store says which); one whose session is gone
-//   (closed, or its replica died) is served statelessly instead of failing: without elicitation, consent then
-//   goes through the approval page or a token.
-import { createHash, randomUUID } from 'node:crypto';
+//   session another replica holds is passed on to it: to the origin that replica registered (signed with the
+//   replicas' shared key) plus the request's path, with a signed hand-over header. One whose session is gone
+//   (closed, evicted, or its replica died) gets 404, the protocol's signal to initialize anew.
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
@@ -52,6 +52,8 @@ export interface HttpOptions {
   publicUrl?: string;
   /** Where replicas record which of them holds a 2025 session (requests for it are passed on there). */
   directory?: SessionDirectory;
+  /** Replicas sign what they record in the directory and the requests they pass on with this shared key. */
+  forwardKey?: Uint8Array;
   /** Other pages served on the same port (the approval page); return true when handled. */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
 }
@@ -84,7 +86,9 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
   let selfOrigin = '';
   /** This replica's own address, for the others to pass a session's requests on to. */
   let ownOrigin = '';
-  const hold = (id: string) => void opts.directory?.hold(id, ownOrigin, opts.sessionIdleMs).catch(() => {});
+  const relay = opts.forwardKey ? replicaSigner(opts.forwardKey) : undefined;
+  const hold = (id: string) =>
+    void (relay && opts.directory?.hold(id, relay.entry(id, ownOrigin), opts.sessionIdleMs).catch(() => {}));
   const release = (id: string) => void opts.directory?.release(id).catch(() => {});
 
   // Allowed origins: this server's loopback origins, the origin it is published at (the approval page's own
@@ -120,7 +124,11 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
 
   const server = createServer(async (req, res) => {
     try {
-      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+      // Only a plain path is taken as the request target: an absolute-form or scheme-relative one could
+      // otherwise name another host wherever the target is resolved against a base (forwarding).
+      const url = originForm(req.url);
+      if (!url)
+        return sendJson(res, 400, { error: 'bad request', detail: 'the request target must be a path' });
       const origin = req.headers.origin;
       if ((origin !== undefined && !allowedOrigin(origin)) || !allowedHost(req.headers.host))
         return sendJson(res, 403, { error: 'forbidden', detail: 'Origin or Host not allowed' });
@@ -148,7 +156,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         );
         return sendJson(res, 401, { error: 'unauthorized', detail });
       }
-      await handleMcp(req, res);
+      await handleMcp(req, res, url);
     } catch (e) {
       opts.logger.error('http request failed', { error: (e as Error).message });
       if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
@@ -156,8 +164,11 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     }
   });
 
-  async function handleMcp(req: IncomingMessage, res: ServerResponse) {
+  async function handleMcp(req: IncomingMessage, res: ServerResponse, url: URL) {
     const sessionId = req.headers['mcp-session-id'];
+    // Passed on by another replica: only when signed with the replicas' key; a client's claim is dropped.
+    const fromReplica = relay?.verifyHop(req, url, sessionId) ?? false;
+    delete req.headers[FORWARDED];
     let body: unknown;
     if (req.method === 'POST') {
       const raw = await readBody(req);
@@ -188,11 +199,17 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       const s = sessions.get(sessionId);
       if (!s) {
         // Another replica's session: pass the request on to it; served without a session when it is gone.
-        if (opts.directory && req.headers[FORWARDED] === undefined) {
-          const holder = await opts.directory.holder(sessionId).catch(() => undefined);
-          if (holder && holder !== ownOrigin && (await forward(holder, req, res, body))) return;
+        if (opts.directory && relay && !fromReplica) {
+          const entry = await opts.directory.holder(sessionId).catch(() => undefined);
+          const holder = entry === undefined ? undefined : relay.holderOf(sessionId, entry);
+          if (holder && holder !== ownOrigin) {
+            const hop = relay.signHop(req.method ?? 'GET', url, sessionId);
+            if (await forward(holder, url, hop, req, res, body)) return;
+          }
         }
-        return stateless(authed, res, body);
+        // Closed, evicted, or held by a replica that is gone: 404 is the protocol's signal to initialize anew
+        // (answering without the session would leave the client without elicitation and subscriptions).
+        return sendJson(res, 404, rpcError(-32001, 'Session not found: initialize a new session'));
       }
       s.lastSeen = Date.now();
       hold(sessionId);
@@ -315,25 +332,90 @@ function nesting(text: string): number {
   return max;
 }
 
-/** Marks a request passed on by another replica (never passed on again). */
+/** Marks a request passed on by another replica (never passed on again): `<unix seconds>.<HMAC>`. */
 const FORWARDED = 'x-dbops-forwarded';
+/** How long a signed hand-over stays valid (clock skew between replicas included). */
+const HOP_WINDOW_S = 30;
+const PLACEHOLDER = 'http://request-target.invalid';
+
+/** The request target as a URL when it is a plain path (origin-form), else undefined. */
+export function originForm(target: string | undefined): URL | undefined {
+  if (!target?.startsWith('/') || target.startsWith('//') || target.includes('\\')) return undefined;
+  try {
+    const url = new URL(target, PLACEHOLDER);
+    return url.origin === PLACEHOLDER ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
- * Passes a request on to the replica at `target` and streams its answer back; false (nothing sent yet) when
- * that replica cannot be reached.
+ * What replicas sign with their shared key: the directory entry naming a session's holder (so an entry
+ * nobody with the key wrote is never followed) and each hand-over (method, path, session and time).
  */
-function forward(target: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean> {
+function replicaSigner(key: Uint8Array) {
+  const mac = (...parts: string[]) => createHmac('sha256', key).update(parts.join('\n')).digest('base64url');
+  return {
+    entry: (id: string, origin: string) => `${origin} ${mac('holder', id, origin)}`,
+    holderOf(id: string, entry: string): string | undefined {
+      const [origin, sig, extra] = entry.split(' ');
+      if (!origin || !sig || extra !== undefined || !sameSecret(sig, mac('holder', id, origin)))
+        return undefined;
+      return origin;
+    },
+    signHop(method: string, url: URL, session: string): string {
+      const at = String(Math.floor(Date.now() / 1000));
+      return `${at}.${mac('hop', method, url.pathname + url.search, session, at)}`;
+    },
+    verifyHop(req: IncomingMessage, url: URL, session: unknown): boolean {
+      const value = req.headers[FORWARDED];
+      if (typeof value !== 'string' || typeof session !== 'string') return false;
+      const [at, sig] = value.split('.');
+      if (!at || !sig || !/^\d{1,12}$/.test(at)) return false;
+      if (Math.abs(Date.now() / 1000 - Number(at)) > HOP_WINDOW_S) return false;
+      return sameSecret(sig, mac('hop', req.method ?? 'GET', url.pathname + url.search, session, at));
+    },
+  };
+}
+
+/**
+ * Passes a request on to the replica at `target` (a registered origin) and streams its answer back; false
+ * (nothing sent yet) when that replica cannot be reached. The address is that origin plus the request's own
+ * path and query, built here, never resolved from what the client sent.
+ */
+function forward(
+  target: string,
+  url: URL,
+  hop: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<boolean> {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  const { 'content-length': _len, 'transfer-encoding': _te, ...headers } = req.headers;
+  // The client's hop-by-hop headers (and its Host) are not passed on: this is a new connection.
+  const {
+    'content-length': _len,
+    'transfer-encoding': _te,
+    host: _host,
+    connection: _conn,
+    'keep-alive': _ka,
+    upgrade: _up,
+    ...headers
+  } = req.headers;
+  const to = new URL(target);
+  to.pathname = url.pathname;
+  to.search = url.search;
   return new Promise((resolve) => {
     const out = request(
-      new URL(req.url ?? '/mcp', target),
+      to,
       {
         method: req.method,
-        headers: { ...headers, [FORWARDED]: '1', ...(payload ? { 'content-length': payload.length } : {}) },
+        headers: { ...headers, [FORWARDED]: hop, ...(payload ? { 'content-length': payload.length } : {}) },
       },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        // Hop-by-hop headers belong to the replicas' own connection, not to the client's.
+        const { connection: _c, 'keep-alive': _k, ...answerHeaders } = answer.headers;
+        res.writeHead(answer.statusCode ?? 502, answerHeaders);
         answer.pipe(res);
         resolve(true);
       },

@@ -165,7 +165,7 @@ describe('Streamable HTTP transport', () => {
     }
   });
 
-  it('closes idle sessions; a request for a closed one is still served, without a session', async () => {
+  it('closes idle sessions; a request for a closed one gets 404, and a new initialize works', async () => {
     const h = await startHttp({
       host: '127.0.0.1',
       port: 0,
@@ -180,14 +180,17 @@ describe('Streamable HTTP transport', () => {
       expect(h.sessions()).toBe(1);
       await new Promise((r) => setTimeout(r, 2500));
       expect(h.sessions()).toBe(0);
-      // Another replica's session, or one closed meanwhile: answered statelessly (no elicitation), not 404.
+      // A closed session: 404 tells the client to initialize anew (served without its session it would
+      // silently lose elicitation and subscriptions).
       const late = await post(
         h.url,
         { jsonrpc: '2.0', id: 2, method: 'ping' },
         { 'mcp-session-id': sessionId },
       );
-      expect(late.status).toBe(200);
+      expect(late.status).toBe(404);
       expect(h.sessions()).toBe(0);
+      expect((await post(h.url, initialize)).status).toBe(200);
+      expect(h.sessions()).toBe(1);
     } finally {
       await h.close();
     }
@@ -214,7 +217,7 @@ describe('Streamable HTTP transport', () => {
       expect((await post(h.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
       const huge = JSON.stringify({ ...initialize, pad: 'x'.repeat(2 << 20) });
       expect((await post(h.url, huge)).status).toBe(413);
-      expect((await post(h.url, initialize, { 'mcp-session-id': 'nope' })).status).toBe(200);
+      expect((await post(h.url, initialize, { 'mcp-session-id': 'nope' })).status).toBe(404);
       expect((await post(h.url, initialize)).status).toBe(200);
     } finally {
       await h.close();

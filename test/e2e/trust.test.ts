@@ -266,8 +266,11 @@ describe('finding 8: HTTP holds under load', () => {
       expect(http.sessions()).toBe(3);
       await connect(http.url); // evicts a (least recently used, idle)
       expect(http.sessions()).toBe(3);
-      // Its client goes on without a session (served statelessly, as on another replica): no session is added.
-      expect((await a.client.listTools()).tools.length).toBeGreaterThan(0);
+      // Its client is told so (404, the protocol's signal to initialize anew) instead of being served without
+      // its session in silence (no elicitation, no subscriptions); a new session makes room again and works.
+      await expect(a.client.listTools()).rejects.toThrow(/404|Session not found/);
+      const again = await connect(http.url);
+      expect((await again.client.listTools()).tools.length).toBeGreaterThan(0);
       expect(http.sessions()).toBe(3);
       // All three busy: a slow platform keeps a call in flight on each.
       const busy = await Promise.all([1, 2, 3].map(() => connect(`${http.url}`)));
