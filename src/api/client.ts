@@ -86,6 +86,10 @@ export function createApiClient(cfg: ApiClientConfig) {
   return {
     baseUrl: transport.baseUrl,
     stats: transport.stats as Readonly<TransportStats>,
+    /** Reads shared between calls of this client (its key, its platform); share() connects replicas. */
+    cache: transport.cache,
+    /** This client's request budget (DBOPS_RATE_LIMIT, DBOPS_MAX_CONCURRENT_REQUESTS). */
+    budget: transport.budget,
     /** Any call; a 204 resolves to undefined. */
     request<T = unknown>(req: ApiRequest, o?: CallOptions): Promise<T> {
       return transport.request<T>(req, o);

@@ -6,6 +6,8 @@ import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../log.js';
 import { abortError, sleep } from './abort.js';
+import { type Budget, BudgetSpent, createBudget } from './budget.js';
+import { createReadCache, keyIdentity, type ReadCache, type ReadResult } from './cache.js';
 import { createDigestAuth, type DigestChallenge, parseDigestChallenge, type Signed } from './digest.js';
 import { ApiError, bodyExcerpt, errorFromResponse, sanitizeText } from './errors.js';
 import { unwrapEnvelope } from './schemas.js';
@@ -37,6 +39,14 @@ export interface TransportConfig {
   logger: Logger;
   /** Default true; false = answer a challenge on every request (two round trips per call), for benchmarks. */
   preemptive?: boolean;
+  /** How long answers of GETs are kept (ms); 0 or absent keeps none. Identical GETs in flight are always shared. */
+  cacheTtlMs?: number;
+  /** Each GET's outcome (hit, coalesced, miss), for metrics. */
+  onRead?: (result: ReadResult) => void;
+  /** Requests per minute this client may send (token bucket); 0 or absent = no limit. */
+  rateLimit?: number;
+  /** Requests in flight at once; 0 or absent = no cap. */
+  maxConcurrent?: number;
 }
 
 export interface TransportStats {
@@ -218,6 +228,8 @@ function hasErrorCode(body: string): boolean {
 export interface Transport {
   readonly baseUrl: string;
   readonly stats: TransportStats;
+  readonly cache: ReadCache;
+  readonly budget: Budget;
   request<T = unknown>(req: TransportRequest, opts?: { signal?: AbortSignal }): Promise<T>;
   close(): Promise<void>;
 }
@@ -232,8 +244,29 @@ export function createTransport(cfg: TransportConfig): Transport {
   const dispatcher = createDispatcher(cfg);
   const digest = createDigestAuth({ username: cfg.publicKey, password: cfg.privateKey });
   const stats: TransportStats = { requests: 0, retries: 0, challenges: 0 };
+  const budget = createBudget({ ratePerMinute: cfg.rateLimit ?? 0, maxConcurrent: cfg.maxConcurrent ?? 0 });
+  const cache = createReadCache({
+    ttlMs: cfg.cacheTtlMs ?? 0,
+    identity: keyIdentity(cfg.publicKey, baseUrl),
+    onRead: cfg.onRead,
+  });
 
   async function send(
+    method: Method,
+    target: string,
+    body: string | undefined,
+    authorization: string | undefined,
+    signal: AbortSignal,
+  ): Promise<RawResponse> {
+    const done = await budget.acquire(method, target.slice(basePath.length), signal);
+    try {
+      return await sendNow(method, target, body, authorization, signal);
+    } finally {
+      done();
+    }
+  }
+
+  async function sendNow(
     method: Method,
     target: string,
     body: string | undefined,
@@ -299,9 +332,38 @@ export function createTransport(cfg: TransportConfig): Transport {
 
   async function request<T>(req: TransportRequest, opts: { signal?: AbortSignal } = {}): Promise<T> {
     const { method, path } = req;
-    const target = basePath + path + queryString(req.query);
+    const relative = path + queryString(req.query);
+    if (method === 'GET' && req.auth !== false) {
+      // Shared with identical reads: fetched under a signal of its own, so one caller cancelling does not fail
+      // the others (the last one leaving cancels it).
+      const kept = await cache.read(
+        relative,
+        async (signal) => {
+          const res = await withRetries(req, relative, signal);
+          return { status: res?.status ?? 204, body: res?.body ?? '', at: Date.now() };
+        },
+        opts.signal,
+      );
+      return decode<T>(kept, method, path);
+    }
+    try {
+      const res = await withRetries(req, relative, opts.signal);
+      return res ? decode<T>(res, method, path) : (undefined as T);
+    } finally {
+      // Whatever the outcome (a lost answer may still have changed something): our reads of it are stale.
+      if (method !== 'GET') await cache.invalidate(path).catch(() => {});
+    }
+  }
+
+  /** The request with its retries: the successful answer, or undefined for a DELETE whose retry met 404. */
+  async function withRetries(
+    req: TransportRequest,
+    relative: string,
+    callerSignal: AbortSignal | undefined,
+  ): Promise<RawResponse | undefined> {
+    const { method, path } = req;
+    const target = basePath + relative;
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-    const callerSignal = opts.signal;
     if (callerSignal?.aborted) throw abortError(callerSignal);
     const deadline = Date.now() + timeoutMs;
     const timeout = new AbortController();
@@ -346,18 +408,20 @@ export function createTransport(cfg: TransportConfig): Transport {
         try {
           res = await exchange(method, target, body, req.auth !== false, signal);
         } catch (err) {
+          // Nothing was sent for this attempt: say so now rather than retrying into the same wall.
+          if (err instanceof BudgetSpent) fail(err);
           failure = err;
         }
         let last: ApiError;
         let waitMs: number;
         let reason: string;
         if (res) {
-          if (res.status < 400) return decode<T>(res, method, path);
+          if (res.status < 400) return res;
           if (res.status === 404 && method === 'DELETE' && maybeApplied) {
             logger.debug('a retried DELETE met 404: the earlier attempt whose answer was lost deleted it', {
               path,
             });
-            return undefined as T;
+            return undefined;
           }
           const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
           last = errorFromResponse({
@@ -367,8 +431,10 @@ export function createTransport(cfg: TransportConfig): Transport {
             path,
             retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
           });
+          if (res.status === 429 && retryAfterMs !== undefined) budget.pause(Date.now() + retryAfterMs);
           if (!IDEMPOTENT.has(method) || !RETRY_STATUS.has(res.status)) throw last;
-          waitMs = retryAfterMs ?? backoffDelay(attempt);
+          // Jitter on top of Retry-After: waiting callers must not all come back in the same millisecond.
+          waitMs = retryAfterMs === undefined ? backoffDelay(attempt) : retryAfterMs + backoffDelay(attempt);
           reason = `HTTP ${res.status}`;
         } else {
           const code = errorCodeOf(failure);
@@ -401,6 +467,8 @@ export function createTransport(cfg: TransportConfig): Transport {
   return {
     baseUrl,
     stats,
+    cache,
+    budget,
     request,
     async close() {
       await dispatcher.close();
@@ -408,7 +476,7 @@ export function createTransport(cfg: TransportConfig): Transport {
   };
 }
 
-function decode<T>(res: RawResponse, method: Method, path: string): T {
+function decode<T>(res: Pick<RawResponse, 'status' | 'body'>, method: Method, path: string): T {
   if (res.status === 204 || res.body.trim() === '') return undefined as T;
   try {
     return unwrapEnvelope(JSON.parse(res.body)) as T;

@@ -27,11 +27,14 @@ export async function loadRecentEvents(
   signal?: AbortSignal,
 ): Promise<RecentEvents> {
   const minDate = since.toISOString();
+  // Asked from the start of the minute (the exact window is cut below): callers who ask at nearly the same
+  // moment then send the same request, which the client shares and keeps.
+  const from = new Date(Math.floor(since.getTime() / 60_000) * 60_000).toISOString();
   const r = await fetchAll(
     (q) =>
       scope === 'global'
-        ? api.events.listGlobal({ ...q, minDate }, { signal })
-        : api.events.listForProject(scope.projectId, { ...q, minDate }, { signal }),
+        ? api.events.listGlobal({ ...q, minDate: from }, { signal })
+        : api.events.listForProject(scope.projectId, { ...q, minDate: from }, { signal }),
     { signal, maxItems: MAX_EVENTS },
   );
   // A server that ignores minDate must not flood the window with older events.

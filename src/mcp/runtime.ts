@@ -12,6 +12,7 @@ import { createSecretKeeper } from '../policy/secrets.js';
 import { createTokenSigner } from '../policy/tokens.js';
 import { memoryRecords, type RecordStore, redisRecords } from '../state/approvals.js';
 import { fileLedger, type Ledger, redisLedger } from '../state/ledger.js';
+import { redisReads } from '../state/reads.js';
 import type { RedisState } from '../state/redis.js';
 import type { ServerDeps } from './server.js';
 
@@ -88,6 +89,9 @@ export async function createRuntime(
     ...api,
     timeoutMs: config.timeoutMs,
     maxRetries: config.maxRetries,
+    cacheTtlMs: config.cacheTtlMs,
+    rateLimit: config.rateLimit,
+    maxConcurrent: config.maxConcurrentRequests,
     caFile: config.caFile,
     tlsInsecure: config.tlsInsecure,
     logger,
@@ -109,6 +113,7 @@ export async function createRuntime(
     }
     ledger = await redisLedger(redis);
     records = redisRecords(redis);
+    client.cache.share(redisReads(redis, logger));
   } else {
     ledger = fileLedger(join(config.stateDir, 'ledger'));
     records = memoryRecords();

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type LoggingLevel, McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { readAges } from '../api/cache.js';
 import type { ApiClient } from '../api/client.js';
 import { type Config, ConfigError } from '../config.js';
 import { capText } from '../format/markdown.js';
@@ -147,6 +148,19 @@ export function nextStepOf(tool: AnyTool, answer: ToolAnswer, fenceTag: string):
   return steps.join(' ') || 'Nothing more to fetch for this request: answer from this result.';
 }
 
+/**
+ * An answer built (partly) from kept reads says how old its oldest data is: a line the model reads and
+ * `dataAgeSeconds` in the structured content. Fresh answers are unchanged.
+ */
+export function withDataAge(answer: ToolAnswer, oldestAt: number | undefined, at = Date.now()): ToolAnswer {
+  if (oldestAt === undefined) return answer;
+  const seconds = Math.max(0, Math.round((at - oldestAt) / 1000));
+  return {
+    text: `${answer.text}\n(data from ${seconds} s ago (cached); it is at most DBOPS_CACHE_TTL_MS old, a change made through this server shows at once)`,
+    structured: { ...answer.structured, dataAgeSeconds: seconds },
+  };
+}
+
 /** Where the rest is when structuredContent had to be cut (the full data is one paged call away). */
 function howToGetMore(tool: AnyTool): string {
   if ('itemsPerPage' in tool.input)
@@ -232,21 +246,25 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             },
           };
           const env = consentEnv(server, extra);
+          const reads: { oldestAt?: number } = {};
           try {
             const fence = newFence();
-            const answer = await callTool(tool, args, ctx, env, deps, {
-              fence,
-              now: now(),
-              detailed: args.responseFormat === 'detailed',
-              asksFirst: consent.asksFirst,
-            });
+            const answer = await readAges.run(reads, () =>
+              callTool(tool, args, ctx, env, deps, {
+                fence,
+                now: now(),
+                detailed: args.responseFormat === 'detailed',
+                asksFirst: consent.asksFirst,
+              }),
+            );
             if ('ask' in answer) return await askPerson(answer, sealed, extra, ttlMs);
             const narrow = 'Narrow it with pageNum/itemsPerPage or filters.';
+            const aged = withDataAge(answer, reads.oldestAt);
             return {
               content: [
-                { type: 'text', text: capText(answer.text, deps.config.maxOutputChars, narrow, fence.tag) },
+                { type: 'text', text: capText(aged.text, deps.config.maxOutputChars, narrow, fence.tag) },
               ],
-              structuredContent: boundStructured(answer.structured, {
+              structuredContent: boundStructured(aged.structured, {
                 nextStep: nextStepOf(tool, answer, fence.tag),
                 more: howToGetMore(tool),
               }),

@@ -217,5 +217,7 @@ export function serverEnv(sim: Simulator, prefix = 'dbops-server-'): Record<stri
     DBOPS_STATE_DIR: join(dir, 'state'),
     DBOPS_CONFIRM_VIA: 'token',
     DBOPS_LOG_LEVEL: 'warn',
+    // Tests change the platform behind the server's back and read at once; the read cache has tests of its own.
+    DBOPS_CACHE_TTL_MS: '0',
   };
 }

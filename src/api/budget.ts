@@ -1,0 +1,133 @@
+// The request budget of one platform (one API client): a token bucket of DBOPS_RATE_LIMIT requests per minute,
+// a cap on requests in flight (DBOPS_MAX_CONCURRENT_REQUESTS), and a pause the platform itself asks for (429
+// with Retry-After). A spent budget fails at once with one clear answer (which setting, when it refills)
+// instead of every call waiting out its deadline or failing one by one at the platform.
+import { abortError } from './abort.js';
+import { ApiError } from './errors.js';
+
+export interface BudgetOptions {
+  /** Requests per minute; 0 = no limit of ours. */
+  ratePerMinute: number;
+  /** Requests in flight at once; 0 = no cap. */
+  maxConcurrent: number;
+  /** How long a request may wait for a token before the budget counts as spent (default 2000 ms). */
+  maxWaitMs?: number;
+  now?: () => number;
+}
+
+export interface Budget {
+  /** Takes a token and a slot; call the returned function when the request is over. */
+  acquire(method: string, path: string, signal?: AbortSignal): Promise<() => void>;
+  /** The platform answered 429: nothing is sent until `untilMs`. */
+  pause(untilMs: number): void;
+  readonly inFlight: number;
+}
+
+/** Nothing was sent: the budget of this server (or the platform's own limit) is spent for now. */
+export class BudgetSpent extends ApiError {}
+
+export function createBudget(o: BudgetOptions): Budget {
+  const now = o.now ?? Date.now;
+  const maxWait = o.maxWaitMs ?? 2_000;
+  const rate = o.ratePerMinute;
+  const perMs = rate / 60_000;
+  let tokens = rate;
+  let refilled = now();
+  let pausedUntil = 0;
+  let inFlight = 0;
+  const queue: Array<() => void> = [];
+
+  const refill = () => {
+    const t = now();
+    tokens = Math.min(rate, tokens + (t - refilled) * perMs);
+    refilled = t;
+  };
+
+  const spent = (method: string, path: string, waitMs: number, why: string) =>
+    new BudgetSpent({
+      status: 0,
+      errorCode: 'RATE_BUDGET_SPENT',
+      method,
+      path,
+      retryAfterSeconds: Math.ceil(waitMs / 1000),
+      message: `${why}; nothing was sent. It refills in about ${Math.max(1, Math.ceil(waitMs / 1000))} s: try again then, and prefer one broad call (triage_project) over many small ones meanwhile.`,
+    });
+
+  const wait = (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(abortError(signal as AbortSignal));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+
+  async function slot(signal?: AbortSignal): Promise<void> {
+    if (!o.maxConcurrent || inFlight < o.maxConcurrent) {
+      inFlight++;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const go = () => {
+        signal?.removeEventListener('abort', onAbort);
+        inFlight++;
+        resolve();
+      };
+      const onAbort = () => {
+        const i = queue.indexOf(go);
+        if (i >= 0) queue.splice(i, 1);
+        reject(abortError(signal as AbortSignal));
+      };
+      queue.push(go);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  function release(): void {
+    inFlight--;
+    queue.shift()?.();
+  }
+
+  return {
+    get inFlight() {
+      return inFlight;
+    },
+    pause(untilMs) {
+      pausedUntil = Math.max(pausedUntil, untilMs);
+    },
+    async acquire(method, path, signal) {
+      if (signal?.aborted) throw abortError(signal);
+      const pause = pausedUntil - now();
+      if (pause > maxWait)
+        throw spent(method, path, pause, 'The platform asked this server to slow down (HTTP 429)');
+      if (pause > 0) await wait(pause, signal);
+      if (rate > 0) {
+        refill();
+        if (tokens < 1) {
+          const needMs = (1 - tokens) / perMs;
+          if (needMs > maxWait)
+            throw spent(
+              method,
+              path,
+              needMs,
+              `This server's request budget for the platform is spent (DBOPS_RATE_LIMIT=${rate} requests per minute)`,
+            );
+          await wait(needMs, signal);
+          refill();
+        }
+        tokens -= 1;
+      }
+      await slot(signal);
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        release();
+      };
+    },
+  };
+}
