@@ -87,8 +87,9 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
   /** This replica's own address, for the others to pass a session's requests on to. */
   let ownOrigin = '';
   const relay = opts.forwardKey ? replicaSigner(opts.forwardKey) : undefined;
-  const hold = (id: string) =>
-    void (relay && opts.directory?.hold(id, relay.entry(id, ownOrigin), opts.sessionIdleMs).catch(() => {}));
+  const hold = async (id: string) => {
+    if (relay) await opts.directory?.hold(id, relay.entry(id, ownOrigin), opts.sessionIdleMs).catch(() => {});
+  };
   const release = (id: string) => void opts.directory?.release(id).catch(() => {});
 
   // Allowed origins: this server's loopback origins, the origin it is published at (the approval page's own
@@ -212,7 +213,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         return sendJson(res, 404, rpcError(-32001, 'Session not found: initialize a new session'));
       }
       s.lastSeen = Date.now();
-      hold(sessionId);
+      void hold(sessionId);
       if (req.method === 'POST') {
         s.inFlight++;
         res.once('close', () => s.inFlight--);
@@ -238,11 +239,13 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       );
     }
     const mcp = opts.newServer();
+    // Recorded before the client learns the id: its next request may reach another replica at once.
+    const id = randomUUID();
+    await hold(id);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
+      sessionIdGenerator: () => id,
+      onsessioninitialized: () => {
         sessions.set(id, { transport, server: mcp, lastSeen: Date.now(), inFlight: 0 });
-        hold(id);
       },
     });
     transport.onclose = () => {
@@ -252,6 +255,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     };
     await mcp.connect(transport);
     await transport.handleRequest(authed, res, body);
+    if (!sessions.has(id)) release(id);
   }
 
   /** Closes the least recently used session with nothing in flight; false when every session is busy. */
