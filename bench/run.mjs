@@ -11,6 +11,9 @@
 //   HTTP           10 concurrent Streamable HTTP clients sending ping: ours vs bench/floor-http.mjs
 //   memory         RSS of a stdio server after 2,000 mixed calls vs after 100
 //   sizes          text and structuredContent of triage_project and the list tools at 1× and 100× data
+//   load           bench/load.mjs: platform requests of 50 sessions triaging at once (one process; three
+//                  replicas sharing Redis) vs one triage; RSS of one HTTP server holding 200 sessions
+//   heap           bench/heap.mjs: heap after a full GC over 10,000 calls vs after the warm-up
 // The platform is the simulator in a child process (it is another machine in real use), except for sizes.
 
 import { spawn } from 'node:child_process';
@@ -37,6 +40,8 @@ import {
   simulatorChild,
   spawnWithLine,
 } from './harness.mjs';
+import { runHeap } from './heap.mjs';
+import { runLoad } from './load.mjs';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 const N = quick
@@ -487,6 +492,8 @@ try {
     sizes: await step('sizes', benchSizes),
     digest: quick ? { skipped: 'quick mode' } : await step('digest', digestSibling),
     scenarios: await step('scenarios', scenariosHook),
+    load: await step('load (bench/load.mjs)', () => runLoad({ quick })),
+    heap: await step('heap (bench/heap.mjs)', () => runHeap({ quick })),
   };
   results.durationS = round((Date.now() - started) / 1000, 1);
 } finally {
@@ -497,7 +504,17 @@ try {
 // ---------------------------------------------------------------------------------------------------------
 // The table: one line per goal of issue 15.
 
-const { coldStart: cs, toolCall: tc, triage0: t0, triage5: t5, http, memory: mem, sizes } = results;
+const {
+  coldStart: cs,
+  toolCall: tc,
+  triage0: t0,
+  triage5: t5,
+  http,
+  memory: mem,
+  sizes,
+  load,
+  heap,
+} = results;
 const goal = (ratio, op, limit) => ({
   ratio,
   goal: `${op} ${limit}`,
@@ -515,6 +532,12 @@ const lines = [
     `${tc.overheadMs} ms (${tc.oursMs} − ${tc.rawGetMs})`,
     `${tc.echoMs} ms bare echo call`,
     goal(tc.ratio, '≤', 1.3),
+  ],
+  [
+    'one-GET tool call vs echo call + raw GET',
+    `${tc.oursMs} ms`,
+    `${round(tc.echoMs + tc.rawGetMs, 3)} ms (${tc.echoMs} + ${tc.rawGetMs})`,
+    goal(round(tc.oursMs / (tc.echoMs + tc.rawGetMs)), '≤', 1.5),
   ],
   [
     'triage_project, 0 ms added latency',
@@ -539,6 +562,34 @@ const lines = [
     `${mem.rssAfterAllMb} MB`,
     `${mem.rssAfter100Mb} MB after 100`,
     goal(mem.ratio, '≤', 1.1),
+  ],
+  [
+    `heap after full GC, ${heap.calls} calls`,
+    `${heap.heapSamplesMb.at(-1)} MB`,
+    `${heap.heapAfterWarmupMb} MB after warm-up`,
+    goal(heap.ratio, '≤', 1.05),
+  ],
+  [
+    `${load.sessions} sessions triage at once, one process: platform requests`,
+    `${load.oneProcess.requests}`,
+    `${load.oneTriage.requests} one triage`,
+    goal(load.oneProcess.ratio, '≤', 1.2),
+  ],
+  ...(load.threeReplicas.ratio === undefined
+    ? []
+    : [
+        [
+          `${load.sessions} sessions triage at once, 3 replicas + Redis: platform requests`,
+          `${load.threeReplicas.requests}`,
+          `${load.oneTriage.requests} one triage`,
+          goal(load.threeReplicas.ratio, '≤', 1.5),
+        ],
+      ]),
+  [
+    `RSS of one HTTP server holding ${load.memory.sessions} sessions (MB, not a ratio)`,
+    `${load.memory.rssMb} MB`,
+    `${load.memory.rssAfterOneMb} MB with one`,
+    goal(load.memory.rssMb, '≤', 256),
   ],
 ];
 const rows = [

@@ -1,0 +1,197 @@
+// One incident, many askers: what 50 sessions triaging the same project at once cost the platform, counted by
+// the simulator's own request statistics, on one server process and on three replicas sharing a redis-server;
+// and the memory of one HTTP server holding 200 sessions. `node bench/load.mjs [--quick]` (after a build), or
+// through bench/run.mjs. Request counts are exact; memory is RSS of the server process after the calls.
+//
+//   one triage        requests of triage_project on a warm server without a cache (DBOPS_CACHE_TTL_MS=0)
+//   one process       N sessions (Streamable HTTP, one server) calling triage_project at once, default cache
+//   three replicas    the same N sessions spread over three servers sharing DBOPS_STATE_URL
+//   200 sessions      RSS of one HTTP server after 200 sessions each made one call, vs after 1 session
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { exited, round, serverEnv, simulatorChild, spawnWithLine } from './harness.mjs';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const rssMb = (pid) =>
+  Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? Number.NaN) / 1024;
+
+async function freePort() {
+  const s = createServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+function findRedis() {
+  for (const bin of ['/usr/bin/redis-server', '/usr/local/bin/redis-server', 'redis-server'])
+    try {
+      execFileSync(bin, ['--version'], { stdio: 'ignore' });
+      return bin;
+    } catch {}
+  return undefined;
+}
+
+async function startRedis(bin, dir) {
+  const port = await freePort();
+  const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  await new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    proc.once('exit', (c) => reject(new Error(`redis-server exited (${c})`)));
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    close: async () => {
+      proc.kill('SIGKILL');
+      await exited(proc);
+    },
+  };
+}
+
+async function httpServer(bin, env) {
+  const { child, line } = await spawnWithLine([bin, 'serve', '--transport', 'http', '--port', '0'], env);
+  const url = line.match(/https?:\/\/\S+\/mcp/)?.[0];
+  if (!url) throw new Error(`no MCP URL in "${line}"`);
+  return {
+    url,
+    pid: child.pid,
+    close: async () => {
+      child.kill('SIGTERM');
+      await exited(child);
+    },
+  };
+}
+
+async function sessions(urls, n) {
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const c = new Client({ name: `load-${i}`, version: '1' });
+      await c.connect(new StreamableHTTPClientTransport(new URL(urls[i % urls.length])));
+      return c;
+    }),
+  );
+}
+
+async function triage(c) {
+  const r = await c.callTool({ name: 'triage_project', arguments: {} });
+  if (r.isError) throw new Error(`triage_project failed: ${r.content?.[0]?.text}`);
+  return r;
+}
+
+/** Platform requests while `f` runs (the simulator counts every one, digest challenges included). */
+async function cost(sim, f) {
+  const before = (await sim.stats()).requests;
+  const t0 = performance.now();
+  await f();
+  const ms = performance.now() - t0;
+  return { requests: (await sim.stats()).requests - before, ms };
+}
+
+export async function runLoad({ quick = false } = {}) {
+  const N = quick ? { sessions: 10, memory: 40 } : { sessions: 50, memory: 200 };
+  const cli = here('../dist/src/cli.js');
+  const bin = here(`../${JSON.parse(readFileSync(here('../package.json'), 'utf8')).bin['dbops-mcp']}`);
+  const work = mkdtempSync(join(tmpdir(), 'dbops-load-'));
+  const sim = await simulatorChild(cli, 5);
+  const open = [];
+  const closeAll = async () => {
+    for (const c of open.reverse()) await c().catch(() => {});
+    open.length = 0;
+  };
+  // The server's own defaults (the harness turns the cache off for timings).
+  const { DBOPS_CACHE_TTL_MS: _off, ...defaults } = serverEnv(sim, work);
+  const env = (extra = {}) => ({
+    ...defaults,
+    DBOPS_HTTP_MAX_SESSIONS: String(N.memory + 50),
+    ...extra,
+  });
+  const out = { sessions: N.sessions, latencyMs: 5 };
+  try {
+    // One triage, warm (digest challenge met), nothing kept.
+    {
+      const s = await httpServer(bin, env({ DBOPS_CACHE_TTL_MS: '0' }));
+      open.push(s.close);
+      const [c] = await sessions([s.url], 1);
+      open.push(() => c.close());
+      await triage(c);
+      out.oneTriage = await cost(sim, () => triage(c));
+      await closeAll();
+    }
+    // One process, default cache.
+    {
+      const s = await httpServer(bin, env());
+      open.push(s.close);
+      const cs = await sessions([s.url], N.sessions);
+      open.push(...cs.map((c) => () => c.close()));
+      await cs[0].callTool({ name: 'list_projects', arguments: {} }); // the digest challenge, once
+      const r = await cost(sim, () => Promise.all(cs.map(triage)));
+      out.oneProcess = { ...r, ratio: round(r.requests / out.oneTriage.requests) };
+      await closeAll();
+    }
+    // Three replicas sharing Redis.
+    const redisBin = findRedis();
+    if (!redisBin) out.threeReplicas = { skipped: 'redis-server is not installed' };
+    else {
+      const redis = await startRedis(redisBin, work);
+      open.push(redis.close);
+      const shared = {
+        DBOPS_STATE_URL: redis.url,
+        DBOPS_TOKEN_SECRET: 'bench-replicas-share-this-secret-0123',
+      };
+      const replicas = [];
+      for (let i = 0; i < 3; i++) {
+        const s = await httpServer(bin, env({ ...shared, DBOPS_STATE_DIR: join(work, `state${i}`) }));
+        open.push(s.close);
+        replicas.push(s);
+      }
+      const cs = await sessions(
+        replicas.map((r) => r.url),
+        Math.max(N.sessions, 3),
+      );
+      open.push(...cs.map((c) => () => c.close()));
+      for (let i = 0; i < 3; i++) await cs[i].callTool({ name: 'list_projects', arguments: {} });
+      const r = await cost(sim, () => Promise.all(cs.map(triage)));
+      out.threeReplicas = { ...r, ratio: round(r.requests / out.oneTriage.requests) };
+      await closeAll();
+    }
+    // Memory of 200 HTTP sessions on one server.
+    {
+      const s = await httpServer(bin, env());
+      open.push(s.close);
+      const [first] = await sessions([s.url], 1);
+      open.push(() => first.close());
+      await first.callTool({ name: 'list_projects', arguments: {} });
+      const oneMb = rssMb(s.pid);
+      const cs = await sessions([s.url], N.memory - 1);
+      open.push(...cs.map((c) => () => c.close()));
+      for (let i = 0; i < cs.length; i += 20)
+        await Promise.all(
+          cs.slice(i, i + 20).map((c) => c.callTool({ name: 'list_alert_configs', arguments: {} })),
+        );
+      out.memory = { sessions: N.memory, rssAfterOneMb: round(oneMb, 1), rssMb: round(rssMb(s.pid), 1) };
+      await closeAll();
+    }
+  } finally {
+    await closeAll();
+    await sim.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  return out;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const r = await runLoad({ quick: process.argv.includes('--quick') });
+  console.log(JSON.stringify(r, null, 2));
+}
