@@ -7,6 +7,9 @@
 //   one process       N sessions (Streamable HTTP, one server) calling triage_project at once, default cache
 //   three replicas    the same N sessions spread over three servers sharing DBOPS_STATE_URL
 //   200 sessions      RSS of one HTTP server after 200 sessions each made one call, vs after 1 session
+//   warm triage       triage_project at 20 ms platform latency, nothing kept (cold) and with only what changes
+//                     rarely kept (warm: every alert list fetched again), vs the same reads as raw signed GETs
+//                     sent all at once (one round: the floor)
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -15,7 +18,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { exited, round, serverEnv, simulatorChild, spawnWithLine } from './harness.mjs';
+import { createApiClient } from '../dist/src/api/client.js';
+import { silentLogger } from '../dist/src/log.js';
+import {
+  exited,
+  inProcessServer,
+  median,
+  rawSignedGet,
+  round,
+  serverEnv,
+  simulatorChild,
+  spawnWithLine,
+} from './harness.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const rssMb = (pid) =>
@@ -99,6 +113,72 @@ async function cost(sim, f) {
   return { requests: (await sim.stats()).requests - before, ms };
 }
 
+/** triage_project in rounds of platform latency: with nothing kept, and with only the rarely changing kept. */
+async function triageRounds(cli, work, runs) {
+  const latencyMs = 20;
+  const sim = await simulatorChild(cli, latencyMs);
+  const subject = async (cache) => {
+    let own;
+    const s = await inProcessServer(sim, work, (a) => {
+      own = createApiClient({ baseUrl: sim.baseUrl, ...sim.keys, logger: silentLogger, ...cache });
+      return own;
+    });
+    return { s, close: async () => Promise.all([s.close(), own.close()]) };
+  };
+  const cold = await subject({});
+  const warm = await subject({ cacheTtlMs: 1, cacheSlowTtlMs: 600_000 });
+  // The floor: the reads of a warm triage as raw signed GETs, all at once.
+  const probe = createApiClient({ baseUrl: sim.baseUrl, ...sim.keys, logger: silentLogger });
+  const globals = (await probe.globalAlerts.listConfigs({ itemsPerPage: 500 })).results.filter(
+    (c) => c.enabled !== false,
+  );
+  await probe.close();
+  const pid = sim.projectIds[0];
+  const page = 'pageNum=1&itemsPerPage=500';
+  const since = () => encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString());
+  const paths = () =>
+    [
+      `/groups/${pid}/alertConfigs?${page}`,
+      `/groups/${pid}/alerts?status=OPEN&${page}`,
+      `/groups/${pid}/alerts?status=TRACKING&${page}`,
+      `/groups/${pid}/automationStatus/full`,
+      `/groups/${pid}/events?minDate=${since()}&${page}`,
+      `/groups/${pid}/maintenanceWindows?${page}`,
+      ...globals.map((g) => `/globalAlertConfigs/${g.id}/alerts?${page}`),
+    ].map((p) => `/api/public/v1.0${p}`);
+  const raw = rawSignedGet(sim, paths().length);
+  const rawAll = () => Promise.all(paths().map((p) => raw.get(p)));
+  await rawAll();
+  const times = { cold: [], warm: [], raw: [] };
+  try {
+    for (const x of [cold, warm]) await triage(x.s.client);
+    for (let i = 0; i < runs; i++)
+      for (const [k, f] of [
+        ['cold', () => triage(cold.s.client)],
+        ['warm', () => triage(warm.s.client)],
+        ['raw', rawAll],
+      ]) {
+        await new Promise((r) => setTimeout(r, 2)); // past the 1 ms of the warm subject's short TTL
+        const t0 = performance.now();
+        await f();
+        times[k].push(performance.now() - t0);
+      }
+  } finally {
+    await Promise.all([cold.close(), warm.close(), raw.close()]);
+    await sim.close();
+  }
+  const [c, w, r] = [median(times.cold), median(times.warm), median(times.raw)];
+  return {
+    latencyMs,
+    runs,
+    coldMs: round(c, 1),
+    warmMs: round(w, 1),
+    rawConcurrentMs: round(r, 1),
+    coldRatio: round(c / r),
+    warmRatio: round(w / r),
+  };
+}
+
 export async function runLoad({ quick = false } = {}) {
   const N = quick ? { sessions: 10, memory: 40 } : { sessions: 50, memory: 200 };
   const cli = here('../dist/src/cli.js');
@@ -166,6 +246,7 @@ export async function runLoad({ quick = false } = {}) {
       out.threeReplicas = { ...r, ratio: round(r.requests / out.oneTriage.requests) };
       await closeAll();
     }
+    out.rounds = await triageRounds(cli, work, quick ? 5 : 20);
     // Memory of 200 HTTP sessions on one server.
     {
       const s = await httpServer(bin, env());

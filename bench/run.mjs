@@ -586,6 +586,12 @@ const lines = [
         ],
       ]),
   [
+    `triage_project when warm, ${load.rounds.latencyMs} ms latency, vs its reads at once`,
+    `${load.rounds.warmMs} ms (cold ${load.rounds.coldMs} ms, ${load.rounds.coldRatio}×)`,
+    `${load.rounds.rawConcurrentMs} ms raw signed GETs at once`,
+    goal(load.rounds.warmRatio, '≤', 1.5),
+  ],
+  [
     `RSS of one HTTP server holding ${load.memory.sessions} sessions (MB, not a ratio)`,
     `${load.memory.rssMb} MB`,
     `${load.memory.rssAfterOneMb} MB with one`,

@@ -37,6 +37,8 @@ export interface SharedReads {
 export interface ReadCacheOptions {
   /** How long an answer is kept; 0 keeps nothing (requests in flight are still shared). */
   ttlMs: number;
+  /** How long what changes rarely is kept (default ttlMs × SLOW_FACTOR). */
+  slowTtlMs?: number;
   /** Identity of the key the answers belong to (see keyIdentity). */
   identity: string;
   /** Most answers kept in this process (oldest dropped first). */
@@ -60,8 +62,9 @@ const SLOW = [
   /^\/globalAlertConfigs(\?|$)/,
 ];
 
-export function ttlFor(target: string, ttlMs: number): number {
-  return SLOW.some((r) => r.test(target)) ? ttlMs * SLOW_FACTOR : ttlMs;
+export function ttlFor(target: string, ttlMs: number, slowTtlMs = ttlMs * SLOW_FACTOR): number {
+  if (ttlMs <= 0) return 0;
+  return SLOW.some((r) => r.test(target)) ? slowTtlMs : ttlMs;
 }
 
 /**
@@ -119,7 +122,7 @@ export function createReadCache(o: ReadCacheOptions): ReadCache {
     const controller = new AbortController();
     const began = epoch;
     const flight: Flight = { controller, waiters: 0, promise: undefined as never };
-    const ttl = ttlFor(target, o.ttlMs);
+    const ttl = ttlFor(target, o.ttlMs, o.slowTtlMs);
     const run = async (): Promise<Kept> => {
       if (shared && o.ttlMs > 0) {
         const r = await shared.read(o.identity, target, scopeOf(target), ttl, () => fetch(controller.signal));
@@ -157,7 +160,7 @@ export function createReadCache(o: ReadCacheOptions): ReadCache {
       if (signal?.aborted) throw abortError(signal);
       const k = kept.get(target);
       if (k) {
-        if (now() - k.at < ttlFor(target, o.ttlMs)) {
+        if (now() - k.at < ttlFor(target, o.ttlMs, o.slowTtlMs)) {
           o.onRead?.('hit');
           noteAge(k.at);
           return k;

@@ -41,6 +41,8 @@ export interface TransportConfig {
   preemptive?: boolean;
   /** How long answers of GETs are kept (ms); 0 or absent keeps none. Identical GETs in flight are always shared. */
   cacheTtlMs?: number;
+  /** How long what changes rarely (projects, hosts, global alert configurations) is kept; default 12 × cacheTtlMs. */
+  cacheSlowTtlMs?: number;
   /** Each GET's outcome (hit, coalesced, miss), for metrics. */
   onRead?: (result: ReadResult) => void;
   /** Requests per minute this client may send (token bucket); 0 or absent = no limit. */
@@ -247,6 +249,7 @@ export function createTransport(cfg: TransportConfig): Transport {
   const budget = createBudget({ ratePerMinute: cfg.rateLimit ?? 0, maxConcurrent: cfg.maxConcurrent ?? 0 });
   const cache = createReadCache({
     ttlMs: cfg.cacheTtlMs ?? 0,
+    slowTtlMs: cfg.cacheSlowTtlMs,
     identity: keyIdentity(cfg.publicKey, baseUrl),
     onRead: cfg.onRead,
   });

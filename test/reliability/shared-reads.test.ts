@@ -74,6 +74,21 @@ describe('sessions triaging one project at once', () => {
     expect(typeof again.structured?.dataAgeSeconds).toBe('number');
   });
 
+  it('a warm triage is one round: what changes rarely is still kept when the alert lists are fetched again', async () => {
+    const http = await serve(150); // global alert configurations: 12 × 150 ms
+    const [c] = await clients(http.url, 1);
+    await c!.call('triage_project', {});
+    await new Promise((r) => setTimeout(r, 250));
+    sim.stats.reset();
+    const again = await c!.call('triage_project', {});
+    expect(again.isError).toBe(false);
+    const routes = sim.stats.byRoute;
+    expect(routes['GET /globalAlertConfigs'] ?? 0).toBe(0);
+    // The reads that hang on it went out again, at once, with the others.
+    expect(Object.keys(routes).some((r) => r.startsWith('GET /globalAlertConfigs/'))).toBe(true);
+    expect(routes['GET /groups/:projectId/alerts'] ?? 0).toBeGreaterThan(0);
+  });
+
   it.skipIf(noRedis)(
     `${SESSIONS} sessions across three replicas sharing Redis cost at most 1.5× one triage`,
     { timeout: 60_000 },
