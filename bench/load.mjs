@@ -119,7 +119,7 @@ async function triageRounds(cli, work, runs) {
   const sim = await simulatorChild(cli, latencyMs);
   const subject = async (cache) => {
     let own;
-    const s = await inProcessServer(sim, work, (a) => {
+    const s = await inProcessServer(sim, work, () => {
       own = createApiClient({ baseUrl: sim.baseUrl, ...sim.keys, logger: silentLogger, ...cache });
       return own;
     });
