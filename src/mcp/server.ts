@@ -142,9 +142,24 @@ export function nextStepOf(tool: AnyTool, answer: ToolAnswer, fenceTag: string):
     if (left > 0 && Array.isArray(results) && results.length > 0)
       steps.push(`${left} more: call ${tool.name} again with pageNum=${pageNum + 1}.`);
   }
-  const outside = answer.text.replace(new RegExp(`<${fenceTag}>[\\s\\S]*?</${fenceTag}>`, 'g'), '');
-  for (const line of outside.split('\n'))
-    if (line.startsWith('Next: ')) steps.push(`Next: ${cell(line.slice(6), 400)}`);
+  // Lines starting "Next: " outside the fenced blocks, found with indexOf (no expression built per call).
+  const text = answer.text;
+  const open = `<${fenceTag}>`;
+  const close = `</${fenceTag}>`;
+  for (let at = 0; at < text.length; ) {
+    const fence = text.indexOf(open, at);
+    const end = fence < 0 ? text.length : fence;
+    for (let i = text.indexOf('Next: ', at); i >= 0 && i < end; i = text.indexOf('Next: ', i + 6)) {
+      if (i > 0 && text[i - 1] !== '\n' && i !== at) continue;
+      const eol = text.indexOf('\n', i);
+      const line = text.slice(i + 6, eol < 0 || eol > end ? end : eol);
+      steps.push(`Next: ${cell(line, 400)}`);
+    }
+    if (fence < 0) break;
+    const closed = text.indexOf(close, fence + open.length);
+    if (closed < 0) break;
+    at = closed + close.length;
+  }
   return steps.join(' ') || 'Nothing more to fetch for this request: answer from this result.';
 }
 
