@@ -182,14 +182,14 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
       if (!a) return 'unknown';
       if (a.tool !== tool || a.hash !== hash) return 'mismatch';
       if (a.state !== 'approved') return a.state;
-      const moved = await records.transition(id, ['approved'], 'used');
-      if (!moved?.changed) return moved ? (moved.record.state as ApprovalState) : 'unknown';
-      // The ledger, not a record that could be lost, has the last word on "executes once".
+      // The ledger, not a record that could be lost, has the last word on "executes once"; it is asked first,
+      // so an approval whose claim cannot be checked (the store lost its records) stays approved, not used up.
       const first = await ledger.claim(
         `approval:${id}`,
         a.expiresAt.getTime() + KEEP_MS,
         a.createdAt.getTime(),
       );
+      await records.transition(id, ['approved'], 'used');
       return first ? 'approved' : 'used';
     },
 

@@ -171,6 +171,14 @@ export async function callTool(
         f,
       );
     }
+    // The answer's own expiry decides, whatever the seal around it still allows.
+    // (Wall-clock time, as when the question was asked: the sealed expiry was computed from it.)
+    if (a.expiresAtMs <= Date.now()) {
+      await deps.audit.write({ ...audited, outcome: 'rejected', channel, error: 'answer expired' });
+      throw new ToolInputError(
+        `The person's answer expired; nothing changed. Call ${tool.name} again to ask the person again.`,
+      );
+    }
     // A replayed round (same sealed state, same answer) must not apply the change a second time.
     if (!(await deps.tokens.consume(`consent:${a.nonce}`, a.expiresAtMs, a.askedAtMs))) {
       await deps.audit.write({ ...audited, outcome: 'rejected', channel, error: 'answer already used' });

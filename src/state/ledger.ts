@@ -15,6 +15,15 @@ export interface Ledger {
   claim(key: string, expiresAtMs: number, issuedAtMs?: number): Promise<boolean>;
 }
 
+/**
+ * How long past its own expiry a claim is kept: longer than any clock between replicas may differ, so nothing
+ * that can still redeem a claim (a token, a sealed consent state, an approval) outlives its record.
+ */
+export const CLAIM_SKEW_MS = 5 * 60_000;
+
+/** The one rule for how long a claim's record is kept. */
+export const keepClaimUntil = (expiresAtMs: number) => expiresAtMs + CLAIM_SKEW_MS;
+
 /** The shared store cannot vouch for single use: the caller must change nothing and say so. */
 export class StateError extends Error {
   override name = 'StateError';
@@ -27,7 +36,7 @@ export function memoryLedger(now: () => number = Date.now): Ledger {
       const t = now();
       for (const [k, until] of claimed) if (until <= t) claimed.delete(k);
       if (claimed.has(key)) return false;
-      claimed.set(key, expiresAtMs);
+      claimed.set(key, keepClaimUntil(expiresAtMs));
       return true;
     },
   };
@@ -69,7 +78,7 @@ export function fileLedger(dir: string, now: () => number = Date.now): Ledger {
         throw e;
       }
       try {
-        await handle.writeFile(String(expiresAtMs));
+        await handle.writeFile(String(keepClaimUntil(expiresAtMs)));
         await handle.sync();
       } finally {
         await handle.close();
@@ -79,9 +88,10 @@ export function fileLedger(dir: string, now: () => number = Date.now): Ledger {
   };
 }
 
-// `since` marks when the store's records begin. It is set when a replica connects and again by the first claim
-// after the store lost its data (a restart without persistence): anything minted before it may have been
-// claimed in the lost records, so it is refused rather than risk a second use.
+// `since` marks when the store's records begin. It is set when a replica connects or reconnects (a restart
+// without persistence lost the mark with the records), and, should it still be missing, by the next claim:
+// anything minted before it may have been claimed in the lost records, so it is refused rather than risk a
+// second use. Marking at reconnect lets what is minted after the restart work at once.
 const CLAIM = `
 local since = redis.call('GET', KEYS[2])
 if not since then redis.call('SET', KEYS[2], ARGV[3]); since = ARGV[3] end
@@ -92,14 +102,16 @@ return 0`;
 /** The ledger in Redis: SET NX with the claim's expiry, atomic across every replica sharing the store. */
 export async function redisLedger(redis: RedisState, now: () => number = Date.now): Promise<Ledger> {
   const since = `${redis.prefix}ledger:since`;
-  await redis.eval(`redis.call('SET', KEYS[1], ARGV[1], 'NX') return 1`, [since], [now()]);
+  const mark = () => redis.eval(`redis.call('SET', KEYS[1], ARGV[1], 'NX') return 1`, [since], [now()]);
+  await mark();
+  redis.onReady(() => void mark().catch(() => {}));
   return {
     async claim(key, expiresAtMs, issuedAtMs) {
       const t = now();
       const r = await redis.eval(
         CLAIM,
         [`${redis.prefix}ledger:${createHash('sha256').update(key).digest('hex')}`, since],
-        [expiresAtMs, issuedAtMs ?? t, t],
+        [keepClaimUntil(expiresAtMs), issuedAtMs ?? t, t],
       );
       if (r === -1)
         throw new StateError(

@@ -21,6 +21,8 @@ export interface RedisState {
   /** Publishes to a channel; subscribe() delivers messages from every replica (this one included). */
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
+  /** Runs at every (re)connection, before any other command of this replica reaches the store. */
+  onReady(listener: () => void): void;
   /** Key prefix every key of this deployment starts with. */
   prefix: string;
   close(): Promise<void>;
@@ -44,9 +46,11 @@ export async function connectRedis(url: string, logger: Logger, prefix = 'dbops:
     if (!down) logger.warn('shared state store unreachable', { error: e.message });
     down = true;
   });
+  const readyListeners: Array<() => void> = [];
   client.on('ready', () => {
     if (down) logger.info('shared state store reachable again');
     down = false;
+    for (const listener of readyListeners) listener();
   });
   const subscriber = client.duplicate();
   subscriber.on('error', () => {});
@@ -66,6 +70,7 @@ export async function connectRedis(url: string, logger: Logger, prefix = 'dbops:
   };
   return {
     prefix,
+    onReady: (listener) => void readyListeners.push(listener),
     eval: (script, keys, args) =>
       guard(() => client.sendCommand(['EVAL', script, String(keys.length), ...keys, ...args.map(String)])),
     publish: (channel, message) =>

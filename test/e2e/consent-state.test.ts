@@ -9,6 +9,7 @@ import { silentLogger } from '../../src/log.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';
 import { settings } from '../helpers/eras.js';
 import { startTestHttp } from '../helpers/mcp.js';
+import { noRedis, startRedis, type TestRedis } from '../helpers/redis.js';
 
 const accept = { confirm: { action: 'accept', content: { confirm: true } } };
 type Http = Awaited<ReturnType<typeof startTestHttp>>;
@@ -153,6 +154,50 @@ describe('sealed consent state', () => {
         await x.http.close();
         await x.runtime.close();
       }
+    }
+  });
+});
+
+// The answer's own expiry (sealed in the state) and the single-use record are one: the record outlives every
+// state that can redeem it, and an answer past its expiry is refused whatever the state's seal still allows.
+describe.skipIf(noRedis)('an accepted consent replayed up to its expiry and after', () => {
+  let redis: TestRedis;
+  let s: { runtime: Runtime; http: Http };
+  let c: Client;
+  beforeAll(async () => {
+    redis = await startRedis();
+    // A short question (1.5 s): the sealed state itself stays valid for at least a minute.
+    s = await server({ stateUrl: redis.url, approvalWaitMs: 1_500 });
+    c = await manualClient(s.http);
+  });
+  afterAll(async () => {
+    await c?.close();
+    await s?.http.close();
+    await s?.runtime.close();
+    await redis?.stop();
+  });
+
+  it('causes exactly one platform write', async () => {
+    const list = (await c.callTool({ name: 'list_alert_configs', arguments: {} })) as Round;
+    const id = ((list.structuredContent?.results ?? []) as Array<{ id: string; enabled: boolean }>).find(
+      (x) => x.enabled,
+    )?.id as string;
+    const args = { alertConfigId: id, enabled: false };
+    const asked = (await c.callTool(
+      { name: 'set_alert_config_enabled', arguments: args },
+      { allowInputRequired: true },
+    )) as Round;
+    const done = await retry(c, 'set_alert_config_enabled', args, asked.requestState);
+    expect(done.structuredContent?.outcome).toBe('executed');
+    await c.callTool({ name: 'set_alert_config_enabled', arguments: { ...args, enabled: true } });
+    // Just before and just after the answer's expiry, the seal still valid: neither replay writes.
+    for (const waitMs of [1_000, 1_000]) {
+      await new Promise((r) => setTimeout(r, waitMs));
+      const replay = await retry(c, 'set_alert_config_enabled', args, asked.requestState);
+      expect(replay.isError, textOf(replay)).toBe(true);
+      expect(textOf(replay)).toMatch(/nothing changed/);
+      const r = (await c.callTool({ name: 'get_alert_config', arguments: { alertConfigId: id } })) as Round;
+      expect((r.structuredContent?.record as { enabled?: boolean }).enabled).toBe(true);
     }
   });
 });

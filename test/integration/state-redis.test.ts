@@ -167,6 +167,22 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
     }
   });
 
+  it('after the store restarts empty, a token issued once the replica is back works (the loss is marked at reconnect)', async () => {
+    const own = await startRedis();
+    try {
+      const c = await connectRedis(own.url, silentLogger, 'back:');
+      conns.push(c);
+      const signer = createTokenSigner(SECRET, undefined, await redisLedger(c));
+      await own.restart();
+      // Back: a command that claims nothing answers again.
+      await expect.poll(() => c.eval('return 1', [], []).catch(() => 'down'), { timeout: 10_000 }).toBe(1);
+      const { token } = signer.issue('delete_maintenance_window', 'h1');
+      expect(await signer.redeem(token, 'delete_maintenance_window', 'h1')).toBe('ok');
+    } finally {
+      await own.stop();
+    }
+  });
+
   it('subscription events cross replicas once: the same feed change seen by two pollers is announced once', async () => {
     const [a, b] = [
       await connectRedis(redis.url, silentLogger, 'bus:'),
