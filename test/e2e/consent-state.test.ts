@@ -197,7 +197,7 @@ describe.skipIf(noRedis)('an accepted consent replayed up to its expiry and afte
       expect(replay.isError, textOf(replay)).toBe(true);
       expect(textOf(replay)).toMatch(/nothing changed/);
       const r = (await c.callTool({ name: 'get_alert_config', arguments: { alertConfigId: id } })) as Round;
-      expect((r.structuredContent?.record as { enabled?: boolean }).enabled).toBe(true);
+      expect((r.structuredContent?.record as { enabled?: boolean } | undefined)?.enabled).toBe(true);
     }
   });
 });
