@@ -18,9 +18,15 @@ let sim: Simulator;
 let oneTriage = 0;
 const closers: Array<() => Promise<unknown>> = [];
 
-async function serve(cacheTtlMs: number): Promise<RunningHttp> {
+async function serve(cacheTtlMs: number, rateLimit?: number): Promise<RunningHttp> {
   const deps = buildDeps(sim);
-  const api = createApiClient({ baseUrl: sim.baseUrl, ...sim.keys, logger: deps.logger, cacheTtlMs });
+  const api = createApiClient({
+    baseUrl: sim.baseUrl,
+    ...sim.keys,
+    logger: deps.logger,
+    cacheTtlMs,
+    rateLimit,
+  });
   await api.projects.get(sim.projectIds[0]!); // the digest challenge, once
   const http = await startTestHttp({ ...deps, api });
   closers.push(
@@ -87,6 +93,18 @@ describe('sessions triaging one project at once', () => {
     // The reads that hang on it went out again, at once, with the others.
     expect(Object.keys(routes).some((r) => r.startsWith('GET /globalAlertConfigs/'))).toBe(true);
     expect(routes['GET /groups/:projectId/alerts'] ?? 0).toBeGreaterThan(0);
+  });
+
+  it('with the request budget spent, triage says so, naming the setting, and sends nothing more', async () => {
+    const http = await serve(0, 3); // the warm-up spends 2 (challenge and answer)
+    const [c] = await clients(http.url, 1);
+    sim.stats.reset();
+    const r = await c!.call('triage_project', {});
+    expect(r.text).toMatch(
+      /request budget for the platform is spent \(DBOPS_RATE_LIMIT=3 requests per minute\)/,
+    );
+    expect(r.text).toMatch(/refills in about \d+ s/);
+    expect(sim.stats.requests).toBeLessThanOrEqual(1);
   });
 
   it.skipIf(noRedis)(
