@@ -50,7 +50,7 @@ export function createBudget(o: BudgetOptions): Budget {
       method,
       path,
       retryAfterSeconds: Math.ceil(waitMs / 1000),
-      message: `${why}; nothing was sent. It refills in about ${Math.max(1, Math.ceil(waitMs / 1000))} s: try again then, and prefer one broad call (triage_project) over many small ones meanwhile.`,
+      message: `${why}; nothing was sent. It refills in about ${Math.max(1, Math.ceil(waitMs / 1000))} s: try again then.`,
     });
 
   const wait = (ms: number, signal?: AbortSignal) =>
