@@ -177,10 +177,11 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
       return { approvalId: a.id, url, expiresAt: a.expiresAt };
     },
 
-    async take(id, tool, hash): Promise<ApprovalState> {
+    async take(id, tool, hash, requester): Promise<ApprovalState> {
       const a = await fresh(id);
       if (!a) return 'unknown';
       if (a.tool !== tool || a.hash !== hash) return 'mismatch';
+      if (a.owner !== undefined && a.owner !== requester) return 'foreign';
       if (a.state !== 'approved') return a.state;
       // The ledger, not a record that could be lost, has the last word on "executes once"; it is asked first,
       // so an approval whose claim cannot be checked (the store lost its records) stays approved, not used up.

@@ -194,6 +194,8 @@ export function tokenProblem(check: string, tool: string): string {
 }
 
 export function approvalProblem(state: string, approvalId: string, tool: string): string {
+  if (state === 'foreign')
+    return `Approval ${approvalId} belongs to the call that asked for it: another session or client asked for it; nothing changed. Call ${tool} without approvalId to ask the person yourself.`;
   if (state === 'mismatch')
     return `Approval ${approvalId} was given for a different tool or different arguments. Call ${tool} with exactly the arguments that were approved, or without approvalId to ask again.`;
   const why = state === 'used' ? 'already used' : state === 'expired' ? 'expired' : 'unknown';

@@ -8,8 +8,10 @@ import { randomBytes } from 'node:crypto';
 import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   type ClientCapabilities,
   createRequestStateCodec,
+  type Implementation,
   type InputRequiredResult,
   inputRequired,
   inputResponse,
@@ -48,19 +50,42 @@ export function consentCodec(tokens: TokenSigner, ttlMs: number): RequestStateCo
   });
 }
 
+/**
+ * Who asks: the 2025 session, or on 2026-07-28 (no session) the authenticated principal with the client's
+ * name and version from the request's envelope.
+ */
+function requesterOf(server: McpServer, ctx: ServerContext): string {
+  if (ctx.sessionId) return `session:${ctx.sessionId}`;
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const client =
+    (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? server.server.getClientVersion();
+  return `client:${ctx.http?.authInfo?.clientId ?? 'local'}:${client?.name ?? '?'}@${client?.version ?? '?'}`;
+}
+
 /** The client's capabilities for this request: per request on 2026-07-28, from initialize on 2025. */
 function canElicit(server: McpServer, ctx: ServerContext): boolean {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const caps =
     (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ??
     server.server.getClientCapabilities();
-  return Boolean(caps?.elicitation?.form);
+  return formElicitation(caps?.elicitation);
+}
+
+/** `elicitation: {}` declares form mode (the spec's reading, and what several clients send); `{ url: {} }` alone does not. */
+function formElicitation(e: ClientCapabilities['elicitation']): boolean {
+  if (!e) return false;
+  const declared = e as { form?: unknown; url?: unknown };
+  return declared.form !== undefined || declared.url === undefined;
 }
 
 /** The guard's view of this round: can the client elicit, and the person's answer if this round carries one. */
 export function consentEnv(server: McpServer, ctx: ServerContext): CallEnv {
   const sealed = ctx.mcpReq.requestState<Sealed>();
-  const env: CallEnv = { session: ctx.sessionId, canElicit: canElicit(server, ctx) };
+  const env: CallEnv = {
+    session: ctx.sessionId,
+    requester: requesterOf(server, ctx),
+    canElicit: canElicit(server, ctx),
+  };
   if (!sealed) return env;
   const view = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
   let action: ConsentAnswer['action'] = 'cancel';

@@ -24,7 +24,16 @@ import { argsHash } from './canonical.js';
 import { kindOf, needsConsent } from './consent.js';
 import type { TokenSigner } from './tokens.js';
 
-export type ApprovalState = 'pending' | 'approved' | 'declined' | 'expired' | 'unknown' | 'used' | 'mismatch';
+export type ApprovalState =
+  | 'pending'
+  | 'approved'
+  | 'declined'
+  | 'expired'
+  | 'unknown'
+  | 'used'
+  | 'mismatch'
+  /** Asked for by another session (2025) or another client (2026): only the asker may resume it. */
+  | 'foreign';
 
 export interface PendingApproval {
   approvalId: string;
@@ -43,11 +52,14 @@ export interface ApprovalChannel {
     hash: string;
     args: Record<string, unknown>;
     preview: Preview;
-    /** Who asked (the MCP session): pending approvals are capped per owner as well as in total. */
+    /** Who asked (CallEnv.requester): only they resume it, and pending approvals are capped per owner. */
     owner?: string;
   }): Promise<PendingApproval>;
-  /** Current state; when approved and bound to this tool and hash, marks it used (it executes once). */
-  take(approvalId: string, tool: string, hash: string): Promise<ApprovalState>;
+  /**
+   * Current state; when approved, bound to this tool and hash, and asked for by `requester`, marks it used
+   * (it executes once).
+   */
+  take(approvalId: string, tool: string, hash: string, requester?: string): Promise<ApprovalState>;
   /** Waits for a decision up to ms, calling onTick periodically; resolves with the state then. */
   wait?(
     approvalId: string,
@@ -62,6 +74,11 @@ export interface ApprovalChannel {
 export interface CallEnv {
   /** The MCP session the call came from, when the transport has sessions. */
   session?: string;
+  /**
+   * Who is asking, as far as the transport knows: the 2025 session, or on 2026-07-28 (no sessions) the
+   * authenticated principal with the client's name and version. An approval resumes only for its requester.
+   */
+  requester?: string;
   canElicit: boolean;
   /**
    * The person's answer to this call's consent question, carried by a later round of the same call (MCP
@@ -132,10 +149,10 @@ export async function callTool(
   if (approvalId !== undefined) {
     if (!deps.approvals || !allowed.has('approval-page'))
       throw new ToolInputError('The approval page is not enabled on this server; approvalId cannot be used.');
-    let state = await deps.approvals.take(approvalId, tool.name, hash);
+    let state = await deps.approvals.take(approvalId, tool.name, hash, env.requester);
     if (state === 'pending' && deps.config.approvalOpen && deps.approvals.wait) {
       // Desktop use: the person may be deciding right now, so wait for them here too.
-      state = await waitForDecision(deps.approvals, approvalId, tool.name, hash, deps, ctx, '');
+      state = await waitForDecision(deps.approvals, approvalId, tool.name, hash, env, deps, ctx, '');
     }
     return resolveApproval(state, tool, args, ctx, f, deps, approvalId);
   }
@@ -204,7 +221,7 @@ export async function callTool(
       hash,
       args,
       preview,
-      owner: env.session,
+      owner: env.requester,
     });
     await deps.audit.write({
       ...audited,
@@ -219,6 +236,7 @@ export async function callTool(
         pending.approvalId,
         tool.name,
         hash,
+        env,
         deps,
         ctx,
         pending.url,
@@ -250,6 +268,7 @@ async function waitForDecision(
   approvalId: string,
   tool: string,
   hash: string,
+  env: CallEnv,
   deps: GuardDeps,
   ctx: ToolContext,
   url: string,
@@ -260,7 +279,7 @@ async function waitForDecision(
   const state = await approvals.wait(approvalId, total, ctx.signal, (ms) => {
     void ctx.progress(Math.min(ms, total), total, waitingFor(url));
   });
-  return state === 'approved' ? await approvals.take(approvalId, tool, hash) : state;
+  return state === 'approved' ? await approvals.take(approvalId, tool, hash, env.requester) : state;
 }
 
 async function resolveApproval(

@@ -3,12 +3,14 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApprovalService, createApprovalService } from '../../src/approval/index.js';
 import { silentLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import { pageForm, raw } from '../helpers/http.js';
-import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/mcp.js';
+import { startTestHttp, startTestServer, type TestServer, type TestServerOptions } from '../helpers/mcp.js';
 
 const TOOL = 'set_alert_config_enabled';
 const open: Array<{ close(): Promise<void> }> = [];
@@ -132,6 +134,47 @@ describe('approval page channel (client without elicitation)', () => {
       'executed:approval-page',
       'rejected:approval-page',
     ]);
+  });
+
+  it('resumes only for the session that asked: another session with the same arguments is refused', async () => {
+    const s = await setup();
+    const http = await startTestHttp(s.t.deps);
+    const session = async () => {
+      const c = new Client({ name: 'session', version: '1' });
+      await c.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      return c;
+    };
+    const [asker, other] = [await session(), await session()];
+    try {
+      const args = { projectId: s.projectId, alertConfigId: s.configId, enabled: false };
+      const first = (await asker.callTool({ name: TOOL, arguments: args })) as {
+        structuredContent?: Record<string, unknown>;
+      };
+      const c = confirmation({ structured: first.structuredContent });
+      await decide(c.url, 'approve');
+      const stolen = (await other.callTool({
+        name: TOOL,
+        arguments: { ...args, approvalId: c.approvalId },
+      })) as {
+        isError?: boolean;
+        content: Array<{ text: string }>;
+      };
+      expect(stolen.isError).toBe(true);
+      expect(stolen.content[0]?.text).toMatch(/another session or client asked for it; nothing changed/);
+      expect(s.enabled()).toBe(true);
+      const own = (await asker.callTool({
+        name: TOOL,
+        arguments: { ...args, approvalId: c.approvalId },
+      })) as {
+        structuredContent?: Record<string, unknown>;
+      };
+      expect(own.structuredContent?.outcome).toBe('executed');
+      expect(s.enabled()).toBe(false);
+    } finally {
+      await asker.close();
+      await other.close();
+      await http.close();
+    }
   });
 
   it('changes nothing when the person declines', async () => {

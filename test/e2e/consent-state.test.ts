@@ -26,11 +26,15 @@ async function server(over: Record<string, unknown> = {}) {
   return { runtime, http };
 }
 
-async function manualClient(http: Http, token?: string) {
+async function manualClient(
+  http: Http,
+  token?: string,
+  elicitation: { form?: Record<string, never> } = { form: {} },
+) {
   const c = new Client(
     { name: 'manual', version: '1' },
     {
-      capabilities: { elicitation: { form: {} } },
+      capabilities: { elicitation },
       versionNegotiation: { mode: { pin: '2026-07-28' } },
       inputRequired: { autoFulfill: false },
     },
@@ -100,6 +104,19 @@ describe('sealed consent state', () => {
     expect(replay.isError).toBe(true);
     expect(textOf(replay)).toMatch(/already used once; nothing changed/);
     expect(await enabled(configs[0]!)).toBe(true);
+  });
+
+  it('a client declaring `elicitation: {}` (form mode, as the spec reads it) is asked', async () => {
+    const bare = await manualClient(s.http, undefined, {});
+    try {
+      const r = (await bare.callTool(
+        { name: 'set_alert_config_enabled', arguments: { alertConfigId: configs[0], enabled: false } },
+        { allowInputRequired: true },
+      )) as Round;
+      expect(r.resultType).toBe('input_required');
+    } finally {
+      await bare.close();
+    }
   });
 
   it('an answer given for one configuration cannot disable another', async () => {
