@@ -171,7 +171,7 @@ export function withDataAge(answer: ToolAnswer, oldestAt: number | undefined, at
   if (oldestAt === undefined) return answer;
   const seconds = Math.max(0, Math.round((at - oldestAt) / 1000));
   return {
-    text: `${answer.text}\n(data from ${seconds} s ago (cached); it is at most DBOPS_CACHE_TTL_MS old, a change made through this server shows at once)`,
+    text: `${answer.text}\n(data from ${seconds} s ago (cached); changes made through this server show at once)`,
     structured: { ...answer.structured, dataAgeSeconds: seconds },
   };
 }
