@@ -52,6 +52,9 @@ export const configSchema = z.object({
     .string()
     .min(1)
     .default(() => join(stateDir(), 'dbops-mcp', 'audit.log')),
+  /** The audit log rotates at this size (0: never), keeping this many rotated files. */
+  auditMaxBytes: int(0, 1 << 40).default(10 * 1024 * 1024),
+  auditKeep: int(1, 1_000).default(5),
   secretsDir: z
     .string()
     .min(1)

@@ -96,7 +96,10 @@ export async function createRuntime(
     tlsInsecure: config.tlsInsecure,
     logger,
   });
-  const audit = createAuditLog(config.auditLog, logger);
+  const audit = createAuditLog(config.auditLog, logger, {
+    maxBytes: config.auditMaxBytes,
+    keep: config.auditKeep,
+  });
   // Used tokens and executed approvals outlive this process: single use holds across restarts and processes
   // (the file ledger) or across replicas (Redis, with approval records and caps there too).
   let redis: RedisState | undefined;

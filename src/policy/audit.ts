@@ -1,7 +1,11 @@
 // One JSON line per guarded call and outcome, appended (O_APPEND) so concurrent writers never interleave
 // within a line. A failing audit write is reported on stderr and never blocks or fails the answer.
-import { appendFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// Rotation by size (DBOPS_AUDIT_MAX_BYTES, DBOPS_AUDIT_KEEP files): the writer that sees the file past the
+// limit takes an inter-process lock, checks again and shifts audit.log → audit.log.1 → … A writer of another
+// process racing the rename appends to the file it opened, which is then audit.log.1: no line is lost.
+import { appendFile, mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { lock } from 'proper-lockfile';
 import { redact } from '../format/redact.js';
 import type { Logger } from '../log.js';
 
@@ -28,7 +32,46 @@ export interface AuditEntry {
   approvalId?: string;
 }
 
-export function createAuditLog(file: string, logger: Logger) {
+export interface AuditRotation {
+  /** Rotate once the file reaches this size; 0 never rotates. */
+  maxBytes: number;
+  /** Rotated files kept (audit.log.1 … audit.log.N); older ones are removed. */
+  keep: number;
+}
+
+const ignoreMissing = (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'ENOENT') throw e;
+};
+
+async function rotate(file: string, keep: number, maxBytes: number): Promise<void> {
+  const release = await lock(file, {
+    realpath: false,
+    lockfilePath: join(dirname(file), `.${basename(file)}.lock`),
+    stale: 10_000,
+    retries: { retries: 20, minTimeout: 5, maxTimeout: 100 },
+  });
+  try {
+    // Another writer may have rotated while this one waited for the lock.
+    const size = (await stat(file).catch(() => undefined))?.size ?? 0;
+    if (size < maxBytes) return;
+    // Beyond `keep` (also files left from a larger setting) goes, then each shifts up by one.
+    const base = basename(file);
+    for (const name of await readdir(dirname(file))) {
+      const n = name.startsWith(`${base}.`) ? Number(name.slice(base.length + 1)) : Number.NaN;
+      if (Number.isInteger(n) && n >= keep) await unlink(join(dirname(file), name)).catch(ignoreMissing);
+    }
+    for (let k = keep - 1; k >= 1; k--) await rename(`${file}.${k}`, `${file}.${k + 1}`).catch(ignoreMissing);
+    await rename(file, `${file}.1`);
+  } finally {
+    await release();
+  }
+}
+
+export function createAuditLog(
+  file: string,
+  logger: Logger,
+  rotation: AuditRotation = { maxBytes: 10 * 1024 * 1024, keep: 5 },
+) {
   let dirReady: Promise<unknown> | undefined;
   return {
     file,
@@ -50,6 +93,15 @@ export function createAuditLog(file: string, logger: Logger) {
           tool: entry.tool,
           outcome: entry.outcome,
         });
+        return;
+      }
+      if (rotation.maxBytes <= 0) return;
+      try {
+        if ((await stat(file)).size >= rotation.maxBytes)
+          await rotate(file, rotation.keep, rotation.maxBytes);
+      } catch (e) {
+        // The line is written; a rotation that could not happen now happens at a later write.
+        logger.warn('audit log rotation failed', { file, error: (e as Error).message });
       }
     },
   };

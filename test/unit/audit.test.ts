@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,36 @@ import { createLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 
 describe('audit log', () => {
+  it('rotates by size (DBOPS_AUDIT_MAX_BYTES, DBOPS_AUDIT_KEEP) and loses no line to writers racing the rotation', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-rotate-'));
+    const file = join(dir, 'audit.log');
+    const quiet = createLogger('error', () => {});
+    // Four writers on one file, as four processes would be (each its own log object, no shared memory).
+    const writers = [1, 2, 3, 4].map(() => createAuditLog(file, quiet, { maxBytes: 4_096, keep: 1_000 }));
+    await Promise.all(
+      writers.map(async (w, i) => {
+        for (let n = 0; n < 150; n++)
+          await w.write({ tool: `writer_${i}`, outcome: 'executed', args: { n } });
+      }),
+    );
+    const files = readdirSync(dir).filter((f) => f.startsWith('audit.log'));
+    expect(files.length).toBeGreaterThan(5);
+    const lines = files.flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n').filter(Boolean));
+    expect(lines).toHaveLength(600);
+    expect(new Set(lines.map((l) => `${JSON.parse(l).tool}:${JSON.parse(l).args.n}`)).size).toBe(600);
+    // Each rotated file stopped near the limit (a line that crossed it stays whole).
+    for (const f of files) expect(statSync(join(dir, f)).size).toBeLessThan(4_096 + 4 * 200);
+
+    // With keep=2, only the live file and two rotated ones remain.
+    const kept = createAuditLog(file, quiet, { maxBytes: 4_096, keep: 2 });
+    for (let n = 0; n < 100; n++) await kept.write({ tool: 'kept', outcome: 'executed', args: { n } });
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.startsWith('audit.log'))
+        .sort(),
+    ).toEqual(['audit.log', 'audit.log.1', 'audit.log.2']);
+  });
+
   it('appends one redacted JSON line per entry to a 0600 file', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'audit-')), 'nested', 'audit.log');
     const audit = createAuditLog(
