@@ -189,6 +189,21 @@ function howToGetMore(tool: AnyTool): string {
   return elsewhere[tool.name] ?? 'Narrow the request to see the rest.';
 }
 
+// Built once per tool for the process: every HTTP session registers the same catalog, and building them
+// (a JSON Schema conversion each) per session cost time and memory per session.
+const wire = new WeakMap<
+  AnyTool,
+  { input: ReturnType<typeof argsSchemaFor>; output: ReturnType<typeof outputSchemaFor> }
+>();
+function wireSchemas(tool: AnyTool) {
+  let w = wire.get(tool);
+  if (!w) {
+    w = { input: argsSchemaFor(tool), output: outputSchemaFor(tool) };
+    wire.set(tool, w);
+  }
+  return w;
+}
+
 /** MCP log levels, least severe first. */
 const LEVELS: LoggingLevel[] = [
   'debug',
@@ -235,8 +250,8 @@ export function createMcpServer(deps: ServerDeps): McpServer {
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: argsSchemaFor(tool),
-        outputSchema: outputSchemaFor(tool),
+        inputSchema: wireSchemas(tool).input,
+        outputSchema: wireSchemas(tool).output,
         annotations: annotationsFor(tool),
       },
       (args: Record<string, unknown>, extra): Promise<ToolResult> =>
