@@ -2,25 +2,31 @@
 // reaches the model, a log or the audit trail. Masking keeps the last 4 characters so a person can still
 // tell two keys apart, as the platform itself does.
 
-// Webhook URLs carry their credential in the path; other secrets are recognised by their names (below).
-const SECRET_URLS = new Set(['url', 'webhookurl', 'teamchatcwebhookurl']);
+// Webhook URLs carry their credential in the path: `url` (the spec's WEBHOOK) and any field whose name says
+// webhook URL (teamChatCWebhookUrl in the spec, microsoftTeamsWebhookUrl and webhookUrl in the field).
+const SECRET_URL = /^(url|.*webhookurl)$/;
 
 // These keep no visible tail: a partial webhook secret or password is still too much.
-const FULL_MASK = new Set(['password', 'secret', 'webhooksecret', 'tlspempassword', 'confirmationtoken']);
+const FULL_MASK = /(password|passwd|passphrase|secret|confirmationtoken)$/;
 
 export function mask(value: string, full = false): string {
   if (full || value.length <= 8) return '********';
   return `******${value.slice(-4)}`;
 }
 
-// Any field named like a credential: privateKey, apiToken, routingKey, webhookSecret, tlsPemPassword, and the
-// names of integration types the spec leaves undocumented (licenseKey, writeToken); public keys are
-// identifiers, not secrets.
-const SECRET_SHAPE = /(key|token|secret|password)$/i;
-const NOT_SECRET = /publickey$/i;
+// Any field whose name says credential is masked, known or not, under either dialect's names: privateKey,
+// apiToken, serviceKey, datadogApiKey, opsGenieApiKey, victorOpsRoutingKey, licenseKey, writeToken,
+// webhookSecret, tlsPemPassword, client_secret, api-key… Names are compared without case or separators.
+// Public keys are identifiers, not secrets; a key *name* (keyName, keyId) is not a key.
+const SECRET_SHAPE =
+  /(key|token|secret|password|passwd|passphrase|credentials?|licen[cs]e)$|secret|password|apikey|privatekey/;
+const NOT_SECRET = /publickey$|(keyname|keyid|keys?type)$|^(monkey|turnkey)$/;
+
+const normalized = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 export function isSecretKey(key: string): boolean {
-  return SECRET_URLS.has(key.toLowerCase()) || (SECRET_SHAPE.test(key) && !NOT_SECRET.test(key));
+  const k = normalized(key);
+  return SECRET_URL.test(k) || (SECRET_SHAPE.test(k) && !NOT_SECRET.test(k));
 }
 
 /** A deep copy with every secret-named string field masked. URL fields keep their origin and last 4. */
@@ -29,10 +35,15 @@ export function redact<T>(value: T, depth = 0): T {
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1)) as T;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    const lower = k.toLowerCase();
-    if (typeof v === 'string' && v !== '' && isSecretKey(k)) {
-      out[k] = lower.endsWith('url') ? maskUrl(v) : mask(v, FULL_MASK.has(lower));
-    } else out[k] = redact(v, depth + 1);
+    const name = normalized(k);
+    if ((typeof v === 'string' && v !== '') || typeof v === 'number') {
+      if (isSecretKey(k)) {
+        const text = String(v);
+        out[k] = name.endsWith('url') ? maskUrl(text) : mask(text, FULL_MASK.test(name));
+        continue;
+      }
+    }
+    out[k] = redact(v, depth + 1);
   }
   return out as T;
 }

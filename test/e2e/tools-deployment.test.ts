@@ -101,6 +101,69 @@ describe('integrations', () => {
           expect(all, k).not.toContain(v);
   });
 
+  it('masks secrets under the field’s names too (Microsoft Teams, Datadog, Opsgenie, VictorOps) in integrations and notifications', async () => {
+    const projectId = sim.projectIds[0] as string;
+    const secrets = {
+      microsoftTeamsWebhookUrl:
+        'https://example.webhook.office.com/webhookb2/aa11bb22-cc33-dd44/IncomingWebhook/teams-secret-path-0001',
+      datadogApiKey: 'dd-secret-0123456789abcdef',
+      opsGenieApiKey: 'og-secret-0123456789abcdef',
+      victorOpsRoutingKey: 'vo-routing-secret-012345',
+      victorOpsApiKey: 'vo-api-secret-0123456789',
+    };
+    sim.store.data.integrations.push({
+      groupId: projectId,
+      type: 'MICROSOFT_TEAMS',
+      fields: { microsoftTeamsWebhookUrl: secrets.microsoftTeamsWebhookUrl },
+    });
+    const config = sim.store.data.alertConfigs.find((c) => c.groupId === projectId) as {
+      id: string;
+      notifications: Array<Record<string, unknown>>;
+    };
+    config.notifications.push(
+      {
+        typeName: 'MICROSOFT_TEAMS',
+        delayMin: 0,
+        intervalMin: 5,
+        microsoftTeamsWebhookUrl: secrets.microsoftTeamsWebhookUrl,
+      },
+      {
+        typeName: 'DATADOG',
+        delayMin: 0,
+        intervalMin: 5,
+        datadogApiKey: secrets.datadogApiKey,
+        datadogRegion: 'US',
+      },
+      {
+        typeName: 'OPS_GENIE',
+        delayMin: 0,
+        intervalMin: 5,
+        opsGenieApiKey: secrets.opsGenieApiKey,
+        opsGenieRegion: 'EU',
+      },
+      {
+        typeName: 'VICTOR_OPS',
+        delayMin: 0,
+        intervalMin: 5,
+        victorOpsRoutingKey: secrets.victorOpsRoutingKey,
+        victorOpsApiKey: secrets.victorOpsApiKey,
+      },
+    );
+    for (const [tool, args] of [
+      ['list_integrations', { projectId }],
+      ['get_alert_config', { projectId, alertConfigId: config.id }],
+      ['list_alert_configs', { projectId }],
+    ] as const) {
+      const r = await t.call(tool, args);
+      expect(r.isError, r.text).toBe(false);
+      const all = r.text + JSON.stringify(r.structured);
+      for (const [name, secret] of Object.entries(secrets)) {
+        expect(all, `${tool} shows ${name}`).not.toContain(secret);
+        expect(all, `${tool} shows part of ${name}`).not.toContain(secret.slice(8, -4));
+      }
+    }
+  });
+
   it('replaces a paging key only after confirmation and never shows the new key', async () => {
     const key = 'pd-new-key-0123456789abcdef';
     const args = { integrationType: 'INCIDENT_PAGING_A', settings: { serviceKey: key } };

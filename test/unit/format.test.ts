@@ -44,6 +44,77 @@ describe('untrusted text', () => {
 });
 
 describe('redaction', () => {
+  it('masks a secret under any name that says secret, known or not, at any depth, in either spelling', () => {
+    // Names a newer server or another integration might use: a word that says credential, with prefixes,
+    // suffixes and separators the tables do not know.
+    const word = fc.constantFrom(
+      'ApiKey',
+      'apiToken',
+      'Secret',
+      'password',
+      'Passwd',
+      'WebhookUrl',
+      'RoutingKey',
+      'ServiceKey',
+      'LicenseKey',
+      'licence',
+      'privateKey',
+      'accessToken',
+      'refresh_token',
+      'client_secret',
+      'api-key',
+      'Credentials',
+      'passphrase',
+      'WEBHOOK_URL',
+    );
+    const prefix = fc.constantFrom(
+      '',
+      'datadog',
+      'opsGenie',
+      'victorOps',
+      'microsoftTeams',
+      'pagerDuty',
+      'x',
+      'newVendor',
+    );
+    const secret = fc.stringMatching(/^[A-Za-z0-9]{24,40}$/).map((v) => `S3CR3T${v}`);
+    const body = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.record({
+          name: fc.tuple(prefix, word).map(([p, w]) => p + (p ? w[0]?.toUpperCase() + w.slice(1) : w)),
+          value: secret,
+        }),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('a', 'notifications', 'results', 'fields'), tie('node'), {
+          maxKeys: 3,
+        }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(body, (generated) => {
+        const secrets: string[] = [];
+        // Turn each {name, value} leaf into a field of an object, as bodies carry them.
+        const plant = (v: unknown): unknown => {
+          if (Array.isArray(v)) return v.map(plant);
+          if (v && typeof v === 'object') {
+            const o = v as Record<string, unknown>;
+            if (typeof o.name === 'string' && typeof o.value === 'string') {
+              secrets.push(o.value);
+              const url = /url$/i.test(o.name) ? `https://hooks.example.com/${o.value}` : o.value;
+              return { typeName: 'NEW_VENDOR', [o.name]: url };
+            }
+            return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, plant(x)]));
+          }
+          return v;
+        };
+        const text = JSON.stringify(redact(plant(generated)));
+        for (const s of secrets) expect(text).not.toContain(s.slice(0, -4));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('masks secret fields at any depth and keeps the rest', () => {
     const out = redact({
       type: 'INCIDENT_PAGING_A',
