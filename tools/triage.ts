@@ -47,6 +47,8 @@ interface Triage {
   /** null: the server offers no list of maintenance windows. */
   windows?: MaintenanceWindow[] | null;
   errors: Array<{ section: Section; message: string }>;
+  /** Why sections went unread because the request budget is spent: said once, above them. */
+  budget?: string;
 }
 
 /** Rows of the concise text; the structured content always holds everything. */
@@ -172,6 +174,7 @@ function triageText(
   ];
   const lines = [
     `# Triage of project ${t.projectId} — last ${plural(t.hours, 'hour')}`,
+    ...(t.budget ? [t.budget] : []),
     summary.map(([k, v]) => `**${k}**: ${v}`).join('\n'),
     f.fence.notice,
   ];
@@ -316,7 +319,13 @@ export const triageProject = defineTool({
       const section = SECTIONS[i]!;
       if (s.status === 'rejected') {
         failures.push(s.reason);
-        const message = s.reason instanceof ApiError ? s.reason.message : String(s.reason);
+        const spent = s.reason instanceof ApiError && s.reason.errorCode === 'RATE_BUDGET_SPENT';
+        if (spent) t.budget ??= s.reason.message;
+        const message = spent
+          ? 'not read: the request budget is spent (above)'
+          : s.reason instanceof ApiError
+            ? s.reason.message
+            : String(s.reason);
         t.errors.push({ section, message });
         ctx.logger.debug('triage section failed', { section, error: message });
       } else if (section === 'alerts') t.alerts = s.value as OpenAlerts;

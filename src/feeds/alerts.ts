@@ -171,7 +171,9 @@ async function loadGlobalAlerts(
     const why =
       e instanceof ApiError && (e.status === 401 || e.status === 403)
         ? 'this key has no global role'
-        : `the platform answered: ${e instanceof ApiError ? e.message : String(e)}`;
+        : e instanceof ApiError && e.errorCode === 'RATE_BUDGET_SPENT'
+          ? 'the request budget is spent'
+          : `the platform answered: ${e instanceof ApiError ? e.message : String(e)}`;
     return {
       alerts: [],
       configs: [],

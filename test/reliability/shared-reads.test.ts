@@ -107,6 +107,17 @@ describe('sessions triaging one project at once', () => {
     expect(sim.stats.requests).toBeLessThanOrEqual(1);
   });
 
+  it('with the budget spent halfway through, triage answers with what it read and says why the rest is missing, once', async () => {
+    const http = await serve(0, 6); // the warm-up spends 2: four reads go out, the rest find the budget spent
+    const [c] = await clients(http.url, 1);
+    sim.stats.reset();
+    const r = await c!.call('triage_project', {});
+    expect(r.isError).toBe(false);
+    expect(sim.stats.requests).toBe(4);
+    expect(r.text.match(/DBOPS_RATE_LIMIT=6 requests per minute/g)?.length).toBe(1);
+    expect(r.text).toContain('not read: the request budget is spent (above)');
+  });
+
   it.skipIf(noRedis)(
     `${SESSIONS} sessions across three replicas sharing Redis cost at most 1.5× one triage`,
     { timeout: 60_000 },
