@@ -76,8 +76,16 @@ export function scopeOf(path: string): string {
   return m ? `/groups/${m[1]}/` : '';
 }
 
-/** The age of the oldest kept answer a call used: recorded by the cache, read by the MCP layer. */
-export const readAges = new AsyncLocalStorage<{ oldestAt?: number }>();
+/**
+ * Per tool call: the age of the oldest kept answer it used (recorded by the cache, read by the MCP layer), or
+ * `fresh`: every read goes to the platform (what a change is previewed and made from must be current).
+ */
+export const readAges = new AsyncLocalStorage<{ oldestAt?: number; fresh?: boolean }>();
+
+/** Runs `fn` with every read fetched from the platform, none kept or shared. */
+export function freshReads<T>(fn: () => Promise<T>): Promise<T> {
+  return readAges.run({ fresh: true }, fn);
+}
 
 function noteAge(at: number): void {
   const s = readAges.getStore();
@@ -158,6 +166,17 @@ export function createReadCache(o: ReadCacheOptions): ReadCache {
     },
     async read(target, fetch, signal) {
       if (signal?.aborted) throw abortError(signal);
+      if (readAges.getStore()?.fresh) {
+        o.onRead?.('miss');
+        const own = new AbortController();
+        const stop = () => own.abort(signal?.reason);
+        signal?.addEventListener('abort', stop, { once: true });
+        try {
+          return await fetch(own.signal);
+        } finally {
+          signal?.removeEventListener('abort', stop);
+        }
+      }
       const k = kept.get(target);
       if (k) {
         if (now() - k.at < ttlFor(target, o.ttlMs, o.slowTtlMs)) {

@@ -1,6 +1,7 @@
 // The policy layer every tool call passes through, whatever the client claims: a guarded call changes
 // nothing until a person consents through one of three channels (elicitation, the approval page, a
 // confirmation token), each bound to the exact arguments, single use, expiring, and audited.
+import { freshReads } from '../api/cache.js';
 import { ApiError } from '../api/errors.js';
 import type { Channel, Config } from '../config.js';
 import {
@@ -128,6 +129,21 @@ export async function callTool(
   tool.check?.(args, ctx.now());
   const kind = kindOf(tool, args);
   if (kind === 'read') return execute(tool, args, ctx, f);
+  // What a change is previewed and made from is read from the platform, never from kept answers.
+  return freshReads(() => guarded(tool, args, kind, confirmationToken, approvalId, ctx, env, deps, f));
+}
+
+async function guarded(
+  tool: AnyTool,
+  args: CallArgs,
+  kind: ReturnType<typeof kindOf>,
+  confirmationToken: string | undefined,
+  approvalId: string | undefined,
+  ctx: ToolContext,
+  env: CallEnv,
+  deps: GuardDeps,
+  f: FormatContext,
+): Promise<ToolAnswer | ConsentQuestion> {
   const audited = { tool: tool.name, args };
   if (!needsConsent(kind, deps.config.confirm)) return executeAudited(tool, args, ctx, f, deps.audit, 'none');
 

@@ -3,7 +3,7 @@
 // them through a real Redis (one replica fetching per key), and the request budget refuses at once, naming
 // its setting, when it is spent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyIdentity, readAges } from '../../src/api/cache.js';
+import { freshReads, keyIdentity, readAges } from '../../src/api/cache.js';
 import { type ApiClient, createApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { silentLogger } from '../../src/log.js';
@@ -101,6 +101,22 @@ describe('reads in flight and kept', () => {
     const after = await api.alerts.list(pid, { status: 'OPEN' });
     expect(after.results.find((a) => a.id === alert.id)?.acknowledgedUntil).toBeDefined();
     await api.alerts.acknowledge(pid, alert.id, {});
+  });
+
+  it('fresh reads (what a change is previewed and made from) skip kept answers', async () => {
+    const api = await warm({ cacheTtlMs: 60_000 });
+    const pid = sim.projectIds[0]!;
+    const config = (await api.alertConfigs.list(pid)).results[0]!;
+    await api.alertConfigs.get(pid, config.id);
+    const rec = sim.store.data.alertConfigs.find((c) => c.id === config.id)!;
+    const was = rec.enabled;
+    rec.enabled = !was; // changed behind this client's back
+    try {
+      expect((await api.alertConfigs.get(pid, config.id)).enabled).toBe(was);
+      expect((await freshReads(() => api.alertConfigs.get(pid, config.id))).enabled).toBe(!was);
+    } finally {
+      rec.enabled = was;
+    }
   });
 
   it('the key identity names neither secret nor key, and differs per key and per platform', () => {

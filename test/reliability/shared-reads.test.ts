@@ -118,6 +118,23 @@ describe('sessions triaging one project at once', () => {
     expect(r.text).toContain('not read: the request budget is spent (above)');
   });
 
+  it('a change is previewed from the platform, not from a kept answer', async () => {
+    const http = await serve(60_000);
+    const [c] = await clients(http.url, 1);
+    const pid = sim.projectIds[0]!;
+    const rec = sim.store.data.alertConfigs.find((x) => x.groupId === pid && x.enabled !== false)!;
+    await c!.call('get_alert_config', { alertConfigId: rec.id });
+    rec.enabled = false; // someone else disabled it meanwhile
+    try {
+      sim.stats.reset();
+      const r = await c!.call('set_alert_config_enabled', { alertConfigId: rec.id, enabled: false });
+      expect(sim.stats.byRoute['GET /groups/:projectId/alertConfigs/:alertConfigId']).toBe(1);
+      expect(JSON.stringify(r.structured)).toContain('"from":false');
+    } finally {
+      rec.enabled = true;
+    }
+  });
+
   it.skipIf(noRedis)(
     `${SESSIONS} sessions across three replicas sharing Redis cost at most 1.5× one triage`,
     { timeout: 60_000 },
