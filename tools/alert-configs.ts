@@ -39,10 +39,14 @@ const notifyTargets = (c: AlertConfig) =>
     const r = n as Record<string, unknown>;
     // Targets as sent (the record is redacted first: keys show their last 4 characters only).
     const to = Object.entries(r)
-      .filter(
-        ([k, v]) => !TIMING.has(k) && v !== undefined && v !== null && v !== '' && typeof v !== 'object',
-      )
-      .map(([k, v]) => (/address|username|name$/i.test(k) ? String(v) : `${k} ${String(v)}`))
+      .filter(([k, v]) => !TIMING.has(k) && v !== undefined && v !== null && v !== '')
+      .flatMap(([k, v]) => {
+        // Lists of plain values (the roles a GROUP or ORG notification pages) are who gets paged.
+        if (Array.isArray(v))
+          return v.length > 0 && v.every((x) => typeof x !== 'object') ? [`${k} ${v.join(', ')}`] : [];
+        if (typeof v === 'object') return [];
+        return [/address|username|name$/i.test(k) ? String(v) : `${k} ${String(v)}`];
+      })
       .join(', ');
     const after = n.delayMin ? ` after ${n.delayMin} min` : '';
     const every = r.intervalMin ? `, every ${r.intervalMin} min` : '';

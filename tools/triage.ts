@@ -295,6 +295,8 @@ export const triageProject = defineTool({
     maintenanceWindows: z.array(z.looseObject({})).nullable(),
     timeline: z.array(z.looseObject({})),
     errors: z.array(z.looseObject({ section: z.string(), message: z.string() })),
+    /** What could not be checked and why (e.g. a server without global alert configurations). */
+    notChecked: z.array(z.string()),
   },
   run: async (ctx, args): Promise<Triage> => {
     const projectId = args.projectId;
@@ -376,6 +378,7 @@ export const triageProject = defineTool({
           : null,
         timeline: redact(tl),
         errors: t.errors,
+        notChecked: t.alerts?.globalNote ? [t.alerts.globalNote] : [],
       },
     };
   },

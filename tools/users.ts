@@ -7,7 +7,6 @@ import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { cell } from '../src/format/untrusted.js';
-import type { KeptKey } from '../src/format/views/keys.js';
 import { keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
 import { accessList, userPairs } from '../src/format/views/users.js';
 import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/platform/index.js';
@@ -96,10 +95,11 @@ export const createFirstUser = defineTool({
     const legacy = r.apiKey;
     const key = r.programmaticApiKey ?? (typeof legacy === 'object' ? legacy : undefined);
     if (key) return { user: r.user, key: await keepKey(ctx.secrets, key) };
-    if (typeof legacy === 'string' && legacy) {
-      const kept = await ctx.secrets.keep(`user-${r.user.id}-apiKey`, legacy);
-      return { user: r.user, key: { privateKey: kept.shown, privateKeyFile: kept.path } as KeptKey };
-    }
+    if (typeof legacy === 'string' && legacy)
+      return {
+        user: r.user,
+        key: await keepKey(ctx.secrets, { privateKey: legacy }, { label: `user-${r.user.id}-apiKey` }),
+      };
     return { user: r.user, key: undefined };
   },
   format: (r, _args, f) => {
@@ -110,7 +110,15 @@ export const createFirstUser = defineTool({
       f.fence.notice,
       f.fence.wrap(fields(userPairs(user))),
     ];
-    if (key) {
+    if (key?.legacy) {
+      // Older servers send the key as one string: there is no public key or role to show.
+      lines.push(
+        '### API key',
+        'The server sent the key in its older form: one string, without a public key or roles.',
+        keyNote(key),
+        `**Key**: ${cell(key.privateKey, 100)}`,
+      );
+    } else if (key) {
       lines.push(
         '### API key',
         f.fence.wrap(

@@ -154,10 +154,19 @@ async function loadGlobalAlerts(
   expect: (reads: number) => void,
 ): Promise<{ alerts: Alert[]; configs: GlobalAlertConfig[]; note?: string }> {
   try {
-    const configs =
-      (await ifSupported(api, 'globalAlertConfigs', () =>
-        all('global alert configurations', (q) => api.globalAlerts.listConfigs(q, { signal })),
-      )) ?? [];
+    const read = await ifSupported(api, 'globalAlertConfigs', () =>
+      all('global alert configurations', (q) => api.globalAlerts.listConfigs(q, { signal })),
+    );
+    // An older or restricted server has no such list (404): say so, never skip it in silence.
+    if (read === undefined) {
+      expect(0);
+      return {
+        alerts: [],
+        configs: [],
+        note: "Global alert configurations were not checked: this server has no global alert configuration endpoint (an older or restricted server), so global alerts on this project's hosts are not shown.",
+      };
+    }
+    const configs = read;
     const enabled = configs.filter((c) => c.enabled !== false);
     expect(1 + enabled.length);
     const lists = await mapBounded(enabled, FAN_OUT, signal, (c, s) =>
@@ -177,7 +186,7 @@ async function loadGlobalAlerts(
     return {
       alerts: [],
       configs: [],
-      note: `Global alerts (e.g. a disk full on this project's hosts) were not read: ${cell(why, 200)}.`,
+      note: `Global alerts (e.g. a disk full on this project's hosts) were not checked: ${cell(why, 200)}.`,
     };
   }
 }

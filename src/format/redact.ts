@@ -59,3 +59,11 @@ function maskUrl(value: string): string {
     return mask(value);
   }
 }
+
+/**
+ * A value the server masked before sending it (`********-****-****-db2c132ca78d`, `******7890`): asterisks,
+ * maybe dashes, then at most a short visible tail. It is no secret and no usable key.
+ */
+export function isMaskedValue(value: string): boolean {
+  return /^\*{4,}[*-]*[A-Za-z0-9]{0,16}$/.test(value);
+}

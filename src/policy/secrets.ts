@@ -4,7 +4,7 @@
 import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiKey } from '../api/client.js';
-import { mask } from '../format/redact.js';
+import { isMaskedValue, mask } from '../format/redact.js';
 import type { KeptKey } from '../format/views/keys.js';
 
 /** Makes sure `dir` exists and only its owner (this user) can enter it; throws a message naming the fix. */
@@ -36,8 +36,16 @@ export function createSecretKeeper(dir: string, reveal: boolean) {
 export type SecretKeeper = ReturnType<typeof createSecretKeeper>;
 
 /** Hands a minted key's private half to the keeper; the returned copy holds only what may be shown. */
-export async function keepKey(secrets: Pick<SecretKeeper, 'keep'>, key: ApiKey): Promise<KeptKey> {
-  if (!key.privateKey) return key;
-  const kept = await secrets.keep(key.publicKey ?? key.id ?? 'api-key', key.privateKey);
-  return { ...key, privateKey: kept.shown, ...(kept.path ? { privateKeyFile: kept.path } : {}) };
+export async function keepKey(
+  secrets: Pick<SecretKeeper, 'keep'>,
+  key: ApiKey,
+  /** Set for the older first-user answer, whose key is one string (kept under `label`). */
+  legacy?: { label: string },
+): Promise<KeptKey> {
+  const older = legacy ? { legacy: true } : {};
+  if (!key.privateKey) return { ...key, ...older };
+  // Some server versions mask the private key even in the answer to its creation: nothing to keep.
+  if (isMaskedValue(key.privateKey)) return { ...key, ...older, privateKeyMasked: true };
+  const kept = await secrets.keep(legacy?.label ?? key.publicKey ?? key.id ?? 'api-key', key.privateKey);
+  return { ...key, ...older, privateKey: kept.shown, ...(kept.path ? { privateKeyFile: kept.path } : {}) };
 }

@@ -61,14 +61,25 @@ export const page = {
   responseFormat: z.enum(['concise', 'detailed']).optional().describe('detailed: every field'),
 };
 
-/** ISO 8601 date-time with a zone (what the platform's timestamps are). */
-export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+/**
+ * ISO 8601 date-time with a zone: `Z`, `±hh:mm`, or `±hhmm` (the offset style of the platform vendor's own
+ * documentation and some bodies).
+ */
+export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-/** An ISO 8601 timestamp with a zone; `format: date-time` tells the model, the code checks it. */
+/** The same instant in UTC, as every answer shows times (`2026-12-01T14:00:00Z`). */
+export const inUtc = (s: string) => {
+  const t = Date.parse(s);
+  // An invalid value is left as it is: the refinement before this reports it.
+  return Number.isNaN(t) ? s : new Date(t).toISOString().replace('.000Z', 'Z');
+};
+
+/** An ISO 8601 timestamp with a zone, taken in any offset style and passed on in UTC. */
 export const isoTime = (what: string) =>
   z
     .string()
     .refine((s) => s.length <= 40 && ISO_TIME.test(s) && !Number.isNaN(Date.parse(s)), {
-      message: `${what} must be an ISO 8601 timestamp with a zone, such as 2026-11-21T14:00:00Z`,
+      message: `${what} must be an ISO 8601 timestamp with a zone (Z, +hh:mm or +hhmm), such as 2026-11-21T14:00:00Z`,
     })
+    .overwrite(inUtc)
     .meta({ format: 'date-time' });

@@ -268,7 +268,7 @@ describe('list_open_alerts', () => {
       const r = await s2.call('list_open_alerts', {});
       expect(r.isError, r.text).toBe(false);
       expect((r.structured as any).totalCount).toBe(openAlertsOf(sim, key.projectId).length);
-      expect(r.text).toContain('were not read: this key has no global role');
+      expect(r.text).toContain('were not checked: this key has no global role');
     } finally {
       await s2.close();
     }
@@ -289,7 +289,7 @@ describe('list_open_alerts', () => {
       expect(r.isError, r.text).toBe(false);
       expect((r.structured as any).errors).toEqual([]);
       expect((r.structured as any).alerts.totalCount).toBe(openAlertsOf(sim, sim.projectIds[0]!).length);
-      expect(r.text).toMatch(/Global alerts .* were not read: the platform answered: .*500/);
+      expect(r.text).toMatch(/Global alerts .* were not checked: the platform answered: .*500/);
     } finally {
       await s2.close();
     }

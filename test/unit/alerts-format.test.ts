@@ -21,6 +21,12 @@ describe('alert rows', () => {
       ackState(alert({ acknowledgedUntil: '2026-11-21T11:00:00Z', acknowledgingUsername: 'cy' }), now),
     ).toBe('no');
   });
+  it('show a current value that has no number (seen in the field) without "undefined"', () => {
+    const row = alertRow(alert({ currentValue: { units: 'RAW' } } as Partial<Alert>), now);
+    expect(row[5]).toBe('— RAW');
+    expect(alertRow(alert({ currentValue: {} } as Partial<Alert>), now)[5]).toBe('—');
+  });
+
   it('show value, place and age', () => {
     const row = alertRow(
       alert({

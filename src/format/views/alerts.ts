@@ -27,7 +27,9 @@ export function ackState(a: Alert, now: Date): string {
 }
 
 export function alertRow(a: Alert, now: Date): unknown[] {
-  const value = a.currentValue ? `${a.currentValue.number} ${a.currentValue.units ?? ''}`.trim() : '—';
+  // Some servers send a current value without its number: show the unit alone rather than "undefined".
+  const v = a.currentValue;
+  const value = v ? `${v.number ?? '—'} ${v.units ?? ''}`.trim() : '—';
   return [a.id, a.status, alertWhat(a), age(a.created, now), alertWhere(a), value, ackState(a, now)];
 }
 

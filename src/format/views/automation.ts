@@ -2,7 +2,12 @@
 import type { Process } from '../../api/client.js';
 import { plural } from '../markdown.js';
 
-export const atGoal = (p: Process, goal: number) => p.lastGoalVersionAchieved === goal;
+/**
+ * Done: reached the goal version with nothing left in its plan. A process can report the goal version and
+ * still have steps pending (seen in the field): that one is not done.
+ */
+export const atGoal = (p: Process, goal: number) =>
+  p.lastGoalVersionAchieved === goal && (p.plan ?? []).length === 0;
 
 export const automationRow = (p: Process) => [
   p.name,

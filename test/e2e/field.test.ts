@@ -1,0 +1,195 @@
+// Every tool against a server in the field: the bodies are the vendor's own client test fixtures
+// (test/fixtures/field), served behind the field's digest challenge. Each answer must read well on them: no
+// secret, nothing undefined or unrendered, no empty section, and what each view is for must be there.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalog } from '../../src/mcp/catalog.js';
+import { FIELD_KEYS, type FieldServer, fixture, startFieldServer } from '../helpers/field.js';
+import { type CallResult, startTestServer, type TestServer, type TestServerOptions } from '../helpers/mcp.js';
+
+const PROJECT = '56a10a80e4b0fd3b9a9bb0c2';
+const CONFIG = '57b76ddc96e8215c017ceafb';
+const future = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
+
+/** Arguments for each tool, taken from the fixtures' ids. */
+const ARGS: Record<string, Record<string, unknown>> = {
+  list_projects: {},
+  list_alert_configs: { projectId: PROJECT },
+  get_alert_config: { projectId: PROJECT, alertConfigId: CONFIG },
+  set_alert_config_enabled: { projectId: PROJECT, alertConfigId: CONFIG, enabled: true },
+  list_open_alerts_for_config: { projectId: PROJECT, alertConfigId: CONFIG },
+  list_open_alerts: { projectId: PROJECT },
+  list_matcher_field_names: {},
+  acknowledge_alert: {
+    projectId: PROJECT,
+    alertId: '53569159300495c7702ee3a3',
+    acknowledgedUntil: future(2),
+    acknowledgementComment: 'This is normal.',
+  },
+  // The offset style the vendor's documentation uses (no colon).
+  acknowledge_global_alert: {
+    alertId: '57b76ddc96e8215c017ceafb',
+    acknowledgedUntil: '2036-12-01T10:00:00-0400',
+  },
+  list_global_alert_configs: {},
+  list_open_global_alerts_for_config: { globalAlertConfigId: '5730f5e1e4b030a9634a3f69' },
+  get_automation_status: { projectId: PROJECT },
+  list_project_events: { projectId: PROJECT },
+  get_project_event: { projectId: PROJECT, eventId: 'b3ad04e680eef540be141abe' },
+  list_global_events: {},
+  list_hosts: { projectId: PROJECT },
+  get_disk_partition: { projectId: PROJECT, hostId: '22', partitionName: 'xvdb' },
+  list_integrations: { projectId: PROJECT },
+  put_integration: {
+    projectId: PROJECT,
+    integrationType: 'WEBHOOK',
+    settings: { url: 'https://hooks.example.com/x' },
+  },
+  list_maintenance_windows: { projectId: PROJECT },
+  get_maintenance_window: { projectId: PROJECT, maintenanceWindowId: '5628faffd4c606594adaa3b2' },
+  create_maintenance_window: {
+    projectId: PROJECT,
+    startDate: future(1),
+    endDate: future(3),
+    alertTypeNames: ['BACKUP'],
+    description: 'Disk swap',
+  },
+  update_maintenance_window: {
+    projectId: PROJECT,
+    maintenanceWindowId: '5628faffd4c606594adaa3b2',
+    alertTypeNames: ['BACKUP'],
+  },
+  delete_maintenance_window: { projectId: PROJECT, maintenanceWindowId: '5628faffd4c606594adaa3b2' },
+  list_agents: { projectId: PROJECT, agentType: 'MONITORING' },
+  get_agent_links: { projectId: PROJECT },
+  triage_project: { projectId: PROJECT },
+  create_org_api_key: { orgId: '1', desc: 'test-apikey', roles: ['ORG_MEMBER'] },
+  create_project_api_key: { projectId: PROJECT, desc: 'test-apikey', roles: ['GROUP_OWNER'] },
+  create_first_user: {
+    username: 'jane.doe@example.com',
+    password: 'Passw0rd.',
+    firstName: 'Jane',
+    lastName: 'Doe',
+    emailAddress: 'jane.doe@example.com',
+  },
+  create_user: {
+    username: 'someone@example.com',
+    password: 'Passw0rd.Passw0rd',
+    firstName: 'John',
+    lastName: 'Smith',
+    emailAddress: 'someone@example.com',
+    mobileNumber: '2125550198',
+    roles: [{ groupId: PROJECT, roleName: 'GROUP_READ_ONLY' }],
+  },
+  update_user_roles: {
+    userId: '59db8d1d87d9d6420df0613a',
+    roles: [{ groupId: PROJECT, roleName: 'GROUP_READ_ONLY' }],
+  },
+  get_user_access_list: { userId: '59db8d1d87d9d6420df0613a' },
+};
+
+/** What the fixtures do not hold: the stand-in answers 404 as an older or restricted server would. */
+const NOT_SERVED = new Set([
+  'list_global_alert_configs',
+  'list_open_global_alerts_for_config',
+  'list_global_events',
+  'list_integrations',
+  'put_integration',
+  'get_user_access_list',
+]);
+
+let field: FieldServer;
+let t: TestServer;
+const answers = new Map<string, CallResult>();
+
+beforeAll(async () => {
+  field = await startFieldServer();
+  const sim = {
+    baseUrl: field.baseUrl,
+    keys: FIELD_KEYS,
+    projectIds: [PROJECT],
+    orgId: '1',
+    close: async () => {},
+  } as unknown as TestServerOptions['sim'];
+  // Changes go straight through here: consent is tested elsewhere; this is about reading field bodies.
+  t = await startTestServer({ sim, config: { confirm: 'never' } });
+  for (const tool of catalog) {
+    const args = ARGS[tool.name];
+    if (args) answers.set(tool.name, await t.call(tool.name, args));
+  }
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await field?.close();
+});
+
+/** Every secret-looking value in the fixtures. */
+const SECRETS = ['1234abcd-ab12-cd34-ef56-1234abcd1234'];
+
+describe('every tool on the bodies of a server in the field', () => {
+  it('has arguments for every tool of the catalog (a new tool must be tried here too)', () => {
+    expect(catalog.map((x) => x.name).filter((n) => !ARGS[n])).toEqual([]);
+  });
+
+  it('answers every tool: no secret, nothing undefined or unrendered, no empty section', () => {
+    for (const [name, r] of answers) {
+      const all = `${r.text}\n${JSON.stringify(r.structured ?? {})}`;
+      if (NOT_SERVED.has(name))
+        expect(r.text, name).toMatch(/RESOURCE_NOT_FOUND|not (found|available|offered)/i);
+      else expect(r.isError, `${name}: ${r.text}`).toBe(false);
+      expect(r.text, name).not.toMatch(/\bundefined\b|\bNaN\b|\[object Object\]/);
+      expect(r.text, name).not.toMatch(/(^|[\s:|(])null([\s|)]|$)/m);
+      for (const s of SECRETS) expect(all, name).not.toContain(s);
+      // A heading followed by nothing but another heading or the end is an empty section.
+      expect(r.text, name).not.toMatch(/^#{3,4} .*\n+(?=#{2,4} |\s*$)/m);
+    }
+  });
+
+  it('covers every endpoint a tool calls (the stand-in saw each fixture route or answered 404 for it)', () => {
+    const seen = new Set(field.requests.map((r) => r.replace(/\/[^/]+/g, (s) => s)));
+    expect(seen.size).toBeGreaterThan(20);
+  });
+
+  it('shows who a notification pages (roles of GROUP and ORG notifications)', () => {
+    const config = fixture('alert-config') as { notifications: Array<{ roles?: string[] }> };
+    const roles = config.notifications.flatMap((n) => n.roles ?? []);
+    expect(roles.length).toBeGreaterThan(0);
+    for (const role of roles) expect(answers.get('get_alert_config')?.text).toContain(role);
+  });
+
+  it('shows a pending plan even when the goal versions match, and triage says a process is behind', () => {
+    const status = answers.get('get_automation_status')?.text ?? '';
+    expect(status).toContain('shardedCluster_myShard_0_2');
+    expect(status).toMatch(/Download.*Start.*WaitRsInit/s);
+    expect(answers.get('triage_project')?.text).toMatch(/1 of 3 processes behind/);
+  });
+
+  it('recognises a private key the server masked: never saved, never called usable', () => {
+    for (const name of ['create_org_api_key', 'create_project_api_key']) {
+      const text = answers.get(name)?.text ?? '';
+      expect(text, name).toMatch(/masked/i);
+      expect(text, name).not.toMatch(/stored in|never shows it again/);
+    }
+  });
+
+  it('shows the older first-user answer (the key as one string) and keeps that key out of the chat', () => {
+    const text = answers.get('create_first_user')?.text ?? '';
+    expect(text).toMatch(/older form/);
+    expect(text).toMatch(/stored in/);
+  });
+
+  it('takes times with ±hhmm offsets and shows them in UTC', () => {
+    const r = answers.get('acknowledge_global_alert') as CallResult;
+    expect(r.isError, r.text).toBe(false);
+  });
+
+  it('renders an alert whose current value has no number without "undefined"', () => {
+    const text = answers.get('list_open_alerts_for_config')?.text ?? '';
+    expect(text).not.toMatch(/undefined/);
+  });
+
+  it('says what triage could not check when global alert configurations answer 404', () => {
+    const r = answers.get('triage_project') as CallResult;
+    expect(r.text).toMatch(/[Gg]lobal alert.*not checked/);
+    expect(JSON.stringify(r.structured)).toMatch(/not checked/);
+  });
+});
