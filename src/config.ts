@@ -64,6 +64,8 @@ export const configSchema = z.object({
   tlsInsecure: bool.default(false),
   timeoutMs: int(100, 600_000).default(30_000),
   maxRetries: int(0, 10).default(3),
+  /** The platform's names: the spec's, the field's, or learned from its answers. */
+  dialect: z.enum(['spec', 'field', 'auto']).default('auto'),
   cacheTtlMs: int(0, 600_000).default(5_000),
   rateLimit: int(0, 1_000_000).default(0),
   maxConcurrentRequests: int(0, 10_000).default(16),

@@ -3,14 +3,21 @@
 import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
 import type { Integration, Page } from '../src/api/client.js';
+import { ApiError } from '../src/api/errors.js';
 import { listAnswer } from '../src/format/answers.js';
 import { isSecretKey, mask, redact } from '../src/format/redact.js';
 import { integrationList } from '../src/format/views/integrations.js';
 import {
+  ANY_INTEGRATION_TYPE,
+  type Dialect,
+  FIELD_INTEGRATION_TYPES,
+  fieldNameIn,
   INTEGRATION_FIELD_VALUES,
   INTEGRATION_FIELDS,
-  INTEGRATION_TYPES,
   type IntegrationType,
+  integrationTypeIn,
+  specFieldName,
+  specIntegrationType,
 } from '../src/platform/index.js';
 import { ids, text } from '../src/tool/ids.js';
 import {
@@ -24,7 +31,6 @@ import {
 // The fields per type (APM_SAAS's are not documented, so it is not checked) and their enumerated values
 // come from the spec; HINTS adds what a model must know beyond a field's name.
 const TYPES = INTEGRATION_FIELDS as Record<string, (typeof INTEGRATION_FIELDS)[IntegrationType]>;
-const TYPE_NAMES = INTEGRATION_TYPES;
 const ENUMS: Record<string, readonly string[]> = INTEGRATION_FIELD_VALUES;
 
 /** What a model must know about a field beyond its name (enums come from ENUMS). */
@@ -41,7 +47,9 @@ const fieldHelp = (k: string) => {
 };
 
 /** The settings description, built from the same table checkSettings uses so the two cannot drift. */
-const SETTINGS_HELP = `Fields per type, [optional]: ${Object.entries(TYPES)
+const SETTINGS_HELP = `Fields per type (datadogApiKey-style names work too), [optional]: ${Object.entries(
+  TYPES,
+)
   .map(([type, spec]) => {
     if (!spec) return `${type} undocumented (often accountId, licenseKey, writeToken, readToken)`;
     const optional = spec.optional.length ? ` [${spec.optional.map(fieldHelp).join(', ')}]` : '';
@@ -50,6 +58,31 @@ const SETTINGS_HELP = `Fields per type, [optional]: ${Object.entries(TYPES)
   .join('; ')}`;
 
 type Settings = Record<string, string | boolean>;
+
+/** The type and settings under the spec's names, whichever dialect's names the caller used. */
+function specOf(args: { integrationType: string; settings: Settings }): {
+  type: IntegrationType;
+  settings: Settings;
+} {
+  const type = specIntegrationType(args.integrationType) as IntegrationType;
+  const settings: Settings = {};
+  for (const [k, v] of Object.entries(args.settings)) {
+    const name = specFieldName(k);
+    if (name in settings)
+      throw new ToolInputError(`settings name ${name} twice (as ${k} and another name); give it once.`);
+    settings[name] = v;
+  }
+  return { type, settings };
+}
+
+/** Learns the platform's dialect from the type names it answers with (auto mode only). */
+function learnDialect(ctx: { api: { dialect: { learn(d: Dialect): void } } }, listed: Integration[]) {
+  for (const i of listed) {
+    const spec = specIntegrationType(String(i.type));
+    if (spec && FIELD_INTEGRATION_TYPES[spec] !== spec)
+      return ctx.api.dialect.learn(i.type === spec ? 'spec' : 'field');
+  }
+}
 
 const PAGING_A_CAVEAT =
   'Existing alert notifications keep the old key: each must be removed and re-added to use the new one.';
@@ -118,7 +151,11 @@ export const listIntegrations = defineTool({
   kind: 'read',
   input: { projectId: ids.project.optional() },
   output: listOutput,
-  run: (ctx, args) => ctx.api.integrations.list(args.projectId, ctx.req),
+  run: async (ctx, args) => {
+    const page = await ctx.api.integrations.list(args.projectId, ctx.req);
+    learnDialect(ctx, page.results);
+    return page;
+  },
   format: (result, args, f) =>
     integrationAnswer(
       result,
@@ -140,34 +177,41 @@ export const putIntegration = defineTool({
   idempotent: true,
   input: {
     projectId: ids.project.optional(),
-    integrationType: z.enum(TYPE_NAMES).describe('One integration per type and project'),
+    integrationType: z
+      .enum(ANY_INTEGRATION_TYPE as [string, ...string[]])
+      .describe('One per project; either name'),
     settings: z
       .record(text('settings field name', 100), z.union([text('settings value', 4000, 0), z.boolean()]))
       .describe(SETTINGS_HELP),
   },
   output: listOutput,
-  check: (args) => checkSettings(args.integrationType, args.settings),
+  check: (args) => {
+    const { type, settings } = specOf(args);
+    checkSettings(type, settings);
+  },
   preview: async (ctx, args) => {
     const projectId = args.projectId;
+    const { type, settings } = specOf(args);
     const listed = await ifSupported(ctx.api, 'integrations', () =>
       ctx.api.integrations.list(projectId, ctx.req),
     );
-    const current = listed?.results.find((i) => i.type === args.integrationType);
+    if (listed) learnDialect(ctx, listed.results);
+    const dialect = ctx.api.dialect.current();
+    const current = listed?.results.find((i) => specIntegrationType(String(i.type)) === type);
     const changes: NonNullable<Preview['changes']> = [];
-    for (const [k, v] of Object.entries(args.settings)) {
+    for (const [k, v] of Object.entries(settings)) {
       // The server sends secrets masked, so a secret cannot be compared: it is always listed.
-      const from = shown(k, current?.[k]);
+      const from = shown(k, current?.[fieldNameIn(k, dialect)]);
       const to = shown(k, v);
       if (isSecretKey(k) || SECRETISH.test(k) || from !== to) changes.push({ field: k, from, to });
     }
     const notes: string[] = [];
-    if (args.integrationType === 'INCIDENT_PAGING_A') notes.push(PAGING_A_CAVEAT);
-    if (args.integrationType === 'TEAM_CHAT_B' && !current)
+    if (type === 'INCIDENT_PAGING_A') notes.push(PAGING_A_CAVEAT);
+    if (type === 'TEAM_CHAT_B' && !current)
       notes.push(
         'TEAM_CHAT_B is first set up in the web console; this call only reconfigures an existing one.',
       );
-    if (args.settings.region === 'EU')
-      notes.push('The EU region needs the region API URL setting on the server.');
+    if (settings.region === 'EU') notes.push('The EU region needs the region API URL setting on the server.');
     notes.push(
       current
         ? 'Secrets show only their last 4 characters; unchanged secrets look the same on both sides.'
@@ -181,18 +225,36 @@ export const putIntegration = defineTool({
       notes,
     };
   },
-  run: (ctx, args) => {
-    return ctx.api.integrations.put(
-      args.projectId,
-      args.integrationType,
-      { type: args.integrationType, ...args.settings },
-      ctx.req,
-    );
+  run: async (ctx, args) => {
+    const { type, settings } = specOf(args);
+    // On the wire in the platform's own names (DBOPS_DIALECT, or learned from its answers).
+    const send = (d: Dialect) => {
+      const wire = integrationTypeIn(type, d);
+      const body = Object.fromEntries(Object.entries(settings).map(([k, v]) => [fieldNameIn(k, d), v]));
+      return ctx.api.integrations.put(args.projectId, wire, { type: wire, ...body }, ctx.req);
+    };
+    const d = ctx.api.dialect.current();
+    try {
+      return await send(d);
+    } catch (e) {
+      // A refused type name says the platform speaks the other dialect: learn it and send once more (PUT is
+      // idempotent, and nothing was applied).
+      const other: Dialect = d === 'spec' ? 'field' : 'spec';
+      const refused = e instanceof ApiError && e.status === 400 && e.errorCode === 'INVALID_ENUM_VALUE';
+      if (
+        !refused ||
+        !ctx.api.dialect.learns ||
+        integrationTypeIn(type, other) === integrationTypeIn(type, d)
+      )
+        throw e;
+      ctx.api.dialect.learn(other);
+      return send(other);
+    }
   },
   format: (result, args, f) => {
     // The paging key is copied into each notification when it is added: the answer must say so, as the
     // preview did, not claim the new key is in use.
-    const pagingA = args.integrationType === 'INCIDENT_PAGING_A';
+    const pagingA = specIntegrationType(args.integrationType) === 'INCIDENT_PAGING_A';
     const answer = integrationAnswer(
       result,
       `${args.integrationType} integration saved — integrations of project ${args.projectId}`,

@@ -3,6 +3,7 @@
 
 import type { z } from 'zod';
 import { type Logger, silentLogger } from '../log.js';
+import type { Dialect } from '../platform/index.js';
 import { apiKeysArea, projectsArea, usersArea } from './areas/access.js';
 import { alertConfigsArea, alertsArea, globalAlertsArea } from './areas/alerts.js';
 import type { AreaContext, CallOptions } from './areas/context.js';
@@ -28,30 +29,28 @@ export type { NewFirstUser, NewUser } from './areas/access.js';
 export type { CallOptions } from './areas/context.js';
 export type { MaintenanceWindowChange } from './areas/deployment.js';
 export type { EventFilter } from './areas/events.js';
-export type { Link, Page, PageQuery } from './paging.js';
-export type {
-  AccessListEntry,
-  Agent,
-  Alert,
-  AlertConfig,
-  ApiEvent,
-  ApiKey,
-  AutomationStatus,
-  DiskPartition,
-  FirstUser,
-  GlobalAlertConfig,
-  Host,
-  Integration,
-  MaintenanceWindow,
-  Process,
-  Project,
-  RoleAssignment,
-  User,
-} from './schemas.js';
+export type * from './types.js';
 
 /** The transport's settings; the logger is optional (silent by default). */
 export interface ApiClientConfig extends Omit<TransportConfig, 'logger'> {
   logger?: Logger;
+  /** The names the platform speaks (DBOPS_DIALECT); `auto` learns them from its answers. */
+  dialect?: Dialect | 'auto';
+}
+
+/**
+ * Which names the platform speaks: as set, or learned from what it answers (the spec's until it shows the
+ * field's, or refuses a spec name).
+ */
+function dialectOf(setting: Dialect | 'auto') {
+  let current: Dialect = setting === 'auto' ? 'spec' : setting;
+  return {
+    learns: setting === 'auto',
+    current: () => current,
+    learn(d: Dialect) {
+      if (setting === 'auto') current = d;
+    },
+  };
 }
 
 /** Any call below the API prefix (the path already encoded, from apiPath). */
@@ -85,6 +84,7 @@ export function createApiClient(cfg: ApiClientConfig) {
 
   return {
     baseUrl: transport.baseUrl,
+    dialect: dialectOf(cfg.dialect ?? 'auto'),
     stats: transport.stats as Readonly<TransportStats>,
     /** Reads shared between calls of this client (its key, its platform); share() connects replicas. */
     cache: transport.cache,

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../log.js';
 import { isLoopbackHost } from '../net.js';
 import { sameSecret } from '../policy/tokens.js';
-import { StateError } from '../state/ledger.js';
+import { StateError } from '../state/errors.js';
 import { approvalPage, listPage, loginPage, messagePage } from './page.js';
 import type { ApprovalStore } from './store.js';
 

@@ -3,7 +3,7 @@
 
 import { ApiError } from '../api/errors.js';
 import { cell } from '../format/untrusted.js';
-import { StateError } from '../state/ledger.js';
+import { StateError } from '../state/errors.js';
 import { ToolInputError } from '../tool/index.js';
 
 export function errorMessage(e: unknown, tool: string): string {

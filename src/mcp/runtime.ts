@@ -52,7 +52,13 @@ export async function createRuntime(
   let api: { baseUrl: string; publicKey: string; privateKey: string };
   if (config.demo || !config.baseUrl) {
     const { startSimulator } = await import('../simulator/index.js');
-    const sim = await startSimulator({ dataset: 'demo', port: 0, logger, dataFile: options.demoDataFile });
+    const sim = await startSimulator({
+      dataset: 'demo',
+      port: 0,
+      logger,
+      dataFile: options.demoDataFile,
+      dialect: config.dialect === 'field' ? 'field' : 'spec',
+    });
     closeSim = () => sim.close();
     demoBaseUrl = sim.baseUrl;
     api = { baseUrl: sim.baseUrl, ...sim.keys };
@@ -94,6 +100,7 @@ export async function createRuntime(
     maxConcurrent: config.maxConcurrentRequests,
     caFile: config.caFile,
     tlsInsecure: config.tlsInsecure,
+    dialect: config.dialect,
     logger,
   });
   const audit = createAuditLog(config.auditLog, logger, {

@@ -45,3 +45,78 @@ export const INTEGRATION_FIELDS: Record<
     optional: ['tlsPemPassword', 'tlsPemPath'],
   },
 };
+
+/** Which names the platform speaks: the spec's (renamed by kind) or the field's (the products' own names). */
+export type Dialect = 'spec' | 'field';
+
+/** The field's name of each integration type (servers in the field refuse the spec's with INVALID_ENUM_VALUE). */
+export const FIELD_INTEGRATION_TYPES: Record<IntegrationType, string> = {
+  MONITORING_SAAS: 'DATADOG',
+  TEAM_CHAT_A: 'HIP_CHAT',
+  INCIDENT_PAGING_A: 'PAGER_DUTY',
+  TEAM_CHAT_B: 'SLACK',
+  APM_SAAS: 'NEW_RELIC',
+  INCIDENT_PAGING_B: 'OPS_GENIE',
+  INCIDENT_PAGING_C: 'VICTOR_OPS',
+  WEBHOOK: 'WEBHOOK',
+  TEAM_CHAT_C: 'MICROSOFT_TEAMS',
+  METRICS_SCRAPER: 'PROMETHEUS',
+};
+
+/** Integration body fields whose name differs in the field (spec name → field name). */
+const FIELD_INTEGRATION_FIELDS: Record<string, string> = { teamChatCWebhookUrl: 'microsoftTeamsWebhookUrl' };
+
+/**
+ * Other names people and models use for an integration's fields: the field's notification field names
+ * (datadogApiKey, opsGenieRegion, victorOpsRoutingKey…) and the field's integration names, each → the spec's.
+ */
+const FIELD_ALIASES: Record<string, string> = {
+  datadogApiKey: 'apiKey',
+  datadogRegion: 'region',
+  opsGenieApiKey: 'apiKey',
+  opsGenieRegion: 'region',
+  victorOpsApiKey: 'apiKey',
+  victorOpsRoutingKey: 'routingKey',
+  webhookUrl: 'url',
+  webhookSecret: 'secret',
+  microsoftTeamsWebhookUrl: 'teamChatCWebhookUrl',
+};
+
+const SPEC_BY_FIELD_TYPE = new Map(Object.entries(FIELD_INTEGRATION_TYPES).map(([s, f]) => [f, s]));
+
+/** Every integration type name either dialect uses, for input. */
+export const ANY_INTEGRATION_TYPE = [
+  ...INTEGRATION_TYPES,
+  ...Object.values(FIELD_INTEGRATION_TYPES).filter(
+    (f) => !(INTEGRATION_TYPES as readonly string[]).includes(f),
+  ),
+] as readonly string[];
+
+/** The spec's name of a type given in either dialect; undefined when neither knows it. */
+export function specIntegrationType(name: string): IntegrationType | undefined {
+  if ((INTEGRATION_TYPES as readonly string[]).includes(name)) return name as IntegrationType;
+  return SPEC_BY_FIELD_TYPE.get(name) as IntegrationType | undefined;
+}
+
+/** A type's name in a dialect. */
+export const integrationTypeIn = (type: IntegrationType, d: Dialect): string =>
+  d === 'field' ? FIELD_INTEGRATION_TYPES[type] : type;
+
+/** The other dialect's name of a type the platform sent (to show beside it), if it differs. */
+export function otherIntegrationName(sent: string): string | undefined {
+  const spec = specIntegrationType(sent);
+  if (!spec) return undefined;
+  const other = sent === spec ? FIELD_INTEGRATION_TYPES[spec] : spec;
+  return other === sent ? undefined : other;
+}
+
+/** A settings field given under any known name, under the spec's name. */
+export const specFieldName = (name: string): string => FIELD_ALIASES[name] ?? name;
+
+/** A spec field name in a dialect. */
+export const fieldNameIn = (name: string, d: Dialect): string =>
+  d === 'field' ? (FIELD_INTEGRATION_FIELDS[name] ?? name) : name;
+
+/** A field name the platform sent, under the spec's name (the reverse of fieldNameIn). */
+export const specFieldOf = (name: string): string =>
+  Object.entries(FIELD_INTEGRATION_FIELDS).find(([, f]) => f === name)?.[0] ?? name;

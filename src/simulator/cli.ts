@@ -29,6 +29,7 @@ Options:
   --nonce-max-uses N          uses per nonce before it turns stale (default 0 = unlimited)
   --username-validation false|loose|strict   email validation of usernames (default false)
   --bypass-invite             apply role changes of existing users directly
+  --dialect spec|field        the names it speaks: the spec's, or the field's (DATADOG, PAGER_DUTY…; default spec)
   --seed N                    seed of the demo dataset
   --allow-remote              allow a non-loopback --host
   --help                      show this help`;
@@ -39,6 +40,7 @@ const options = {
   host: { type: 'string', default: '127.0.0.1' },
   port: { type: 'string', default: '8080' },
   dataset: { type: 'string', default: 'demo' },
+  dialect: { type: 'string', default: 'spec' },
   data: { type: 'string' },
   json: { type: 'boolean', default: false },
   'latency-ms': { type: 'string' },
@@ -138,6 +140,7 @@ export function parseSimulatorArgs(args: string[]): {
         'strict',
       ] as const),
       bypassInvite: values['bypass-invite'],
+      dialect: oneOf('dialect', values.dialect, ['spec', 'field'] as const),
     },
   };
 }

@@ -25,6 +25,7 @@ export interface StartSimulatorOptions {
   faults?: Partial<Faults>;
   usernameValidation?: SimOptions['usernameValidation'];
   bypassInvite?: boolean;
+  dialect?: SimOptions['dialect'];
   logger?: Logger;
   /** Largest accepted request body in bytes (413 above). */
   maxBodyBytes?: number;
@@ -74,6 +75,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     options: {
       usernameValidation: options.usernameValidation ?? 'false',
       bypassInvite: options.bypassInvite ?? false,
+      dialect: options.dialect ?? 'spec',
     },
     now,
   };

@@ -18,6 +18,8 @@ export interface SimOptions {
   usernameValidation: 'false' | 'loose' | 'strict';
   /** Bypass-invite setting for existing users (role updates applied directly when true). */
   bypassInvite: boolean;
+  /** The names it speaks: the spec's (default) or the field's (integration types and fields). */
+  dialect: 'spec' | 'field';
 }
 
 export interface SimRequest {

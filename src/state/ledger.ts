@@ -5,7 +5,10 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StateError } from './errors.js';
 import type { RedisState } from './redis.js';
+
+export { StateError } from './errors.js';
 
 export interface Ledger {
   /**
@@ -23,11 +26,6 @@ export const CLAIM_SKEW_MS = 5 * 60_000;
 
 /** The one rule for how long a claim's record is kept. */
 export const keepClaimUntil = (expiresAtMs: number) => expiresAtMs + CLAIM_SKEW_MS;
-
-/** The shared store cannot vouch for single use: the caller must change nothing and say so. */
-export class StateError extends Error {
-  override name = 'StateError';
-}
 
 export function memoryLedger(now: () => number = Date.now): Ledger {
   const claimed = new Map<string, number>();

@@ -3,7 +3,7 @@
 // pays nothing for it. While the store is unreachable every command fails at once with StateUnavailable
 // (no offline queue): a guarded call then refuses to change anything instead of waiting or guessing.
 import type { Logger } from '../log.js';
-import { StateError } from './ledger.js';
+import { StateError } from './errors.js';
 
 /** The store could not answer: nothing that depends on shared state (consent, single use) may go ahead. */
 export class StateUnavailable extends StateError {

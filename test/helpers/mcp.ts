@@ -63,6 +63,7 @@ export async function startTestServer(opts: TestServerOptions = {}) {
     privateKey: config.privateKey!,
     logger,
     maxRetries: 1,
+    dialect: config.dialect,
   });
   const deps: ServerDeps = {
     config,

@@ -288,7 +288,7 @@ describe('digest verification', () => {
       remoteAddress: '127.0.0.1',
       baseUrl: sim.baseUrl,
       now: '2026-03-04T05:06:07.000Z',
-      options: { usernameValidation: 'false', bypassInvite: true },
+      options: { usernameValidation: 'false', bypassInvite: true, dialect: 'spec' },
     });
   });
 

@@ -105,6 +105,14 @@ describe('the layering', () => {
     expect(show(fromViews)).toEqual([]);
   });
 
+  it('lets views take record types from below, not from the client, and keeps src/state free of circles', () => {
+    const viewsOnClient = edges.filter((e) => under(e.from, 'src/format') && e.to === 'src/api/client.ts');
+    expect(show(viewsOnClient)).toEqual([]);
+    const state = edges.filter((e) => under(e.from, 'src/state') && under(e.to, 'src/state'));
+    const circles = state.filter((e) => state.some((b) => b.from === e.to && b.to === e.from));
+    expect(show(circles)).toEqual([]);
+  });
+
   it('gives every tool a view: a tool file draws no table or record of its own', () => {
     const tools = files('tools').filter((f) => f !== 'tools/index.ts');
     const noView = tools.filter((f) => !importsOf(f).some((t) => under(t, 'src/format/views')));

@@ -43,7 +43,7 @@ const fmt = (detailed = false): FormatContext => ({
 function ctxWith(api: Record<string, unknown>, secretsDir?: string): ToolContext {
   const keeper = createSecretKeeper(secretsDir ?? mkdtempSync(join(tmpdir(), 'dbops-secrets-')), false);
   return {
-    api: api as unknown as ApiClient,
+    api: { dialect: { learns: true, current: () => 'spec', learn() {} }, ...api } as unknown as ApiClient,
     defaults: { projectId: P, orgId: '5e0000000000000000000001' },
     signal: new AbortController().signal,
     now: () => NOW,

@@ -1,5 +1,5 @@
 // How an agent looks to a person: host, state, last configuration and ping, managed, tag.
-import type { Agent } from '../../api/client.js';
+import type { Agent } from '../../api/types.js';
 import type { ListView } from '../answers.js';
 import { age } from '../markdown.js';
 export const agentList: ListView<Agent> = {

@@ -1,5 +1,5 @@
 // How an alert configuration looks to a person: its condition, notification targets and matchers.
-import type { AlertConfig, GlobalAlertConfig } from '../../api/client.js';
+import type { AlertConfig, GlobalAlertConfig } from '../../api/types.js';
 import type { ListView } from '../answers.js';
 
 /** "ASSERT_REGULAR > 10 RAW (AVERAGE)" — the condition a person reads. */

@@ -1,5 +1,5 @@
 // How an alert looks to a person: its table row and columns, where and what it is, its acknowledgement, a
-import type { Alert, ApiEvent } from '../../api/client.js';
+import type { Alert, ApiEvent } from '../../api/types.js';
 import type { ListView } from '../answers.js';
 import { age, due, plural, table, when } from '../markdown.js';
 import { cell } from '../untrusted.js';

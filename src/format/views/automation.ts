@@ -1,5 +1,5 @@
 // How the automation plan looks to a person: which processes reached the goal version, and the rest's plan.
-import type { Process } from '../../api/client.js';
+import type { Process } from '../../api/types.js';
 import { plural } from '../markdown.js';
 
 /**

@@ -1,5 +1,5 @@
 // How an event looks to a person: when, what, who caused it and what it is about (a data operation too).
-import type { ApiEvent } from '../../api/client.js';
+import type { ApiEvent } from '../../api/types.js';
 import type { ListView } from '../answers.js';
 import { age } from '../markdown.js';
 

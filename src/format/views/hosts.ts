@@ -1,5 +1,5 @@
 // How a monitored host (process) looks to a person: id, host:port, type, replica set, last ping.
-import type { Host } from '../../api/client.js';
+import type { Host } from '../../api/types.js';
 import type { ListView } from '../answers.js';
 import { age } from '../markdown.js';
 export const hostList: ListView<Host> = {

@@ -1,5 +1,5 @@
 // How an API key and a role look to a person: the kept key (its private half masked, with its file) and
-import type { ApiKey } from '../../api/client.js';
+import type { ApiKey } from '../../api/types.js';
 import { redact } from '../redact.js';
 // role labels ("GROUP_OWNER @ project …").
 

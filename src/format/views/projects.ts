@@ -1,6 +1,6 @@
 // How a project looks to a person: id, name, organization, age.
 
-import type { Project } from '../../api/client.js';
+import type { Project } from '../../api/types.js';
 import type { ListView } from '../answers.js';
 import { age } from '../markdown.js';
 export const projectList: ListView<Project> = {

@@ -1,5 +1,5 @@
 // How a user looks to a person: name, contact, roles, teams; and the user's access list.
-import type { AccessListEntry, User } from '../../api/client.js';
+import type { AccessListEntry, User } from '../../api/types.js';
 import type { ListView } from '../answers.js';
 import { age } from '../markdown.js';
 import { roleLabel } from './keys.js';

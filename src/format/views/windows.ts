@@ -1,5 +1,5 @@
 // How a maintenance window looks to a person: its state (upcoming, active, ended) and its fields.
-import type { MaintenanceWindow } from '../../api/client.js';
+import type { MaintenanceWindow } from '../../api/types.js';
 import type { ListView } from '../answers.js';
 import { when } from '../markdown.js';
 

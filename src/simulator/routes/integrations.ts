@@ -2,10 +2,15 @@
 // masked), and beyond the spec: list them. Secrets are stored in full and never returned in full.
 
 import {
+  type Dialect,
+  fieldNameIn,
   INTEGRATION_FIELD_VALUES,
   INTEGRATION_FIELDS,
   INTEGRATION_TYPES,
   type IntegrationType,
+  integrationTypeIn,
+  specFieldOf,
+  specIntegrationType,
 } from '../../platform/index.js';
 import type { IntegrationRec } from '../records.js';
 import type { SimContext, SimResponse, SimRoute } from '../types.js';
@@ -69,16 +74,17 @@ const BODIES = Object.fromEntries(INTEGRATION_TYPES.map((t) => [t, bodyOf(t)])) 
   BodySpec
 >;
 
-export function renderIntegration(rec: IntegrationRec): Record<string, unknown> {
+export function renderIntegration(rec: IntegrationRec, dialect: Dialect = 'spec'): Record<string, unknown> {
   const secrets = SECRETS[rec.type as IntegrationType] ?? {};
-  const out: Record<string, unknown> = { type: rec.type };
+  const out: Record<string, unknown> = { type: integrationTypeIn(rec.type as IntegrationType, dialect) };
   for (const [name, value] of Object.entries(rec.fields)) {
     const secret = secrets[name];
     if (secret === 'omit') continue;
-    if (typeof value !== 'string' || secret === undefined) out[name] = value;
-    else if (secret === 'partial') out[name] = maskSecret(value);
-    else if (secret === 'url') out[name] = maskUrl(value);
-    else out[name] = FULL_MASK;
+    const key = fieldNameIn(name, dialect);
+    if (typeof value !== 'string' || secret === undefined) out[key] = value;
+    else if (secret === 'partial') out[key] = maskSecret(value);
+    else if (secret === 'url') out[key] = maskUrl(value);
+    else out[key] = FULL_MASK;
   }
   if (rec.type === 'TEAM_CHAT_B' && out.channelName === undefined) out.channelName = '';
   return out;
@@ -125,7 +131,8 @@ function checkRules(type: string, fields: Record<string, string | boolean>, reco
 }
 
 function listOf(ctx: SimContext, projectId: string): SimResponse {
-  return { status: 200, list: projectIntegrations(ctx, projectId).map(renderIntegration) };
+  const d = ctx.options.dialect;
+  return { status: 200, list: projectIntegrations(ctx, projectId).map((i) => renderIntegration(i, d)) };
 }
 
 export const integrationRoutes: SimRoute[] = [
@@ -135,11 +142,26 @@ export const integrationRoutes: SimRoute[] = [
     mutates: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'owner');
-      const type = req.params.integrationType ?? '';
+      // The path names the type in this server's dialect; the record keeps the spec's name.
+      const d = ctx.options.dialect;
+      const wire = req.params.integrationType ?? '';
+      const named = specIntegrationType(wire);
+      const type = named && integrationTypeIn(named, d) === wire ? named : '';
       const spec = Object.hasOwn(BODIES, type) ? BODIES[type as IntegrationType] : undefined;
-      if (spec === undefined) throw invalidEnum('integrationType', type, INTEGRATION_TYPES);
-      const body = parseBody(req.body, { ...spec, type: { kind: 'string', required: true } });
-      if (body.type !== type) {
+      if (spec === undefined)
+        throw invalidEnum(
+          'integrationType',
+          wire,
+          INTEGRATION_TYPES.map((t) => integrationTypeIn(t, d)),
+        );
+      const sent =
+        req.body && typeof req.body === 'object' && !Array.isArray(req.body)
+          ? Object.fromEntries(
+              Object.entries(req.body).map(([k, v]) => [d === 'field' ? specFieldOf(k) : k, v]),
+            )
+          : req.body;
+      const body = parseBody(sent, { ...spec, type: { kind: 'string', required: true } });
+      if (body.type !== wire) {
         throw invalidJsonAttribute(
           'type',
           `${String(body.type)} does not match the integration type ${type} of the path`,
