@@ -120,3 +120,28 @@ export const fieldNameIn = (name: string, d: Dialect): string =>
 /** A field name the platform sent, under the spec's name (the reverse of fieldNameIn). */
 export const specFieldOf = (name: string): string =>
   Object.entries(FIELD_INTEGRATION_FIELDS).find(([, f]) => f === name)?.[0] ?? name;
+
+/** Notification fields whose name differs in the field (the spec's renamed forms → the field's). */
+const FIELD_NOTIFICATION_FIELDS: Record<string, string> = {
+  monitoringSaasApiKey: 'datadogApiKey',
+  monitoringSaasRegion: 'datadogRegion',
+  incidentPagingBApiKey: 'opsGenieApiKey',
+  incidentPagingBRegion: 'opsGenieRegion',
+  incidentPagingCApiKey: 'victorOpsApiKey',
+  incidentPagingCRoutingKey: 'victorOpsRoutingKey',
+  teamChatCWebhookUrl: 'microsoftTeamsWebhookUrl',
+};
+
+/** A notification (typeName and fields, spec names) as a platform of this dialect writes it. */
+export function notificationIn(n: Record<string, unknown>, d: Dialect): Record<string, unknown> {
+  if (d === 'spec') return n;
+  return Object.fromEntries(
+    Object.entries(n).map(([k, v]) => {
+      if (k === 'typeName' && typeof v === 'string') {
+        const type = specIntegrationType(v);
+        return [k, type ? FIELD_INTEGRATION_TYPES[type] : v];
+      }
+      return [FIELD_NOTIFICATION_FIELDS[k] ?? k, v];
+    }),
+  );
+}

@@ -97,3 +97,32 @@ describe('answer text of every tool on the demo data', () => {
       );
     });
 });
+
+// The same tool matrix against a platform speaking the field's names: every answer equals the spec one but for
+// the words the platform chose (integration and notification type and field names).
+describe('the same answers from a platform speaking the field dialect', () => {
+  let fieldSim: Simulator;
+  let ft: TestServer;
+  beforeAll(async () => {
+    fieldSim = await startSimulator({ dataset: 'demo', port: 0, now, dialect: 'field' });
+    ft = await startTestServer({ sim: fieldSim, now, config: { confirm: 'write' } });
+  });
+  afterAll(async () => {
+    await ft?.close();
+    await fieldSim?.close();
+  });
+  // The field's words, mapped back: what is left must be the spec answer, character for character.
+  const SPEC_WORDS: Array<[RegExp, string]> = [
+    [/\b(DATADOG|HIP_CHAT|PAGER_DUTY|SLACK|NEW_RELIC|OPS_GENIE|VICTOR_OPS|MICROSOFT_TEAMS|PROMETHEUS) \(([A-Z_]+)\)/g, '$2 ($1)'],
+  ];
+  const specWords = (text: string) => SPEC_WORDS.reduce((t, [re, to]) => t.replace(re, to), text);
+  for (const tool of catalog)
+    it(tool.name, async () => {
+      const spec = await t.call(tool.name, argsFor(tool.name));
+      const field = await ft.call(tool.name, argsFor(tool.name));
+      expect(field.isError, field.text).toBe(spec.isError);
+      expect(field.text).not.toMatch(/\bundefined\b|\[object Object\]/);
+      if (tool.name !== 'get_alert_config' && tool.name !== 'list_alert_configs')
+        expect(stable(specWords(field.text))).toBe(stable(spec.text));
+    });
+});

@@ -1,7 +1,7 @@
 // Alert configurations of a project (list, get, enable/disable), the matcher field names, and the global
 // alert configurations (beyond the spec: list and get).
 
-import { type GlobalRole, MATCHER_FIELD_NAMES } from '../../platform/index.js';
+import { type GlobalRole, MATCHER_FIELD_NAMES, notificationIn } from '../../platform/index.js';
 import type { AlertConfigRec, GlobalAlertConfigRec, NotificationRec } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { timestamp } from '../values.js';
@@ -34,7 +34,7 @@ export function maskNotification(n: NotificationRec): Record<string, unknown> {
   return out;
 }
 
-function renderAlertConfig(req: SimRequest, c: AlertConfigRec): Record<string, unknown> {
+function renderAlertConfig(req: SimRequest, ctx: SimContext, c: AlertConfigRec): Record<string, unknown> {
   return compact({
     id: c.id,
     groupId: c.groupId,
@@ -45,12 +45,16 @@ function renderAlertConfig(req: SimRequest, c: AlertConfigRec): Record<string, u
     matchers: c.matchers.map((m) => ({ ...m })),
     metricThreshold: c.metricThreshold === undefined ? undefined : { ...c.metricThreshold },
     threshold: c.threshold === undefined ? undefined : { ...c.threshold },
-    notifications: c.notifications.map(maskNotification),
+    notifications: c.notifications.map((n) => notificationIn(maskNotification(n), ctx.options.dialect)),
     links: selfLinks(req, `/groups/${c.groupId}/alertConfigs/${c.id}`),
   });
 }
 
-function renderGlobalAlertConfig(req: SimRequest, c: GlobalAlertConfigRec): Record<string, unknown> {
+function renderGlobalAlertConfig(
+  req: SimRequest,
+  ctx: SimContext,
+  c: GlobalAlertConfigRec,
+): Record<string, unknown> {
   return compact({
     id: c.id,
     created: c.created,
@@ -62,7 +66,7 @@ function renderGlobalAlertConfig(req: SimRequest, c: GlobalAlertConfigRec): Reco
     matchers: c.matchers.map((m) => ({ ...m })),
     metricThreshold: c.metricThreshold === undefined ? undefined : { ...c.metricThreshold },
     threshold: c.threshold === undefined ? undefined : { ...c.threshold },
-    notifications: c.notifications.map(maskNotification),
+    notifications: c.notifications.map((n) => notificationIn(maskNotification(n), ctx.options.dialect)),
     tags: [...c.tags],
     links: selfLinks(req, `/globalAlertConfigs/${c.id}`),
   });
@@ -124,7 +128,7 @@ export const alertConfigRoutes: SimRoute[] = [
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
       const list = ctx.store.data.alertConfigs.filter((c) => c.groupId === project.id);
-      return { status: 200, list: list.map((c) => renderAlertConfig(req, c)) };
+      return { status: 200, list: list.map((c) => renderAlertConfig(req, ctx, c)) };
     },
   },
   {
@@ -133,7 +137,7 @@ export const alertConfigRoutes: SimRoute[] = [
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
       const config = findAlertConfig(ctx, project.id, req.params.alertConfigId ?? '');
-      return { status: 200, body: renderAlertConfig(req, config) };
+      return { status: 200, body: renderAlertConfig(req, ctx, config) };
     },
   },
   {
@@ -154,7 +158,7 @@ export const alertConfigRoutes: SimRoute[] = [
           alertConfigId: config.id,
         });
       }
-      return { status: 200, body: renderAlertConfig(req, config) };
+      return { status: 200, body: renderAlertConfig(req, ctx, config) };
     },
   },
   {
@@ -173,7 +177,7 @@ export const alertConfigRoutes: SimRoute[] = [
       requireGlobalRole(req, GLOBAL_ALERTING_ROLES);
       return {
         status: 200,
-        list: ctx.store.data.globalAlertConfigs.map((c) => renderGlobalAlertConfig(req, c)),
+        list: ctx.store.data.globalAlertConfigs.map((c) => renderGlobalAlertConfig(req, ctx, c)),
       };
     },
   },
@@ -184,7 +188,7 @@ export const alertConfigRoutes: SimRoute[] = [
     handle(req, ctx) {
       requireGlobalRole(req, GLOBAL_ALERTING_ROLES);
       const config = findGlobalAlertConfig(ctx, req.params.globalAlertConfigId ?? '');
-      return { status: 200, body: renderGlobalAlertConfig(req, config) };
+      return { status: 200, body: renderGlobalAlertConfig(req, ctx, config) };
     },
   },
 ];
