@@ -1,4 +1,4 @@
-// Agents and automation (seed › Agent, Automation status, endpoint 16).
+// Agents and automation (API reference › Agent, Automation status, endpoint 16).
 
 /** Agent typeName values, also the {agentType} path segment. */
 export const AGENT_TYPES = ['MONITORING', 'BACKUP', 'AUTOMATION'] as const;
@@ -7,7 +7,7 @@ export type AgentType = (typeof AGENT_TYPES)[number];
 export const AGENT_STATES = ['ACTIVE', 'STANDBY', 'NO_PROCESSES'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
 
-/** Plan step names the seed observed (the complete set is not shown). */
+/** Plan step names the API reference shows (the complete set is not shown). */
 export const OBSERVED_PLAN_STEPS = [
   'Download',
   'Start',

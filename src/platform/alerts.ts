@@ -1,13 +1,13 @@
-// Alerts, alert configurations and maintenance windows (seed › Alert, Alert configuration, Notification,
+// Alerts, alert configurations and maintenance windows (API reference › Alert, Alert configuration, Notification,
 // Maintenance window, Alert status, endpoint "matcher field names").
 
-/** Alert status values (seed › States › Alert status). */
+/** Alert status values (API reference › States › Alert status). */
 export const ALERT_STATUSES = ['TRACKING', 'OPEN', 'CLOSED', 'CANCELLED'] as const;
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
 /** Alert types a maintenance window mutes: the seed's examples, in its order. */
 export const ALERT_TYPE_NAMES = ['HOST', 'REPLICA_SET', 'CLUSTER', 'AGENT', 'BACKUP'] as const;
-/** Further alert categories (seed › Alert › eventTypeName categories) real servers accept in a window. */
+/** Further alert categories (API reference › Alert › eventTypeName categories) real servers accept in a window. */
 export const MORE_ALERT_TYPE_NAMES = ['BI_CONNECTOR'] as const;
 
 /** Values of matchers[].fieldName (GET /alertConfigs/matchers/fieldNames). */

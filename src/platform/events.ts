@@ -1,9 +1,9 @@
-// Event type names and the shape words of automation diffs (seed › Event, Alert › eventTypeName).
-// The seed does not list every event type; EVENT_TYPES holds the names this project reads or writes:
-// the seed's observed ones, the alert-configuration events, and what real servers emit for the audited
+// Event type names and the shape words of automation diffs (API reference › Event, Alert › eventTypeName).
+// The API reference does not list every event type; EVENT_TYPES holds the names this project reads or writes:
+// its observed ones, the alert-configuration events, and what real servers emit for the audited
 // actions.
 
-/** Event type names the seed shows as observed on events. */
+/** Event type names the API reference shows as observed on events. */
 export const OBSERVED_EVENT_TYPES = [
   'AUTOMATION_CONFIG_PUBLISHED_AUDIT',
   'OUTSIDE_METRIC_THRESHOLD',
@@ -11,7 +11,7 @@ export const OBSERVED_EVENT_TYPES = [
   'DATA_EXPLORER_CRUD',
 ] as const;
 
-/** Event types alert configurations trigger on (seed's observed values and the demo's). */
+/** Event types alert configurations trigger on (the API reference's observed values and the demo's). */
 export const ALERT_EVENT_TYPES = [
   'OUTSIDE_METRIC_THRESHOLD',
   'HOST_DOWN',
@@ -22,7 +22,7 @@ export const ALERT_EVENT_TYPES = [
   'BACKUP_AGENT_DOWN',
 ] as const;
 
-/** The seed's Backup category of event type names. */
+/** The API reference's Backup category of event type names. */
 export const BACKUP_EVENT_TYPES = [
   'BAD_CLUSTERSHOTS',
   'CLUSTER_DENYLIST_UPDATED_AUDIT',

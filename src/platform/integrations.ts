@@ -1,6 +1,6 @@
-// Third-party integrations (seed › Third-party integration configuration, endpoint 15).
+// Third-party integrations (API reference › Third-party integration configuration, endpoint 15).
 
-/** Integration types, in the seed's order. */
+/** Integration types, in the API reference's order. */
 export const INTEGRATION_TYPES = [
   'MONITORING_SAAS',
   'TEAM_CHAT_A',

@@ -1,4 +1,4 @@
-// Role names (seed › Resources › Role names). A role assignment is {orgId?, groupId?, roleName}; global
+// Role names (API reference › Resources › Role names). A role assignment is {orgId?, groupId?, roleName}; global
 // roles carry neither id.
 
 export const ORG_ROLES = ['ORG_OWNER', 'ORG_MEMBER', 'ORG_GROUP_CREATOR', 'ORG_READ_ONLY'] as const;

@@ -1,4 +1,4 @@
-// Units (seed › Units): of `currentValue.units` and of threshold units.
+// Units (API reference › Units): of `currentValue.units` and of threshold units.
 
 export const UNITS = [
   'RAW',

@@ -9,7 +9,7 @@ import { requireProjectRole } from './access.js';
 import { audit, compact, selfLinks } from './render.js';
 import { badRequest, findById, invalidJsonAttribute, parseBody } from './validate.js';
 
-/** The seed's alert types and the further categories real servers accept, in alphabetical order. */
+/** The API reference's alert types and the further categories real servers accept, in alphabetical order. */
 const WINDOW_ALERT_TYPES = [...ALERT_TYPE_NAMES, ...MORE_ALERT_TYPE_NAMES].sort();
 
 function renderWindow(req: SimRequest, w: WindowRec): Record<string, unknown> {

@@ -1,5 +1,5 @@
 // Request validation shared by the routes: body attributes, ids, timestamps and query parameters, each
-// failure answered with the error code a real server uses (see reference/api-facts.md).
+// failure answered with the error code a real server uses.
 
 import { SimError } from '../types.js';
 
