@@ -5,7 +5,7 @@
 import type { ApiClient } from './client.js';
 import { ApiError } from './errors.js';
 
-/** Beyond-spec lists some servers lack (api-facts: an unknown path answers 404 RESOURCE_NOT_FOUND, a known
+/** Beyond-spec lists some servers lack (in the field, an unknown path answers 404 RESOURCE_NOT_FOUND, a known
  * path with another method 405). */
 export type Capability =
   | 'projectAlerts' // GET /groups/{id}/alerts?status=

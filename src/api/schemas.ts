@@ -1,5 +1,5 @@
 // Response shapes, parsed at the client boundary. Lenient on purpose: unknown fields are kept, optional
-// fields may be missing, and the variants real servers send (api-facts) are accepted. A response that
+// fields may be missing, and the variants real servers send are accepted. A response that
 // still does not match is logged once per schema and returned as is: a surprise is never fatal.
 
 import { z } from 'zod';

@@ -5,7 +5,7 @@
 export const ALERT_STATUSES = ['TRACKING', 'OPEN', 'CLOSED', 'CANCELLED'] as const;
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
-/** Alert types a maintenance window mutes: the seed's examples, in its order. */
+/** Alert types a maintenance window mutes: the API reference's examples, in its order. */
 export const ALERT_TYPE_NAMES = ['HOST', 'REPLICA_SET', 'CLUSTER', 'AGENT', 'BACKUP'] as const;
 /** Further alert categories (API reference › Alert › eventTypeName categories) real servers accept in a window. */
 export const MORE_ALERT_TYPE_NAMES = ['BI_CONNECTOR'] as const;

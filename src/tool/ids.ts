@@ -1,5 +1,5 @@
 // One described schema per identifier, saying which tool yields it. Ids are validated as safe path
-// segments only: real servers' formats vary (api-facts), and a malformed id comes back as a clear 404.
+// segments only: real servers' formats vary, and a malformed id comes back as a clear 404.
 // Length, character and pattern rules are checked in code (.refine) rather than spelled out in every JSON
 // Schema: tools/list stays small, and the messages name what to fix.
 import { z } from 'zod';

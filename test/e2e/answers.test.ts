@@ -113,7 +113,10 @@ describe('the same answers from a platform speaking the field dialect', () => {
   });
   // The field's words, mapped back: what is left must be the spec answer, character for character.
   const SPEC_WORDS: Array<[RegExp, string]> = [
-    [/\b(DATADOG|HIP_CHAT|PAGER_DUTY|SLACK|NEW_RELIC|OPS_GENIE|VICTOR_OPS|MICROSOFT_TEAMS|PROMETHEUS) \(([A-Z_]+)\)/g, '$2 ($1)'],
+    [
+      /\b(DATADOG|HIP_CHAT|PAGER_DUTY|SLACK|NEW_RELIC|OPS_GENIE|VICTOR_OPS|MICROSOFT_TEAMS|PROMETHEUS) \(([A-Z_]+)\)/g,
+      '$2 ($1)',
+    ],
   ];
   const specWords = (text: string) => SPEC_WORDS.reduce((t, [re, to]) => t.replace(re, to), text);
   for (const tool of catalog)
