@@ -47,9 +47,7 @@ const fieldHelp = (k: string) => {
 };
 
 /** The settings description, built from the same table checkSettings uses so the two cannot drift. */
-const SETTINGS_HELP = `Fields per type (datadogApiKey-style names work too), [optional]: ${Object.entries(
-  TYPES,
-)
+const SETTINGS_HELP = `Fields per type, [optional]: ${Object.entries(TYPES)
   .map(([type, spec]) => {
     if (!spec) return `${type} undocumented (often accountId, licenseKey, writeToken, readToken)`;
     const optional = spec.optional.length ? ` [${spec.optional.map(fieldHelp).join(', ')}]` : '';
@@ -169,7 +167,7 @@ export const putIntegration = defineTool({
   name: 'put_integration',
   title: 'Create or replace an integration',
   description:
-    "Adds or replaces a project's integration of one type; new keys are live at once. Use to set up or rotate paging, chat, webhook or metrics; list_integrations shows the current ones.",
+    "Adds or replaces a project's integration of one type; new keys are live at once. Use to set up or rotate paging, chat, webhook or metrics.",
   kind: 'destructive',
   checkWith: 'list_integrations',
   // It reconfigures a service outside the platform (paging, chat, webhooks, metrics).

@@ -10,7 +10,7 @@ import { cell } from '../src/format/untrusted.js';
 import { keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
 import { accessList, userPairs } from '../src/format/views/users.js';
 import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/platform/index.js';
-import { keepKey } from '../src/policy/secrets.js';
+import { generatePassword, keepKey } from '../src/policy/secrets.js';
 import { idFrom, ids, page, text, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
@@ -19,6 +19,7 @@ import {
   pageQuery,
   recordOutput,
   type ToolAnswer,
+  type ToolContext,
   ToolInputError,
 } from '../src/tool/index.js';
 
@@ -145,7 +146,7 @@ export const createUser = defineTool({
   checkWith: 'list_global_events',
   input: {
     username,
-    password,
+    password: password.optional().describe('Leave out: a strong one is generated into a 0600 file'),
     emailAddress: text('emailAddress', 320, 3).describe('Email address'),
     mobileNumber: text('mobileNumber', 40).describe('Mobile number, e.g. "+1 555 0100"'),
     firstName: name('firstName', 'First name'),
@@ -163,14 +164,35 @@ export const createUser = defineTool({
         { field: 'emailAddress', to: args.emailAddress },
         { field: 'roles', to: args.roles.map(roleLabel).join('; ') || '(none)' },
       ],
-      notes: [invitationNote],
+      notes: [
+        invitationNote,
+        ...(args.password
+          ? []
+          : [
+              'A strong password is generated and written to a 0600 file on the server, never shown in this chat.',
+            ]),
+      ],
     };
   },
-  run: (ctx, args) => {
-    return ctx.api.users.create(args, ctx.req);
+  run: async (ctx, args) => {
+    if (args.password)
+      return { user: await ctx.api.users.create({ ...args, password: args.password }, ctx.req) };
+    // Written before the user exists: a user whose password nobody has is never created.
+    const generated = generatePassword();
+    const kept = await ctx.secrets.keep(`user-${args.username}-password`, generated, true);
+    const user = await ctx.api.users.create({ ...args, password: generated }, ctx.req);
+    return { user, passwordFile: kept.path };
   },
-  format: (u, args, f) =>
-    withPending(recordAnswer(`User ${cell(u.id, 40)} created`, u, userPairs, f), args.roles, u),
+  format: (r, args, f) => {
+    const answer = withPending(
+      recordAnswer(`User ${cell(r.user.id, 40)} created`, r.user, userPairs, f),
+      args.roles,
+      r.user,
+    );
+    if (r.passwordFile)
+      answer.text += `\nThe generated password is in ${r.passwordFile} (readable by the server's user only); hand it to the person through a safe channel.`;
+    return answer;
+  },
 });
 
 /** Roles asked for but absent from the answer wait for the user to accept an invitation: say so. */
@@ -181,48 +203,113 @@ function withPending(answer: ToolAnswer, asked: RoleAssignment[], u: User): Tool
   return answer;
 }
 
+/** One role's identity: its name and where it applies. */
+const roleKey = (r: RoleAssignment) => `${r.roleName}|${r.groupId ?? ''}|${r.orgId ?? ''}`;
+const OWNER_ROLES = new Set(['GLOBAL_OWNER', 'ORG_OWNER', 'GROUP_OWNER']);
+
+type RolesArgs = { userId: string; mode: 'add' | 'remove' | 'replace'; roles: RoleAssignment[] };
+
+/**
+ * The complete set to send, from the mode: add and remove start from the roles the user has now, so nothing
+ * the person did not mention changes. Without the current roles only replace can be done.
+ */
+async function resolveRoles(ctx: ToolContext, args: RolesArgs) {
+  const u: User | undefined = await ifSupported(ctx.api, 'user', () =>
+    ctx.api.users.get(args.userId, ctx.req),
+  );
+  const before: RoleAssignment[] | undefined = u ? (u.roles ?? []) : undefined;
+  if (!before && args.mode !== 'replace')
+    throw new ToolInputError(
+      `The current roles of user ${args.userId} cannot be read on this server, so mode ${args.mode} cannot keep the others; use mode replace with the complete new set.`,
+    );
+  const given = new Set(args.roles.map(roleKey));
+  const next =
+    args.mode === 'replace'
+      ? args.roles
+      : args.mode === 'add'
+        ? [
+            ...(before ?? []),
+            ...args.roles.filter((r) => !(before ?? []).some((b) => roleKey(b) === roleKey(r))),
+          ]
+        : (before ?? []).filter((b) => !given.has(roleKey(b)));
+  return { user: u, before, next };
+}
+
+/** What the person must see before a change of access, outside the data fence: gains, losses and risks. */
+function accessNotes(
+  before: RoleAssignment[],
+  next: RoleAssignment[],
+  mode: RolesArgs['mode'],
+  asked: RoleAssignment[],
+) {
+  const had = new Set(before.map(roleKey));
+  const will = new Set(next.map(roleKey));
+  const gained = next.filter((r) => !had.has(roleKey(r)));
+  const lost = before.filter((r) => !will.has(roleKey(r)));
+  const notes = [
+    `Gains: ${gained.map(roleLabel).join('; ') || 'nothing'}`,
+    `Loses: ${lost.map(roleLabel).join('; ') || 'nothing'}`,
+  ];
+  if (mode === 'remove')
+    for (const r of asked.filter((a) => !had.has(roleKey(a))))
+      notes.push(`Not held, so not removed: ${roleLabel(r)}`);
+  if (lost.some((r) => r.roleName === 'ORG_MEMBER' || (r.orgId && !next.some((n) => n.orgId === r.orgId))))
+    notes.push('Warning: this removes organization membership; the user loses access to the organization.');
+  for (const groupId of new Set(lost.flatMap((r) => (r.groupId ? [r.groupId] : []))))
+    if (!next.some((n) => n.groupId === groupId))
+      notes.push(`Warning: this removes the user's last role in project ${groupId}.`);
+  for (const r of lost.filter((x) => OWNER_ROLES.has(String(x.roleName))))
+    notes.push(`Warning: this removes an owner role (${roleLabel(r)}).`);
+  return { gained, lost, notes };
+}
+
 export const updateUserRoles = defineTool({
   name: 'update_user_roles',
   title: "Change a user's roles",
   description:
-    "Replaces a user's roles with the given set: roles not listed are removed. Use to grant or revoke access, passing the complete new list.",
+    "Grants (add), revokes (remove) or sets (replace) a user's roles; add and remove keep the others. Use for access.",
   kind: 'destructive',
   idempotent: true,
   checkWith: 'list_global_events',
   input: {
     userId: ids.user,
-    roles: upTo(role, 100, 'roles').describe('The complete new set of roles'),
+    mode: z.enum(['add', 'remove', 'replace']).describe('add, remove, replace'),
+    roles: upTo(role, 100, 'roles').describe('Roles (see mode)'),
   },
   output: recordOutput,
   check: (args) => checkRoles(args.roles),
   preview: async (ctx, args) => {
-    const u = await ifSupported(ctx.api, 'user', () => ctx.api.users.get(args.userId, ctx.req));
-    const next = args.roles.map(roleLabel);
-    const before = u ? (u.roles ?? []).map(roleLabel) : undefined;
-    const added = before ? next.filter((r) => !before.includes(r)) : next;
-    const removed = before ? before.filter((r) => !next.includes(r)) : [];
-    const notes: string[] = [];
-    if (!u)
-      notes.push(
-        'The current roles could not be read on this server: every role not listed will be removed.',
-      );
-    if (added.some((r) => !r.endsWith('(global)'))) notes.push(invitationNote);
-    if (before && added.length === 0 && removed.length === 0)
-      notes.push('The roles are already exactly these: nothing changes.');
+    const { user: u, before, next } = await resolveRoles(ctx, args);
+    const { gained, lost, notes } = before
+      ? accessNotes(before, next, args.mode, args.roles)
+      : {
+          gained: next,
+          lost: [] as RoleAssignment[],
+          notes: [
+            `Gains: ${next.map(roleLabel).join('; ') || 'nothing'}`,
+            'The current roles could not be read on this server: every role not listed will be removed.',
+          ],
+        };
+    if (gained.some((r) => !roleLabel(r).endsWith('(global)'))) notes.push(invitationNote);
+    if (before && gained.length === 0 && lost.length === 0)
+      notes.push('The roles are already these: nothing changes.');
     return {
       // The username is platform text: it goes with the current state, inside the data block.
-      action: `Change the roles of user ${args.userId}`,
+      action: `Change the roles of user ${args.userId} (mode ${args.mode})`,
       target: { userId: args.userId },
-      current: u ? { username: u.username, roles: before?.join('; ') || '(none)' } : undefined,
+      current: u ? { username: u.username, roles: before?.map(roleLabel).join('; ') || '(none)' } : undefined,
       changes: [
-        { field: 'roles added', to: added.join('; ') || '(none)' },
-        ...(before ? [{ field: 'roles removed', from: removed.join('; ') || '(none)' }] : []),
+        { field: 'roles added', to: gained.map(roleLabel).join('; ') || '(none)' },
+        ...(before ? [{ field: 'roles removed', from: lost.map(roleLabel).join('; ') || '(none)' }] : []),
       ],
       notes,
     };
   },
-  run: (ctx, args) => {
-    return ctx.api.users.updateRoles(args.userId, args.roles, ctx.req);
+  run: async (ctx, args) => {
+    // Resolved again at the moment of the change: the set sent is what the preview described, applied to the
+    // roles the user has now.
+    const { next } = await resolveRoles(ctx, args);
+    return ctx.api.users.updateRoles(args.userId, next, ctx.req);
   },
   format: (u, args, f) =>
     withPending(recordAnswer(`Roles of user ${args.userId} updated`, u, userPairs, f), args.roles, u),

@@ -1,6 +1,7 @@
 // A minted private key is written to a 0600 file and the model sees it masked with the file's path, unless
 // the operator chose DBOPS_REVEAL_SECRETS=true. The folder must be private: one we own is tightened to 0700,
 // one owned by someone else and open to others is refused.
+import { randomInt } from 'node:crypto';
 import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiKey } from '../api/client.js';
@@ -23,8 +24,9 @@ export async function privateDir(dir: string): Promise<void> {
 
 export function createSecretKeeper(dir: string, reveal: boolean) {
   return {
-    async keep(label: string, value: string): Promise<{ shown: string; path?: string }> {
-      if (reveal) return { shown: value };
+    /** `always`: to the file even under DBOPS_REVEAL_SECRETS (a generated password never goes to the chat). */
+    async keep(label: string, value: string, always = false): Promise<{ shown: string; path?: string }> {
+      if (reveal && !always) return { shown: value };
       await privateDir(dir);
       const file = join(dir, `${label.replace(/[^A-Za-z0-9._-]/g, '_')}.key`);
       await writeFile(file, `${value}\n`, { mode: 0o600, flag: 'w' });
@@ -48,4 +50,21 @@ export async function keepKey(
   if (isMaskedValue(key.privateKey)) return { ...key, ...older, privateKeyMasked: true };
   const kept = await secrets.keep(legacy?.label ?? key.publicKey ?? key.id ?? 'api-key', key.privateKey);
   return { ...key, ...older, privateKey: kept.shown, ...(kept.path ? { privateKeyFile: kept.path } : {}) };
+}
+
+/**
+ * A strong password for a new user when none was given (so none is typed into the chat): 24 characters from
+ * a CSPRNG, with upper and lower case, digits and symbols, as the platform's password rules want.
+ */
+export function generatePassword(): string {
+  const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!#%+-.=?@^_~'];
+  const all = sets.join('');
+  const pick = (chars: string) => chars[randomInt(chars.length)] as string;
+  const chosen = [...sets.map(pick), ...Array.from({ length: 20 }, () => pick(all))];
+  // Shuffle (Fisher–Yates) so the guaranteed characters are not always first.
+  for (let i = chosen.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chosen[i], chosen[j]] = [chosen[j] as string, chosen[i] as string];
+  }
+  return chosen.join('');
 }

@@ -24,7 +24,9 @@ export interface ToolContext {
   /** Reports progress when the client sent a progress token; a no-op otherwise. */
   progress: (done: number, total?: number, message?: string) => Promise<void>;
   /** Keeps a minted secret out of the model's sight (policy/secrets.ts). */
-  secrets: { keep(label: string, value: string): Promise<{ shown: string; path?: string }> };
+  secrets: {
+    keep(label: string, value: string, always?: boolean): Promise<{ shown: string; path?: string }>;
+  };
 }
 
 type Shape = z.ZodRawShape;

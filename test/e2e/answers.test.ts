@@ -72,7 +72,11 @@ function argsFor(name: string): Record<string, unknown> {
       lastName: 'Person',
       roles: [{ groupId: projectId, roleName: 'GROUP_READ_ONLY' }],
     },
-    update_user_roles: { userId: user.id, roles: [{ groupId: projectId, roleName: 'GROUP_READ_ONLY' }] },
+    update_user_roles: {
+      userId: user.id,
+      mode: 'add',
+      roles: [{ groupId: projectId, roleName: 'GROUP_READ_ONLY' }],
+    },
     get_user_access_list: { userId: user.id },
     create_org_api_key: { desc: 'CI key', roles: ['ORG_MEMBER'] },
     create_project_api_key: { desc: 'CI key', roles: ['GROUP_READ_ONLY'] },

@@ -91,7 +91,11 @@ function happyArgs(tag: string): Record<string, Record<string, unknown>> {
       firstName: 'F',
       lastName: tag,
     },
-    update_user_roles: { userId: user.id, roles: [{ groupId: project, roleName: 'GROUP_READ_ONLY' }] },
+    update_user_roles: {
+      userId: user.id,
+      mode: 'add',
+      roles: [{ groupId: project, roleName: 'GROUP_READ_ONLY' }],
+    },
     create_org_api_key: { desc: `catalog ${tag}`, roles: ['ORG_READ_ONLY'] },
     create_project_api_key: { desc: `catalog ${tag}`, roles: ['GROUP_READ_ONLY'] },
   };

@@ -82,6 +82,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
   },
   update_user_roles: {
     userId: '59db8d1d87d9d6420df0613a',
+    mode: 'add',
     roles: [{ groupId: PROJECT, roleName: 'GROUP_READ_ONLY' }],
   },
   get_user_access_list: { userId: '59db8d1d87d9d6420df0613a' },

@@ -181,7 +181,10 @@ describe('previews on a server without the beyond-spec reads', () => {
         for (const [name, args] of [
           ['acknowledge_alert', { alertId: alert.id, forHours: 2 }],
           ['acknowledge_global_alert', { alertId: global.id, acknowledgedUntil: '2099-01-01T00:00:00Z' }],
-          ['update_user_roles', { userId: user.id, roles: [{ roleName: 'GLOBAL_READ_ONLY' }] }],
+          [
+            'update_user_roles',
+            { userId: user.id, mode: 'replace', roles: [{ roleName: 'GLOBAL_READ_ONLY' }] },
+          ],
         ] as const) {
           const r = await t.call(name, args);
           expect(r.isError, `${name}: ${r.text}`).toBe(false);

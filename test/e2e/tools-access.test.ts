@@ -99,12 +99,78 @@ describe('users', () => {
     expect(r.text).not.toContain('"password"');
   });
 
+  it('creates a user without a password in the chat: a strong one goes to a 0600 file, the answer names the file only', async () => {
+    const { preview, result } = await confirmed(t, 'create_user', {
+      username: 'ines.moreau@example.com',
+      emailAddress: 'ines.moreau@example.com',
+      mobileNumber: '+15555550177',
+      firstName: 'Ines',
+      lastName: 'Moreau',
+      roles: [],
+    });
+    expect(preview.text).toMatch(/generated and written to a 0600 file/);
+    expect(result.isError, result.text).toBe(false);
+    const file = /password is in (\S+) \(readable/.exec(result.text)?.[1] as string;
+    expect(file).toBeTruthy();
+    const generated = readFileSync(file, 'utf8').trim();
+    expect(generated).toMatch(/^(?=.*[A-Z])(?=.*[a-z])(?=.*\d)(?=.*[^A-Za-z0-9]).{24}$/);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(result.text + JSON.stringify(result.structured)).not.toContain(generated);
+    expect(sim.store.data.users.some((u) => u.username === 'ines.moreau@example.com')).toBe(true);
+  });
+
+  it('mode add: gives Priya read access to search-staging and keeps everything she had, saying so first', async () => {
+    const priya = sim.store.data.users.find((u) => u.username === 'priya.raman@example.com')!;
+    const before = priya.roles.map((r) => `${r.roleName}@${r.groupId ?? r.orgId ?? ''}`);
+    const staging = sim.store.data.projects.find((p) => p.name === 'search-staging')!;
+    const grant = { groupId: staging.id, roleName: 'GROUP_READ_ONLY' };
+    const { preview, result } = await confirmed(t, 'update_user_roles', {
+      userId: priya.id,
+      mode: 'add',
+      roles: [grant],
+    });
+    // Outside the data fence: what she gains, and that nothing is lost.
+    const outside = preview.text.replace(/<data-[0-9a-f]{8}>[\s\S]*?<\/data-[0-9a-f]{8}>/g, '');
+    expect(outside).toContain(`Gains: GROUP_READ_ONLY @ project ${staging.id}`);
+    expect(outside).toContain('Loses: nothing');
+    expect(result.isError, result.text).toBe(false);
+    const after = sim.store.data.users
+      .find((u) => u.id === priya.id)!
+      .roles.map((r) => `${r.roleName}@${r.groupId ?? r.orgId ?? ''}`);
+    // Everything she had is kept; the new role is hers or, where the platform invites first, pending.
+    expect(after).toEqual(expect.arrayContaining(before));
+    expect(result.text).toContain(staging.id);
+  });
+
+  it('mode remove: revokes only the given role and warns on its own line when it is the last one in a project or an owner role', async () => {
+    const marcus = sim.store.data.users.find((u) => u.username === 'marcus.chen@example.com')!;
+    const analytics = marcus.roles.find((r) => r.roleName === 'GROUP_MONITORING_ADMIN')!;
+    const r = await t.call('update_user_roles', {
+      userId: marcus.id,
+      mode: 'remove',
+      roles: [{ groupId: analytics.groupId, roleName: 'GROUP_MONITORING_ADMIN' }],
+    });
+    expect(r.structured?.outcome).toBe('confirmation_required');
+    expect(r.text).toContain(`Loses: GROUP_MONITORING_ADMIN @ project ${analytics.groupId}`);
+    expect(r.text).toMatch(new RegExp(`^- Warning: .*last role in project ${analytics.groupId}`, 'm'));
+    const org = await t.call('update_user_roles', {
+      userId: marcus.id,
+      mode: 'remove',
+      roles: [{ orgId: sim.orgId, roleName: 'ORG_MEMBER' }],
+    });
+    expect(org.text).toMatch(/^- Warning: .*organization membership/m);
+  });
+
   it('changes roles after a preview of what is added and removed', async () => {
     const priya = sim.store.data.users.find((u) => u.username === 'priya.raman@example.com')!;
     const removed = priya.roles.find((r) => r.roleName === 'GROUP_READ_ONLY')!;
     const keep = priya.roles.filter((r) => r !== removed);
     const roles = [...keep, { roleName: 'GLOBAL_READ_ONLY' }];
-    const { preview, result } = await confirmed(t, 'update_user_roles', { userId: priya.id, roles });
+    const { preview, result } = await confirmed(t, 'update_user_roles', {
+      userId: priya.id,
+      mode: 'replace',
+      roles,
+    });
     expect(preview.text).toContain(`roles added: (none) → GLOBAL_READ_ONLY (global)`);
     expect(preview.text).toContain(`roles removed: GROUP_READ_ONLY @ project ${removed.groupId} → (none)`);
     expect(result.isError, result.text).toBe(false);
@@ -114,7 +180,11 @@ describe('users', () => {
   });
 
   it('answers an unknown user in the preview, before any change', async () => {
-    const r = await t.call('update_user_roles', { userId: 'ffffffffffffffffffffffff', roles: [] });
+    const r = await t.call('update_user_roles', {
+      userId: 'ffffffffffffffffffffffff',
+      mode: 'replace',
+      roles: [],
+    });
     expect(r.isError).toBe(true);
     expect(r.text).toContain('USER_NOT_FOUND');
   });
