@@ -2,13 +2,13 @@
 // a user's IP access list. Passwords are inputs only: never echoed, logged (the audit log masks them) or shown.
 import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
-import type { RoleAssignment, User } from '../src/api/client.js';
+import type { Page, RoleAssignment, User } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { cell } from '../src/format/untrusted.js';
 import { keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
-import { accessList, userPairs } from '../src/format/views/users.js';
+import { accessList, userList, userPairs } from '../src/format/views/users.js';
 import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/platform/index.js';
 import { generatePassword, keepKey } from '../src/policy/secrets.js';
 import { idFrom, ids, page, text, upTo } from '../src/tool/ids.js';
@@ -337,4 +337,66 @@ export const getUserAccessList = defineTool({
     ),
 });
 
-export const userTools = [createFirstUser, createUser, updateUserRoles, getUserAccessList];
+/** Project names the key can see, for role labels; none (ids are shown) when they cannot be read. */
+async function projectNames(ctx: ToolContext): Promise<Map<string, string>> {
+  try {
+    const page = await ctx.api.projects.list({ itemsPerPage: 500 }, ctx.req);
+    return new Map(page.results.flatMap((p) => (p.id && p.name ? [[p.id, p.name] as [string, string]] : [])));
+  } catch {
+    return new Map();
+  }
+}
+
+export const findUser = defineTool({
+  name: 'find_user',
+  title: 'Find a user',
+  description:
+    "Finds a person by username or userId, or a project's members, with roles by project. Use before update_user_roles.",
+  kind: 'read',
+  input: {
+    username: text('username', 320).optional().describe('Often an email'),
+    userId: ids.user.optional(),
+    projectId: ids.project.optional(),
+  },
+  output: listOutput,
+  check: (args) => {
+    // projectId may come from DBOPS_PROJECT_ID: a username or userId given takes precedence over it.
+    if (args.username !== undefined && args.userId !== undefined)
+      throw new ToolInputError('Give one of username, userId or projectId, not several.');
+    if (args.username === undefined && args.userId === undefined && args.projectId === undefined)
+      throw new ToolInputError('Give exactly one of username, userId or projectId.');
+  },
+  run: async (ctx, args) => {
+    const names = projectNames(ctx);
+    const people: Page<User> =
+      args.username === undefined && args.userId === undefined
+        ? await ctx.api.users.ofProject(args.projectId as string, { itemsPerPage: 500 }, ctx.req)
+        : {
+            results: [
+              args.userId
+                ? await ctx.api.users.get(args.userId, ctx.req)
+                : await ctx.api.users.byName(args.username as string, ctx.req),
+            ],
+            totalCount: 1,
+            links: [],
+          };
+    return { people, names: await names };
+  },
+  format: (r, args, f) =>
+    listAnswer(
+      r.people,
+      { pageNum: 1, itemsPerPage: Math.max(r.people.results.length, 1) },
+      {
+        title:
+          args.username === undefined && args.userId === undefined
+            ? `Members of project ${args.projectId}`
+            : 'User',
+        ...userList(r.names),
+        next: 'update_user_roles with a userId and mode add or remove to change access',
+        empty: 'No user found.',
+      },
+      f,
+    ),
+});
+
+export const userTools = [createFirstUser, createUser, updateUserRoles, getUserAccessList, findUser];

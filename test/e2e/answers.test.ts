@@ -78,6 +78,7 @@ function argsFor(name: string): Record<string, unknown> {
       roles: [{ groupId: projectId, roleName: 'GROUP_READ_ONLY' }],
     },
     get_user_access_list: { userId: user.id },
+    find_user: { username: 'priya.raman@example.com' },
     create_org_api_key: { desc: 'CI key', roles: ['ORG_MEMBER'] },
     create_project_api_key: { desc: 'CI key', roles: ['GROUP_READ_ONLY'] },
   };

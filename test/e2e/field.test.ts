@@ -86,6 +86,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
     roles: [{ groupId: PROJECT, roleName: 'GROUP_READ_ONLY' }],
   },
   get_user_access_list: { userId: '59db8d1d87d9d6420df0613a' },
+  find_user: { username: 'someone@example.com' },
 };
 
 /** What the fixtures do not hold: the stand-in answers 404 as an older or restricted server would. */

@@ -119,6 +119,24 @@ describe('users', () => {
     expect(sim.store.data.users.some((u) => u.username === 'ines.moreau@example.com')).toBe(true);
   });
 
+  it('find_user finds Priya by name and a project’s members, roles named by project', async () => {
+    const priya = sim.store.data.users.find((u) => u.username === 'priya.raman@example.com')!;
+    const r = await t.call('find_user', { username: 'priya.raman@example.com' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain(priya.id);
+    expect(r.text).toContain('Priya Raman');
+    expect(r.text).toContain('GROUP_OWNER @ payments-prod');
+    const staging = sim.store.data.projects.find((p) => p.name === 'search-staging')!;
+    const members = await t.call('find_user', { projectId: staging.id });
+    expect(members.isError, members.text).toBe(false);
+    expect(members.text).toContain('Sofia Alvarez');
+    // Both a username and a userId: which one was meant is unclear, so neither is guessed.
+    expect((await t.call('find_user', { username: 'a', userId: priya.id })).text).toMatch(/not several/);
+    const unknown = await t.call('find_user', { username: 'nobody@example.com' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain('USER_NOT_FOUND');
+  });
+
   it('mode add: gives Priya read access to search-staging and keeps everything she had, saying so first', async () => {
     const priya = sim.store.data.users.find((u) => u.username === 'priya.raman@example.com')!;
     const before = priya.roles.map((r) => `${r.roleName}@${r.groupId ?? r.orgId ?? ''}`);

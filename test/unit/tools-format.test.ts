@@ -650,6 +650,7 @@ describe('users', () => {
     const ctx = ctxWith({ users: { get: async () => user } });
     const p = await previewOf(updateUserRoles, ctx, {
       userId: user.id,
+      mode: 'replace',
       roles: [
         { groupId: P, roleName: 'GROUP_OWNER' },
         { orgId: '5e0000000000000000000001', roleName: 'ORG_MEMBER' },
@@ -672,12 +673,13 @@ describe('users', () => {
     const ctx = ctxWith({ users: { get: async () => Promise.reject(missing) } });
     const p = await previewOf(updateUserRoles, ctx, {
       userId: 'x',
+      mode: 'replace',
       roles: [{ roleName: 'GLOBAL_READ_ONLY' }],
     });
     expect(p.current).toBeUndefined();
     expect(p.notes?.join(' ')).toMatch(/could not be read/);
     await expect(
-      previewOf(updateUserRoles, ctx, { userId: 'x', roles: [{ roleName: 'GROUP_OWNER' }] }),
+      previewOf(updateUserRoles, ctx, { userId: 'x', mode: 'replace', roles: [{ roleName: 'GROUP_OWNER' }] }),
     ).rejects.toThrow(/GROUP_OWNER is a project role: give it with groupId/);
   });
 

@@ -94,6 +94,14 @@ export function usersArea(ctx: AreaContext) {
     async get(userId: string, o?: CallOptions): Promise<User> {
       return ctx.call(UserSchema, 'User', { method: 'GET', path: apiPath`/users/${userId}` }, o);
     },
+    /** By login name (the field's route, beyond the spec). */
+    async byName(userName: string, o?: CallOptions): Promise<User> {
+      return ctx.call(UserSchema, 'User', { method: 'GET', path: apiPath`/users/byName/${userName}` }, o);
+    },
+    /** The members of a project (the field's route, beyond the spec). */
+    async ofProject(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<User>> {
+      return ctx.list(UserSchema, 'User', apiPath`/groups/${projectId}/users`, page, o);
+    },
     async updateRoles(userId: string, roles: RoleAssignment[], o?: CallOptions): Promise<User> {
       return ctx.call(
         UserSchema,

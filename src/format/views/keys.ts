@@ -31,7 +31,17 @@ export function keyNote(k: KeptKey): string {
   return 'The private key is shown in full (DBOPS_REVEAL_SECRETS=true): store it now, the platform never shows it again.';
 }
 
-export const roleLabel = (r: { roleName?: string; orgId?: string; groupId?: string }) =>
+type Role = { roleName?: string; orgId?: string; groupId?: string };
+
+/** Role labels that name projects where the names are known: "GROUP_OWNER @ payments-prod". */
+export const namedRoles =
+  (projectNames: ReadonlyMap<string, string>) =>
+  (r: Role): string => {
+    const name = r.groupId ? projectNames.get(r.groupId) : undefined;
+    return name ? `${r.roleName} @ ${name}` : roleLabel(r);
+  };
+
+export const roleLabel = (r: Role) =>
   r.groupId
     ? `${r.roleName} @ project ${r.groupId}`
     : r.orgId

@@ -2,7 +2,7 @@
 import type { AccessListEntry, User } from '../../api/types.js';
 import type { ListView } from '../answers.js';
 import { age } from '../markdown.js';
-import { roleLabel } from './keys.js';
+import { namedRoles, roleLabel } from './keys.js';
 export const accessList: ListView<AccessListEntry> = {
   columns: ['address', 'added', 'last used', 'last used from', 'requests'],
   row: (e: AccessListEntry, now: Date) => [
@@ -22,3 +22,15 @@ export const userPairs = (u: User): Array<[string, unknown]> => [
   ['Roles', (u.roles ?? []).map(roleLabel)],
   ['Teams', u.teamIds],
 ];
+
+/** People as a list: who they are and what they may do, roles named by project where the names are known. */
+export const userList = (projectNames: ReadonlyMap<string, string>): ListView<User> => ({
+  columns: ['userId', 'name', 'username', 'email', 'roles'],
+  row: (u: User) => [
+    u.id,
+    [u.firstName, u.lastName].filter(Boolean).join(' '),
+    u.username,
+    u.emailAddress,
+    (u.roles ?? []).map(namedRoles(projectNames)).join('; '),
+  ],
+});

@@ -18,6 +18,7 @@ import {
   grants,
   hasGlobalRole,
   isMember,
+  requireProjectRole,
   scopeOf,
   unauthorized,
 } from './access.js';
@@ -514,21 +515,50 @@ export const userRoutes: SimRoute[] = [
     path: '/users/:userId',
     beyondSpec: true,
     handle(req, ctx) {
-      const caller = callerOf(req);
       const user = findUser(ctx, req.params.userId ?? '');
-      const roles = caller.key.roles;
-      const visible =
-        caller.key.userId === user.id ||
-        hasGlobalRole(roles, ROLE_NAMES) ||
-        user.roles.some((r) => {
-          if (r.groupId !== undefined) {
-            const project = ctx.store.project(r.groupId);
-            return project !== undefined && isMember(roles, project);
-          }
-          return r.orgId !== undefined && roles.some((c) => c.orgId === r.orgId);
-        });
-      if (!visible) throw unauthorized();
+      if (!visibleTo(req, ctx, user)) throw unauthorized();
       return { status: 200, body: renderUser(req, user) };
     },
   },
+  {
+    // The field's lookup by login name (beyond the spec).
+    method: 'GET',
+    path: '/users/byName/:userName',
+    beyondSpec: true,
+    handle(req, ctx) {
+      const name = req.params.userName ?? '';
+      const user = ctx.store.data.users.find((u) => u.username === name);
+      if (!user) throw new SimError(404, 'USER_NOT_FOUND', `No user with username ${name} exists.`, [name]);
+      if (!visibleTo(req, ctx, user)) throw unauthorized();
+      return { status: 200, body: renderUser(req, user) };
+    },
+  },
+  {
+    // The members of a project (beyond the spec): users with a role in it, for any member of the project.
+    method: 'GET',
+    path: '/groups/:projectId/users',
+    beyondSpec: true,
+    handle(req, ctx) {
+      const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
+      const members = ctx.store.data.users.filter((u) => u.roles.some((r) => r.groupId === project.id));
+      return { status: 200, list: members.map((u) => renderUser(req, u)) };
+    },
+  },
 ];
+
+/** A user is visible to themselves, to global roles, and to members of a project or organization they are in. */
+function visibleTo(req: SimRequest, ctx: SimContext, user: UserRec): boolean {
+  const caller = callerOf(req);
+  const roles = caller.key.roles;
+  return (
+    caller.key.userId === user.id ||
+    hasGlobalRole(roles, ROLE_NAMES) ||
+    user.roles.some((r) => {
+      if (r.groupId !== undefined) {
+        const project = ctx.store.project(r.groupId);
+        return project !== undefined && isMember(roles, project);
+      }
+      return r.orgId !== undefined && roles.some((c) => c.orgId === r.orgId);
+    })
+  );
+}
