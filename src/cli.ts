@@ -10,11 +10,12 @@ Commands:
   tools        list the tools (--json for machine-readable output)
   call         call one tool through the MCP path: call <tool> [json-args] [--demo] [--yes]
 
-Run "dbops-mcp <command> --help" for the options of a command.`;
+Run "dbops-mcp <command> --help" for the options of a command; "dbops-mcp --version" prints the version.`;
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
-  const isHelp = first === '--help' || first === '-h';
+  // Not options of `serve`: they answer by themselves.
+  const isHelp = first === '--help' || first === '-h' || first === '--version' || first === '-v';
   const command = first === undefined || (first.startsWith('-') && !isHelp) ? 'serve' : first;
   const args = command === first ? rest : argv;
   switch (command) {
@@ -26,6 +27,11 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./mcp/cli.js')).runTools(args);
     case 'call':
       return (await import('./mcp/cli.js')).runCall(args);
+    case '--version':
+    case '-v':
+    case 'version':
+      process.stdout.write(`${(await import('./version.js')).packageVersion()}\n`);
+      return 0;
     case 'help':
     case '--help':
     case '-h':

@@ -1,6 +1,7 @@
 // The only place (with the other files of src/mcp/) that imports the MCP SDK (v2: both protocol eras from
 // one server): it registers the catalog as MCP tools, turns every outcome into a result (never a crash), and
 // wires progress, cancellation, consent (input_required) and logging to the SDK.
+
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,6 +21,7 @@ import type { createSecretKeeper } from '../policy/secrets.js';
 import type { TokenSigner } from '../policy/tokens.js';
 import type { AnyTool, ToolAnswer, ToolContext } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
+import { packageVersion } from '../version.js';
 import { catalog as fullCatalog } from './catalog.js';
 import { askPerson, consentCodec, consentEnv, type ToolResult } from './consent.js';
 import { errorMessage } from './errors.js';
@@ -28,23 +30,7 @@ import { annotationsFor, argsSchemaFor, listingOf, outputSchemaFor } from './sch
 export { annotationsFor, inputSchemaFor, listingOf, outputSchemaFor } from './schemas.js';
 
 export const SERVER_NAME = 'dbops-mcp';
-/** The version in package.json: the nearest one named dbops-mcp above this module (source, build or bundle). */
 export const SERVER_VERSION = packageVersion();
-
-function packageVersion(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)), i = 0; i < 5; dir = dirname(dir), i++) {
-    try {
-      const p = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (p.name === 'dbops-mcp' && p.version) return p.version;
-    } catch {
-      // not here: look one folder up
-    }
-  }
-  return '0.0.0';
-}
 
 /** The server's instructions; the sentence on changes follows the live policy (DBOPS_CONFIRM). */
 export const instructionsFor = (

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const cli = new URL('../../dist/src/cli.js', import.meta.url).pathname;
@@ -8,6 +9,14 @@ describe('cli', () => {
     const out = spawnSync(process.execPath, [cli, 'help'], { encoding: 'utf8' });
     expect(out.status).toBe(0);
     expect(out.stderr).toContain('Commands:');
+  });
+  it('prints the package version for --version', () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    for (const flag of ['--version', '-v']) {
+      const out = spawnSync(process.execPath, [cli, flag], { encoding: 'utf8' });
+      expect(out.status).toBe(0);
+      expect(out.stdout.trim()).toBe(version);
+    }
   });
   it('rejects an unknown command with exit 2', () => {
     const out = spawnSync(process.execPath, [cli, 'bogus'], { encoding: 'utf8' });

@@ -33,7 +33,17 @@ const under = (p: string, dir: string) => p === dir || p.startsWith(`${dir}/`);
  * not import each other upwards either (format below tool, feeds and policy beside each other).
  */
 const LAYERS: Array<[number, string[]]> = [
-  [1, ['src/platform', 'src/log.ts', 'src/net.ts', 'src/config.ts', 'src/format/untrusted.ts']],
+  [
+    1,
+    [
+      'src/platform',
+      'src/log.ts',
+      'src/net.ts',
+      'src/config.ts',
+      'src/version.ts',
+      'src/format/untrusted.ts',
+    ],
+  ],
   [2, ['src/api']],
   [3, ['src/format', 'src/state']],
   [4, ['src/tool']],
