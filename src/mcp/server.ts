@@ -3,9 +3,6 @@
 // wires progress, cancellation, consent (input_required) and logging to the SDK.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type LoggingLevel, McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { readAges } from '../api/cache.js';
 import type { ApiClient } from '../api/client.js';

