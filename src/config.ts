@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { z } from 'zod';
 
 const bool = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+  .preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+    z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])], {
+      error: 'must be true or false (also accepted: 1, 0, yes, no; any case)',
+    }),
+  )
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const list = z
@@ -81,6 +86,8 @@ export const configSchema = z.object({
   allowedOrigins: list.default([]),
   sessionIdleMs: int(1_000, 86_400_000).default(30 * 60_000),
   demo: bool.default(false),
+  /** An unknown DBOPS_* variable stops start-up instead of a warning. */
+  strictSettings: bool.default(false),
 });
 
 export type Config = z.output<typeof configSchema>;
@@ -150,6 +157,12 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = process
     if (value !== undefined && value !== '') fromEnv[key] = value;
   }
   const merged = { ...fromFile, ...fromEnv, ...fromFlags };
+  const strict =
+    ['1', 'true', 'yes'].includes(String(merged.strictSettings ?? '').toLowerCase()) ||
+    merged.strictSettings === true;
+  const unknown = unknownSettings(env);
+  if (strict && unknown.length > 0)
+    throw new ConfigError(`${unknown.join('; ')} (DBOPS_STRICT_SETTINGS is set)`);
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -159,4 +172,40 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = process
     throw new ConfigError(`invalid setting ${where}: ${issue?.message ?? 'invalid value'}`);
   }
   return parsed.data;
+}
+
+/** The valid names closest to `name` (by edit distance), for "did you mean" hints. */
+export function nearest(name: string, valid: string[]): string[] {
+  const scored = valid.map((v) => [v, editDistance(name, v)] as const).sort((a, b) => a[1] - b[1]);
+  const best = scored[0]?.[1] ?? 0;
+  return scored
+    .filter(([, d]) => d === best)
+    .slice(0, 3)
+    .map(([v]) => v);
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(
+        (prev[j] ?? 0) + 1,
+        (cur[j - 1] ?? 0) + 1,
+        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    prev = cur;
+  }
+  return prev[b.length] ?? 0;
+}
+
+/**
+ * DBOPS_* variables that are no setting (a misspelt name would otherwise be ignored in silence, e.g.
+ * DBOPS_READONLY leaving the server writable), each as a message naming the nearest known settings.
+ */
+export function unknownSettings(env: NodeJS.ProcessEnv = process.env): string[] {
+  const known = [...Object.values(settingNames).map((n) => n.env), 'DBOPS_CONFIG'];
+  return Object.keys(env)
+    .filter((k) => k.startsWith('DBOPS_') && !known.includes(k))
+    .map((k) => `${k} is not a setting and is ignored; did you mean ${nearest(k, known).join(' or ')}?`);
 }

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { openInBrowser } from '../approval/open.js';
-import { type Config, ConfigError, loadConfig, settingNames } from '../config.js';
+import { type Config, ConfigError, loadConfig, settingNames, unknownSettings } from '../config.js';
 import { createLogger } from '../log.js';
 import { redisSessions } from '../state/sessions.js';
 import { maxKindOf } from '../tool/index.js';
@@ -43,6 +43,7 @@ export async function runServe(args: string[]): Promise<number> {
     return fail(e);
   }
   const logger = createLogger(config.logLevel);
+  for (const warning of unknownSettings()) logger.warn(warning);
   let runtime: Awaited<ReturnType<typeof createRuntime>>;
   try {
     runtime = await createRuntime(config, logger);
@@ -217,6 +218,7 @@ export async function runTools(args: string[]): Promise<number> {
   } catch (e) {
     return fail(e);
   }
+  for (const warning of unknownSettings()) process.stderr.write(`dbops-mcp: warning: ${warning}\n`);
   const tools = enabledTools(config, catalog).map((t) => ({
     name: t.name,
     kind: maxKindOf(t),

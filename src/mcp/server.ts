@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { type LoggingLevel, McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { readAges } from '../api/cache.js';
 import type { ApiClient } from '../api/client.js';
-import { type Config, ConfigError } from '../config.js';
+import { type Config, ConfigError, nearest } from '../config.js';
 import { capText } from '../format/markdown.js';
 import { boundStructured } from '../format/structured.js';
 import { cell, newFence } from '../format/untrusted.js';
@@ -84,30 +84,6 @@ export function checkToolFilters(config: ToolFilters, catalog: AnyTool[] = fullC
     const hints = unknown.map((n) => `"${n}" (did you mean ${nearest(n, valid).join(' or ')}?)`);
     throw new ConfigError(`invalid setting ${key}: unknown tool or kind ${hints.join(', ')}`);
   }
-}
-
-function nearest(name: string, valid: string[]): string[] {
-  const scored = valid.map((v) => [v, editDistance(name, v)] as const).sort((a, b) => a[1] - b[1]);
-  const best = scored[0]?.[1] ?? 0;
-  return scored
-    .filter(([, d]) => d === best)
-    .slice(0, 3)
-    .map(([v]) => v);
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(
-        (prev[j] ?? 0) + 1,
-        (cur[j - 1] ?? 0) + 1,
-        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    prev = cur;
-  }
-  return prev[b.length] ?? 0;
 }
 
 /**

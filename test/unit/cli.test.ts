@@ -18,6 +18,35 @@ describe('cli', () => {
       expect(out.stdout.trim()).toBe(version);
     }
   });
+  it('warns about a DBOPS_* variable that is no setting, naming the nearest one; stops under DBOPS_STRICT_SETTINGS', () => {
+    const env = { PATH: process.env.PATH, DBOPS_READONLY: 'true' };
+    const warned = spawnSync(process.execPath, [cli, 'tools'], { encoding: 'utf8', env });
+    expect(warned.status).toBe(0);
+    expect(warned.stderr).toContain(
+      'DBOPS_READONLY is not a setting and is ignored; did you mean DBOPS_READ_ONLY?',
+    );
+    const strict = spawnSync(process.execPath, [cli, 'tools'], {
+      encoding: 'utf8',
+      env: { ...env, DBOPS_STRICT_SETTINGS: '1' },
+    });
+    expect(strict.status).toBe(2);
+    expect(strict.stderr).toContain('DBOPS_READONLY');
+  });
+  it('takes booleans in any case and lists the accepted values when refusing one', () => {
+    const upper = spawnSync(process.execPath, [cli, 'tools', '--json'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, DBOPS_READ_ONLY: 'TRUE' },
+    });
+    expect(upper.status).toBe(0);
+    const kinds = (JSON.parse(upper.stdout) as Array<{ kind: string }>).map((t) => t.kind);
+    expect(new Set(kinds)).toEqual(new Set(['read']));
+    const bad = spawnSync(process.execPath, [cli, 'tools'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, DBOPS_READ_ONLY: 'sure' },
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/DBOPS_READ_ONLY.*true or false.*1, 0, yes, no/);
+  });
   it('rejects an unknown command with exit 2', () => {
     const out = spawnSync(process.execPath, [cli, 'bogus'], { encoding: 'utf8' });
     expect(out.status).toBe(2);
