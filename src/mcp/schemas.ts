@@ -158,9 +158,14 @@ function portable(node: unknown): unknown {
   return out;
 }
 
-/** The published input schema: portable, optional properties nullable. */
+/**
+ * The published input schema: portable, optional properties nullable; at the top, `properties` and
+ * `additionalProperties: false` even for a tool without arguments (OpenAI's strict mode refuses a bare
+ * `{"type":"object"}` in clients that pass schemas through).
+ */
 function publishedInput(tool: AnyTool): Json {
-  return portable(jsonSchema(inputSchemaFor(tool), 'input')) as Json;
+  const schema = portable(jsonSchema(inputSchemaFor(tool), 'input')) as Json;
+  return { ...schema, properties: schema['properties'] ?? {}, additionalProperties: false };
 }
 
 /**

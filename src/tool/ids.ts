@@ -81,5 +81,6 @@ export const isoTime = (what: string) =>
     .refine((s) => s.length <= 40 && ISO_TIME.test(s) && !Number.isNaN(Date.parse(s)), {
       message: `${what} must be an ISO 8601 timestamp with a zone (Z, +hh:mm or +hhmm), such as 2026-11-21T14:00:00Z`,
     })
-    .overwrite(inUtc)
-    .meta({ format: 'date-time' });
+    // No `format: date-time`: several clients' validators do not know it and warn on every call; the
+    // description and the message say what is taken.
+    .overwrite(inUtc);

@@ -103,8 +103,16 @@ const GEMINI_KEYWORDS = new Set([
   'maxLength',
 ]);
 
-/** Gemini's function-declaration Schema: throws on anything it would have to drop. */
+/**
+ * Gemini's function-declaration Schema: throws on anything it would have to drop. The top level's
+ * `additionalProperties: false` (there for OpenAI's strict mode) is the one thing Gemini clients drop as they
+ * convert; it restricts nothing Gemini could express.
+ */
 function toGemini(schema: Json, path = '$'): Json {
+  if (path !== '$' && !path.includes('.') && schema['additionalProperties'] === false) {
+    const { additionalProperties: _dropped, ...rest } = schema;
+    schema = rest;
+  }
   const out: Json = {};
   let nullable = false;
   for (const [k, v] of Object.entries(schema)) {
@@ -146,11 +154,21 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('the whole tools/list under strict converters', () => {
+  it('declares no string format (validators without format support warn on every call)', () => {
+    expect(JSON.stringify(tools)).not.toMatch(/"format":/);
+  });
+
   it('converts every input schema to OpenAI strict functions without loss', () => {
     const failures: string[] = [];
     for (const tool of tools) {
       try {
-        const params = toOpenAIStrict(tool.inputSchema as Json, tool.name);
+        // As sent: strict converters that pass the schema through (no repair) need both at the top, even
+        // for a tool without arguments.
+        const sent = tool.inputSchema as Json;
+        if (typeof sent['properties'] !== 'object') throw new Error(`${tool.name}: no properties`);
+        if (sent['additionalProperties'] !== false)
+          throw new Error(`${tool.name}: additionalProperties not false`);
+        const params = toOpenAIStrict(sent, tool.name);
         expect(params['type']).toBe('object');
       } catch (e) {
         failures.push((e as Error).message);
