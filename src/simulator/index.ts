@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { type Logger, silentLogger } from '../log.js';
 import { createDigestVerifier } from './digest-server.js';
 import { applyFaults, defaultFaults, type Faults } from './faults.js';
-import { loadSnapshot, saveSnapshot } from './persistence.js';
+import { exclusive, fileStamp, loadSnapshot, saveSnapshot } from './persistence.js';
 import { routes as defaultRoutes } from './routes/index.js';
 import { API_PREFIX, createSimServer } from './server.js';
 import { createStats, type Stats } from './stats.js';
@@ -65,10 +65,38 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
       ? createStore({ dataset: options.dataset ?? 'demo', seed: options.seed, now })
       : Store.fromSnapshot(saved, now));
   // Serialised straight from the live data: a copy first (store.snapshot()) would only be thrown away.
-  const persist = dataFile === undefined ? undefined : () => saveSnapshot(dataFile, store.data);
+  let stamp: string | undefined;
+  const persist =
+    dataFile === undefined
+      ? undefined
+      : () => {
+          saveSnapshot(dataFile, store.data);
+          stamp = fileStamp(dataFile);
+        };
   if (saved === undefined)
     persist?.(); // the file exists from the first moment on
-  else logger.info('simulator data loaded', { file: dataFile });
+  else {
+    stamp = fileStamp(dataFile as string);
+    logger.info('simulator data loaded', { file: dataFile });
+  }
+  /** Another process sharing the file saved since: take its data (saves are atomic renames). */
+  const refresh =
+    dataFile === undefined
+      ? undefined
+      : () => {
+          const now2 = fileStamp(dataFile);
+          if (now2 === undefined || now2 === stamp) return;
+          Object.assign(store.data, Store.fromSnapshot(loadSnapshot(dataFile), now).data);
+          stamp = now2;
+        };
+  const shared =
+    dataFile === undefined
+      ? undefined
+      : <T>(change: () => T): T =>
+          exclusive(dataFile, () => {
+            refresh?.();
+            return change();
+          });
 
   const ctx: SimContext = {
     store,
@@ -87,6 +115,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     stats,
     logger,
     persist,
+    refresh,
+    shared,
     maxBodyBytes: options.maxBodyBytes,
   });
 

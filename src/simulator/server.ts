@@ -51,6 +51,10 @@ export interface SimServerOptions {
   logger: Logger;
   /** Runs after a 2xx answer of a route with `mutates`, before the answer is sent; a throw turns it into a 500. */
   persist?: () => void;
+  /** Takes changes another process saved to the shared data file (before a read). */
+  refresh?: () => void;
+  /** Runs a change and its save under the data file's inter-process lock, on fresh data. */
+  shared?: <T>(change: () => T) => T;
   maxBodyBytes?: number;
   rand?: () => number;
 }
@@ -256,6 +260,8 @@ export function createSimServer(opts: SimServerOptions): Server {
     const match: Match = segs ? matchRoute(compiled, method, segs) : { kind: 'none' };
     if (match.kind === 'route') bump(stats.byRoute, `${match.route.method} ${match.route.path}`);
 
+    // Another process sharing the data file may have changed it (a key it created signs this request).
+    opts.refresh?.();
     // 1. Digest auth, before anything else (unknown paths and wrong methods are challenged too).
     const remoteAddress = normalizeAddress(req.socket.remoteAddress ?? '');
     let caller: Caller | null = null;
@@ -341,8 +347,12 @@ export function createSimServer(opts: SimServerOptions): Server {
       baseUrl: `http://${req.headers.host ?? 'localhost'}${API_PREFIX}`,
       now: ctx.now(),
     };
-    const result: SimResponse = route.handle(simReq, ctx);
-    if (route.mutates && result.status >= 200 && result.status < 300) opts.persist?.();
+    const apply = (): SimResponse => {
+      const answer = route.handle(simReq, ctx);
+      if (route.mutates && answer.status >= 200 && answer.status < 300) opts.persist?.();
+      return answer;
+    };
+    const result: SimResponse = route.mutates && opts.shared ? opts.shared(apply) : apply();
     if (losesResponse(faults, method, rand)) {
       // The change is applied (and saved); the client never learns it.
       stats.lostResponses++;

@@ -342,6 +342,32 @@ describe('stdio transport (built CLI)', () => {
     expect(reset.out).toContain(w.id);
   });
 
+  it('keeps all ten of ten parallel demo writes (the state file is changed under an inter-process lock)', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'dbops-demo-parallel-'));
+    const run = (args: string[]) =>
+      runCli(['call', ...args], { DBOPS_AUDIT_LOG: join(stateDir, 'audit.log') });
+    expect((await run(['list_projects', '{}', '--demo'])).code).toBe(0); // the state file exists
+    const day = 24 * 3_600_000;
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        run([
+          'create_maintenance_window',
+          JSON.stringify({
+            startDate: new Date(Date.now() + (i + 2) * day).toISOString(),
+            endDate: new Date(Date.now() + (i + 2) * day + 3_600_000).toISOString(),
+            alertTypeNames: ['HOST'],
+            description: `parallel-${i}`,
+          }),
+          '--demo',
+        ]),
+      ),
+    );
+    for (const r of results) expect(r.code, r.err).toBe(0);
+    const list = await run(['list_maintenance_windows', '{"itemsPerPage":100}', '--demo']);
+    expect(list.code, list.err).toBe(0);
+    for (let i = 0; i < 10; i++) expect(list.out, `parallel-${i}`).toContain(`parallel-${i}`);
+  }, 60_000);
+
   it('exits quietly when the reader closes the pipe (dbops-mcp tools | head -1)', async () => {
     for (const args of [['tools'], ['call', 'list_alert_configs', '{}', '--demo']]) {
       const r = await runCli(args, {}, { closeStdout: true });
