@@ -45,6 +45,8 @@ export interface TransportConfig {
   cacheSlowTtlMs?: number;
   /** Each GET's outcome (hit, coalesced, miss), for metrics. */
   onRead?: (result: ReadResult) => void;
+  /** Each HTTP exchange with the platform, as it completes (metrics). */
+  onResponse?: (method: string, status: number | 'error', ms: number) => void;
   /** Requests per minute this client may send (token bucket); 0 or absent = no limit. */
   rateLimit?: number;
   /** Requests in flight at once; 0 or absent = no cap. */
@@ -280,15 +282,23 @@ export function createTransport(cfg: TransportConfig): Transport {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'dbops-mcp' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (authorization) headers.authorization = authorization;
-    const res = await (await dispatcher.get()).request({
-      origin,
-      path: target,
-      method,
-      headers,
-      body,
-      signal,
-    });
-    return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+    const started = performance.now();
+    try {
+      const res = await (await dispatcher.get()).request({
+        origin,
+        path: target,
+        method,
+        headers,
+        body,
+        signal,
+      });
+      const answer = { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+      cfg.onResponse?.(method, answer.status, performance.now() - started);
+      return answer;
+    } catch (error) {
+      cfg.onResponse?.(method, 'error', performance.now() - started);
+      throw error;
+    }
   }
 
   /** One attempt: the request plus the digest round trips it needs (at most one re-sign). */

@@ -5,9 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { freshReads } from '../api/cache.js';
 import { openInBrowser } from '../approval/open.js';
 import { type Config, ConfigError, loadConfig, settingNames, unknownSettings } from '../config.js';
 import { createLogger } from '../log.js';
+import type { RedisState } from '../state/redis.js';
 import { redisSessions } from '../state/sessions.js';
 import { maxKindOf } from '../tool/index.js';
 import { catalog } from './catalog.js';
@@ -77,6 +79,7 @@ export async function runServe(args: string[]): Promise<number> {
         directory: runtime.redis ? redisSessions(runtime.redis) : undefined,
         forwardKey: runtime.redis ? deps.tokens.derive('replica-forward') : undefined,
         routes: runtime.approvals?.routes,
+        ready: () => readiness(runtime),
       });
     } catch (e) {
       await bus.close();
@@ -360,4 +363,26 @@ export async function runCall(args: string[]): Promise<number> {
     await server.close().catch(() => {});
     await runtime.close();
   }
+}
+
+/** What GET /readyz reports: the platform answers an authenticated read now, and the state store answers. */
+async function readiness(runtime: Awaited<ReturnType<typeof createRuntime>>) {
+  const check = async (probe: () => Promise<unknown>) => {
+    try {
+      await probe();
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, detail: (e as Error).message };
+    }
+  };
+  const { api } = runtime.deps;
+  return {
+    // Fresh: a kept answer would say nothing about the platform now.
+    platform: await check(() =>
+      freshReads(() => api.request({ method: 'GET', path: '/groups', query: { itemsPerPage: 1 } })),
+    ),
+    ...(runtime.redis
+      ? { stateStore: await check(() => (runtime.redis as RedisState).eval('return 1', [], [])) }
+      : {}),
+  };
 }

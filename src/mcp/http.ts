@@ -25,6 +25,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../log.js';
+import { gauge, registry } from '../metrics.js';
 import { isLoopback, isLoopbackHost } from '../net.js';
 import { sameSecret } from '../policy/tokens.js';
 import type { SessionDirectory } from '../state/sessions.js';
@@ -54,6 +55,8 @@ export interface HttpOptions {
   directory?: SessionDirectory;
   /** Replicas sign what they record in the directory and the requests they pass on with this shared key. */
   forwardKey?: Uint8Array;
+  /** GET /readyz: each dependency (platform, state store) and whether it answers now. */
+  ready?: () => Promise<Record<string, { ok: boolean; detail?: string }>>;
   /** Other pages served on the same port (the approval page); return true when handled. */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
 }
@@ -81,6 +84,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     inFlight: number;
   }
   const sessions = new Map<string, Session>();
+  gauge('dbops_http_sessions', '2025-era HTTP sessions held now', () => sessions.size);
   const maxSessions = opts.maxSessions ?? 100;
   let port = opts.port;
   let selfOrigin = '';
@@ -142,6 +146,25 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
             ? { status: 'ok' }
             : { status: 'ok', sessions: sessions.size, maxSessions },
         );
+      // Readiness: the platform and the state store answer now (503 naming the one that does not).
+      if (url.pathname === '/readyz') {
+        const checks = (await opts.ready?.()) ?? {};
+        const ok = Object.values(checks).every((c) => c.ok);
+        const shown = opts.token && !tokenOk(req.headers.authorization) ? {} : { checks };
+        return sendJson(res, ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', ...shown });
+      }
+      // Metrics: beyond loopback the same bearer token as /mcp.
+      if (url.pathname === '/metrics') {
+        if (!tokenOk(req.headers.authorization)) {
+          res.setHeader('WWW-Authenticate', 'Bearer realm="dbops-mcp"');
+          return sendJson(res, 401, {
+            error: 'unauthorized',
+            detail: 'GET /metrics needs the bearer token of /mcp',
+          });
+        }
+        res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
+        return;
+      }
       if (opts.routes && (await opts.routes(req, res, url))) return;
       if (url.pathname !== '/mcp') return sendJson(res, 404, { error: 'not found' });
       if (!tokenOk(req.headers.authorization)) {

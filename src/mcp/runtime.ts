@@ -6,6 +6,7 @@ import { createApiClient } from '../api/client.js';
 import { type ApprovalService, createApprovalService } from '../approval/index.js';
 import { type Config, ConfigError } from '../config.js';
 import type { Logger } from '../log.js';
+import { cacheReads, consentSteps, platformRequestSeconds, platformRequests } from '../metrics.js';
 import { isLoopback } from '../net.js';
 import { createAuditLog } from '../policy/audit.js';
 import { createSecretKeeper } from '../policy/secrets.js';
@@ -101,12 +102,25 @@ export async function createRuntime(
     caFile: config.caFile,
     tlsInsecure: config.tlsInsecure,
     dialect: config.dialect,
+    onRead: (result) => cacheReads.inc({ result }),
+    onResponse: (method, status, ms) => {
+      platformRequests.inc({ method, status: String(status) });
+      platformRequestSeconds.observe({ method }, ms / 1000);
+    },
     logger,
   });
-  const audit = createAuditLog(config.auditLog, logger, {
+  const auditLog = createAuditLog(config.auditLog, logger, {
     maxBytes: config.auditMaxBytes,
     keep: config.auditKeep,
   });
+  // Every audited step of a guarded call is also counted, by channel and outcome (GET /metrics).
+  const audit: typeof auditLog = {
+    ...auditLog,
+    write: (entry) => {
+      consentSteps.inc({ channel: entry.channel ?? 'none', outcome: entry.outcome });
+      return auditLog.write(entry);
+    },
+  };
   // Used tokens and executed approvals outlive this process: single use holds across restarts and processes
   // (the file ledger) or across replicas (Redis, with approval records and caps there too).
   let redis: RedisState | undefined;

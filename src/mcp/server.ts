@@ -11,6 +11,7 @@ import { capText } from '../format/markdown.js';
 import { boundStructured } from '../format/structured.js';
 import { cell, newFence } from '../format/untrusted.js';
 import type { Logger, LogLevel } from '../log.js';
+import { toolCallSeconds, toolCalls } from '../metrics.js';
 import type { AuditLog } from '../policy/audit.js';
 import { consentFacts, consentInstruction } from '../policy/consent.js';
 import { type ApprovalChannel, callTool } from '../policy/guard.js';
@@ -236,6 +237,11 @@ export function createMcpServer(deps: ServerDeps): McpServer {
           };
           const env = consentEnv(server, extra);
           const reads: { oldestAt?: number } = {};
+          const timer = toolCallSeconds.startTimer({ tool: tool.name });
+          const counted = (outcome: string) => {
+            toolCalls.inc({ tool: tool.name, outcome });
+            timer();
+          };
           try {
             const fence = newFence();
             const answer = await readAges.run(reads, () =>
@@ -246,7 +252,11 @@ export function createMcpServer(deps: ServerDeps): McpServer {
                 asksFirst: consent.asksFirst,
               }),
             );
-            if ('ask' in answer) return await askPerson(answer, sealed, extra, ttlMs);
+            if ('ask' in answer) {
+              counted('consent_asked');
+              return await askPerson(answer, sealed, extra, ttlMs);
+            }
+            counted(String((answer.structured as { outcome?: unknown }).outcome ?? 'ok'));
             const narrow = 'Narrow it with pageNum/itemsPerPage or filters.';
             const aged = withDataAge(answer, reads.oldestAt);
             return {
@@ -260,6 +270,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             };
           } catch (e) {
             const text = errorMessage(e, tool.name);
+            counted('error');
             deps.logger.debug('tool call failed', { tool: tool.name, error: text });
             return { content: [{ type: 'text', text }], isError: true };
           }

@@ -41,6 +41,7 @@ const LAYERS: Array<[number, string[]]> = [
       'src/net.ts',
       'src/config.ts',
       'src/version.ts',
+      'src/metrics.ts',
       'src/format/untrusted.ts',
     ],
   ],
