@@ -62,5 +62,23 @@ describe('npm package', () => {
     expect(server.version).toBe(manifest.version);
     expect(server.packages[0].version).toBe(manifest.version);
     expect(server.description.length).toBeLessThanOrEqual(100);
+
+    // As the README says: a global install of the tarball into an empty prefix puts `dbops-mcp` on the PATH,
+    // with --version, --help and a demo call that needs no configuration.
+    const prefix = join(dir, 'prefix');
+    mkdirSync(prefix);
+    await npm(
+      ['install', '--global', '--prefer-offline', '--prefix', prefix, join(dir, info!.filename)],
+      dir,
+    );
+    const home = join(dir, 'home');
+    mkdirSync(home);
+    const env = { PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, HOME: home };
+    const version = await run('dbops-mcp', ['--version'], { env, timeout: 30_000 });
+    expect(version.stdout.trim()).toBe(manifest.version);
+    const help = await run('dbops-mcp', ['--help'], { env, timeout: 30_000 });
+    expect(help.stderr).toContain('Commands:');
+    const triage = await run('dbops-mcp', ['call', 'triage_project', '--demo'], { env, timeout: 60_000 });
+    expect(triage.stdout).toMatch(/^# Triage of project/m);
   });
 });
