@@ -8,6 +8,7 @@ import { apiKeyTools } from './api-keys.js';
 import { automationTools } from './automation.js';
 import { eventTools } from './events.js';
 import { hostTools } from './hosts.js';
+import { installationTools } from './installation.js';
 import { integrationTools } from './integrations.js';
 import { maintenanceWindowTools } from './maintenance-windows.js';
 import { openAlertTools } from './open-alerts.js';
@@ -17,6 +18,7 @@ import { userTools } from './users.js';
 
 export const catalog: AnyTool[] = [
   ...triageTools,
+  ...installationTools,
   ...openAlertTools,
   ...projectTools,
   ...alertConfigTools,

@@ -77,6 +77,7 @@ function happyArgs(tag: string): Record<string, Record<string, unknown>> {
     put_integration: { integrationType: 'WEBHOOK', settings: { url: 'https://hooks.example.com/dbops' } },
     get_user_access_list: { userId: user.id },
     find_user: { username: user.username },
+    triage_installation: {},
     create_user: {
       username: `${tag}.user@example.com`,
       password: 'Str0ng!pass-word',

@@ -62,6 +62,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
   list_agents: { projectId: PROJECT, agentType: 'MONITORING' },
   get_agent_links: { projectId: PROJECT },
   triage_project: { projectId: PROJECT },
+  triage_installation: {},
   create_org_api_key: { orgId: '1', desc: 'test-apikey', roles: ['ORG_MEMBER'] },
   create_project_api_key: { projectId: PROJECT, desc: 'test-apikey', roles: ['GROUP_OWNER'] },
   create_first_user: {

@@ -372,3 +372,37 @@ describe('a server without the project-wide alert list', () => {
     }
   });
 });
+
+describe('triage_installation', () => {
+  it('ranks every project by what is on fire, in one short answer with the next call per project', async () => {
+    const sim = await startSimulator({ dataset: 'demo', port: 0 });
+    const t = await startTestServer({ sim });
+    try {
+      const r = await t.call('triage_installation', {});
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text.length).toBeLessThan(4_000);
+      const rows = (r.structured?.results ?? []) as Array<{
+        projectId: string;
+        open: number;
+        unacknowledged: number;
+      }>;
+      expect(rows.map((x) => x.projectId).sort()).toEqual([...sim.projectIds].sort());
+      // Most urgent first, and the numbers are the platform's.
+      for (let i = 1; i < rows.length; i++)
+        expect(rows[i - 1]!.unacknowledged).toBeGreaterThanOrEqual(rows[i]!.unacknowledged);
+      for (const row of rows) {
+        // The project's own open alerts and the global ones on its hosts, as triage_project counts them.
+        const open = [...sim.store.data.alerts, ...sim.store.data.globalAlerts].filter(
+          (a) => a.groupId === row.projectId && a.status === 'OPEN',
+        );
+        expect(row.open, row.projectId).toBe(open.length);
+      }
+      const burning = rows.filter((x) => x.open > 0);
+      expect(burning.length).toBeGreaterThan(0);
+      for (const row of burning) expect(r.text).toMatch(new RegExp(`${row.projectId}[^\n]*triage_project`));
+    } finally {
+      await t.close();
+      await sim.close();
+    }
+  });
+});

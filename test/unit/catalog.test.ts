@@ -208,7 +208,7 @@ describe('the tool catalog', () => {
     for (const t of catalog) expect(t.description, t.name).not.toMatch(/consent|asks? (the person|first)/i);
   });
 
-  it('fits the whole tools/list payload in under 42 KB (34 tools)', () => {
+  it('fits the whole tools/list payload in under 43 KB (35 tools)', () => {
     // The same entries the server's tools/list handler answers with, measured in UTF-8 bytes as sent.
     const listings = catalog.map(listingOf);
     const size = Buffer.byteLength(JSON.stringify({ tools: listings }));
@@ -217,7 +217,7 @@ describe('the tool catalog', () => {
     expect(
       size,
       `descriptions ${part((l) => l.description)}, inputs ${part((l) => l.inputSchema)}, outputs ${part((l) => l.outputSchema)}`,
-    ).toBeLessThan(42_000);
+    ).toBeLessThan(43_000);
   });
 
   it('rejects unknown arguments (strict inputs) and adds consent fields to changes only', () => {

@@ -7,3 +7,34 @@ export const projectList: ListView<Project> = {
   columns: ['projectId', 'name', 'orgId', 'created'],
   row: (p: Project, now: Date) => [p.id, p.name, p.orgId, age(p.created, now)],
 };
+
+/** One project's line in an installation-wide triage: how much is on fire, and the call that looks closer. */
+export interface ProjectAlarm {
+  projectId: string;
+  name?: string;
+  open: number;
+  unacknowledged: number;
+  /** When the oldest open alert began. */
+  since?: string;
+  /** Why the project could not be read, when it could not. */
+  error?: string;
+}
+
+/** Most urgent first: unacknowledged alerts, then open ones, then the oldest; unreadable projects after. */
+export const byUrgency = (a: ProjectAlarm, b: ProjectAlarm) =>
+  Number(Boolean(a.error)) - Number(Boolean(b.error)) ||
+  b.unacknowledged - a.unacknowledged ||
+  b.open - a.open ||
+  (Date.parse(a.since ?? '') || Infinity) - (Date.parse(b.since ?? '') || Infinity);
+
+export const alarmList: ListView<ProjectAlarm> = {
+  columns: ['project', 'projectId', 'open alerts', 'not acknowledged', 'oldest', 'next'],
+  row: (p: ProjectAlarm, now: Date) => [
+    p.name,
+    p.projectId,
+    p.error ? '?' : p.open,
+    p.error ? '?' : p.unacknowledged,
+    p.error ? `not read: ${p.error}` : age(p.since, now),
+    p.open > 0 ? 'triage_project' : '',
+  ],
+};
