@@ -12,12 +12,13 @@ export const projectArg: PromptArg = {
   complete: 'projectId',
 };
 
-export const isoTimeArg = (what: string): PromptArg => ({
-  description: `${what} (ISO 8601, e.g. 2026-11-21T22:00:00Z)`,
+/** An ISO 8601 time argument; `example` is shown to the person (each argument its own, a plausible one). */
+export const isoTimeArg = (what: string, example: string): PromptArg => ({
+  description: `${what} (ISO 8601, e.g. ${example})`,
   required: true,
   pattern: {
     regex: ISO_TIME,
-    message: `${what} must be an ISO 8601 time such as 2026-11-21T22:00:00Z`,
+    message: `${what} must be an ISO 8601 time such as ${example}`,
   },
 });
 

@@ -11,8 +11,8 @@ export const planMaintenance = definePrompt({
     'Plan a maintenance window for planned work: check what is alerting and what windows exist, then propose one window and create it only after confirmation.',
   args: {
     projectId: projectArg,
-    start: isoTimeArg('When the work starts'),
-    end: isoTimeArg('When the work ends'),
+    start: isoTimeArg('When the work starts', '2026-11-21T22:00:00Z'),
+    end: isoTimeArg('When the work ends', '2026-11-22T02:00:00Z'),
     alertTypes: {
       description: `Alert types to mute, comma-separated (${ALERT_TYPE_NAMES.join(', ')}); default HOST, REPLICA_SET`,
       required: false,

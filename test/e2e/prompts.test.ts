@@ -128,3 +128,15 @@ describe('completion of prompt arguments', () => {
     expect(await complete('review_recent_changes', 'since', '4')).toEqual(['48h']);
   });
 });
+
+describe('plan_maintenance arguments', () => {
+  it('show a start example before the end example (an example window that ends as it starts misleads)', async () => {
+    const { prompts } = await import('../../src/mcp/catalog.js');
+    const plan = prompts.find((p) => p.name === 'plan_maintenance')!;
+    const example = (d: string | undefined) => /e\.g\. (\S+?)\)/.exec(d ?? '')?.[1] ?? '';
+    const args = plan.args as Record<string, { description?: string }>;
+    expect(Date.parse(example(args.start?.description))).toBeLessThan(
+      Date.parse(example(args.end?.description)),
+    );
+  });
+});
