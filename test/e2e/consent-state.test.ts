@@ -8,6 +8,7 @@ import { configSchema } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';
 import { settings } from '../helpers/eras.js';
+import { decide } from '../helpers/http.js';
 import { startTestHttp } from '../helpers/mcp.js';
 import { noRedis, startRedis, type TestRedis } from '../helpers/redis.js';
 
@@ -215,6 +216,58 @@ describe.skipIf(noRedis)('an accepted consent replayed up to its expiry and afte
       expect(textOf(replay)).toMatch(/nothing changed/);
       const r = (await c.callTool({ name: 'get_alert_config', arguments: { alertConfigId: id } })) as Round;
       expect((r.structuredContent?.record as { enabled?: boolean } | undefined)?.enabled).toBe(true);
+    }
+  });
+});
+
+// On 2026-07-28 there is no session: an approval belongs to the principal and client that asked for it.
+describe('an approval on 2026-07-28', () => {
+  it('resumes for the client that asked, and not for another client with the same arguments', async () => {
+    const runtime = await createRuntime(
+      configSchema.parse(settings({ transport: 'http', port: 0, confirmVia: 'approval-page' })),
+      silentLogger,
+    );
+    const http = await startTestHttp(runtime.deps, {
+      logger: silentLogger,
+      routes: runtime.approvals?.routes,
+    });
+    runtime.approvals?.useOrigin(http.origin);
+    const client = async (name: string) => {
+      const c = new Client(
+        { name, version: '1' },
+        { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      await c.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      return c;
+    };
+    const asker = await client('asker');
+    const other = await client('other');
+    try {
+      const list = (await asker.callTool({ name: 'list_alert_configs', arguments: {} })) as Round;
+      const id = ((list.structuredContent?.results ?? []) as Array<{ id: string; enabled: boolean }>).find(
+        (x) => x.enabled,
+      )?.id as string;
+      const args = { alertConfigId: id, enabled: false };
+      const first = (await asker.callTool({ name: 'set_alert_config_enabled', arguments: args })) as Round;
+      const c = first.structuredContent?.confirmation as { approvalId: string; url: string };
+      expect(c.approvalId).toBeTruthy();
+      await decide(c.url, 'approve');
+      const stolen = (await other.callTool({
+        name: 'set_alert_config_enabled',
+        arguments: { ...args, approvalId: c.approvalId },
+      })) as Round;
+      expect(stolen.isError).toBe(true);
+      expect(textOf(stolen)).toMatch(/another session or client asked for it; nothing changed/);
+      const own = (await asker.callTool({
+        name: 'set_alert_config_enabled',
+        arguments: { ...args, approvalId: c.approvalId },
+      })) as Round;
+      expect(own.structuredContent?.outcome, textOf(own)).toBe('executed');
+    } finally {
+      await asker.close();
+      await other.close();
+      await http.close();
+      await runtime.close();
     }
   });
 });
