@@ -2,7 +2,7 @@
 // a cap on requests in flight (DBOPS_MAX_CONCURRENT_REQUESTS), and a pause the platform itself asks for (429
 // with Retry-After). A spent budget fails at once with one clear answer (which setting, when it refills)
 // instead of every call waiting out its deadline or failing one by one at the platform.
-import { abortError } from './abort.js';
+import { abortError, sleep } from './abort.js';
 import { ApiError } from './errors.js';
 
 export interface BudgetOptions {
@@ -53,19 +53,6 @@ export function createBudget(o: BudgetOptions): Budget {
       message: `${why}; nothing was sent. It refills in about ${Math.max(1, Math.ceil(waitMs / 1000))} s: try again then.`,
     });
 
-  const wait = (ms: number, signal?: AbortSignal) =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(abortError(signal as AbortSignal));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-
   async function slot(signal?: AbortSignal): Promise<void> {
     if (!o.maxConcurrent || inFlight < o.maxConcurrent) {
       inFlight++;
@@ -104,7 +91,7 @@ export function createBudget(o: BudgetOptions): Budget {
       const pause = pausedUntil - now();
       if (pause > maxWait)
         throw spent(method, path, pause, 'The platform asked this server to slow down (HTTP 429)');
-      if (pause > 0) await wait(pause, signal);
+      if (pause > 0) await sleep(pause, signal);
       if (rate > 0) {
         refill();
         if (tokens < 1) {
@@ -116,7 +103,7 @@ export function createBudget(o: BudgetOptions): Budget {
               needMs,
               `This server's request budget for the platform is spent (DBOPS_RATE_LIMIT=${rate} requests per minute)`,
             );
-          await wait(needMs, signal);
+          await sleep(needMs, signal);
           refill();
         }
         tokens -= 1;
