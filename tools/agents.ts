@@ -25,7 +25,7 @@ export const listAgents = defineTool({
       result,
       pageQuery(args),
       {
-        title: `${args.agentType} agents of project ${args.projectId}`,
+        title: `${args.agentType} agents of project ${f.names.project(args.projectId)}`,
         ...agentList,
         next: 'list_hosts for the hosts they watch; get_automation_status for automation progress',
         empty: `No ${args.agentType} agents in this project.`,
@@ -62,7 +62,7 @@ export const getAgentLinks = defineTool({
     const calls = agentTypes.map((t) => `list_agents with agentType=${t}`);
     return {
       text: [
-        `# Agent resources of project ${args.projectId} — ${agentTypes.length} agent lists`,
+        `# Agent resources of project ${f.names.project(args.projectId)} — ${agentTypes.length} agent lists`,
         f.fence.notice,
         f.fence.wrap(fields([['Relations', links.map((l) => l.rel)]])),
         calls.length ? `Next: ${calls.join('; ')}.` : 'The project offers no agent lists.',

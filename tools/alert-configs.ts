@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { AlertConfig } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields } from '../src/format/markdown.js';
-import { condition, configList, matcherSummary } from '../src/format/views/alert-configs.js';
+import { named } from '../src/format/untrusted.js';
+import { condition, configList, configName, matcherSummary } from '../src/format/views/alert-configs.js';
 import { alertList } from '../src/format/views/alerts.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';
@@ -22,7 +23,7 @@ export const listAlertConfigs = defineTool({
       result,
       pageQuery(args),
       {
-        title: `Alert configurations of project ${args.projectId}`,
+        title: `Alert configurations of project ${f.names.project(args.projectId)}`,
         ...configList,
         next: 'get_alert_config for details, list_open_alerts_for_config for its open alerts',
         empty: 'This project has no alert configurations.',
@@ -68,7 +69,7 @@ export const getAlertConfig = defineTool({
   run: (ctx, args) => ctx.api.alertConfigs.get(args.projectId, args.alertConfigId, ctx.req),
   format: (c, args, f) =>
     recordAnswer(
-      `Alert configuration ${args.alertConfigId}`,
+      `Alert configuration ${named(configName(c), args.alertConfigId)}`,
       c,
       (s) => [
         ['Event type', s.eventTypeName],
@@ -103,7 +104,7 @@ export const setAlertConfigEnabled = defineTool({
       signal: ctx.signal,
     });
     return {
-      action: `${args.enabled ? 'Enable' : 'Disable'} alert configuration ${args.alertConfigId}`,
+      action: `${args.enabled ? 'Enable' : 'Disable'} alert configuration ${named(configName(current), args.alertConfigId)}`,
       target: { project: args.projectId, alertConfigId: args.alertConfigId },
       current: { eventType: current.eventTypeName, enabled: current.enabled, condition: condition(current) },
       changes: [{ field: 'enabled', from: current.enabled, to: args.enabled }],
@@ -118,7 +119,7 @@ export const setAlertConfigEnabled = defineTool({
     }),
   format: (c, args, f) =>
     recordAnswer(
-      `Alert configuration ${args.alertConfigId} is now ${c.enabled ? 'enabled' : 'disabled'}`,
+      `Alert configuration ${named(configName(c), args.alertConfigId)} is now ${c.enabled ? 'enabled' : 'disabled'}`,
       c,
       (s) => [
         ['Event type', s.eventTypeName],
@@ -136,16 +137,19 @@ export const listOpenAlertsForConfig = defineTool({
   kind: 'read',
   input: { projectId: ids.project.optional(), alertConfigId: ids.alertConfig, ...page },
   output: listOutput,
-  run: (ctx, args) =>
-    ctx.api.alertConfigs.listOpenAlerts(args.projectId, args.alertConfigId, pageQuery(args), {
-      signal: ctx.signal,
-    }),
+  run: async (ctx, args) =>
+    (
+      await Promise.all([
+        ctx.api.alertConfigs.listOpenAlerts(args.projectId, args.alertConfigId, pageQuery(args), ctx.req),
+        ctx.names.learnAlertConfig(args.projectId, args.alertConfigId, ctx.signal),
+      ])
+    )[0],
   format: (result, args, f) =>
     listAnswer(
       result,
       pageQuery(args),
       {
-        title: `Open alerts of alert configuration ${args.alertConfigId}`,
+        title: `Open alerts of alert configuration ${f.names.alertConfig(args.alertConfigId)}`,
         ...alertList,
         next: 'acknowledge_alert with an alertId to silence one while you work on it',
         empty: 'No open alerts for this configuration.',

@@ -4,6 +4,7 @@ import { ifSupported } from '../src/api/capabilities.js';
 import type { Alert } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
+import { named } from '../src/format/untrusted.js';
 import { ackState, alertWhat, alertWhere, closedNote, globalAlertList } from '../src/format/views/alerts.js';
 import { ids, isoTime, page, text } from '../src/tool/ids.js';
 import {
@@ -37,10 +38,11 @@ function ackPreview(
 ): Omit<Preview, 'target'> {
   const closed = closedNote(a, alertId);
   if (closed && until) note.push(closed);
+  const alert = named(a && `${alertWhat(a)} on ${alertWhere(a)}`, alertId);
   return {
     action: until
-      ? `Acknowledge alert ${alertId} until ${until}`
-      : `Remove the acknowledgement of alert ${alertId}`,
+      ? `Acknowledge alert ${alert} until ${until}`
+      : `Remove the acknowledgement of alert ${alert}`,
     current: a
       ? {
           status: a.status,

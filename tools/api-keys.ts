@@ -21,7 +21,7 @@ function keyAnswer(title: string, key: KeptKey, f: FormatContext): ToolAnswer {
     ['Description', k.desc],
     ['API key id', k.id],
     ['Public key', k.publicKey],
-    ['Roles', (k.roles ?? []).map(roleLabel)],
+    ['Roles', (k.roles ?? []).map((r) => roleLabel(r, f.names.project))],
   ]);
   return {
     text: [
@@ -90,10 +90,10 @@ export const createProjectApiKey = defineTool({
   },
   output: recordOutput,
   check: checkProjectKey,
-  preview: async (_ctx, args) => {
+  preview: async (ctx, args) => {
     const projectId = args.projectId;
     return {
-      action: `Create an API key for project ${projectId}${args.roles ? ` with roles ${args.roles.join(', ')}` : ''}`,
+      action: `Create an API key for project ${ctx.names.project(projectId)}${args.roles ? ` with roles ${args.roles.join(', ')}` : ''}`,
       target: { project: projectId },
       changes: [
         ...(args.desc ? [{ field: 'desc', to: args.desc }] : []),
@@ -106,7 +106,8 @@ export const createProjectApiKey = defineTool({
     const body = { desc: args.desc, roles: args.roles };
     return keepKey(ctx.secrets, await ctx.api.apiKeys.createForProject(args.projectId, body, ctx.req));
   },
-  format: (key, args, f) => keyAnswer(`API key created for project ${args.projectId}`, key, f),
+  format: (key, args, f) =>
+    keyAnswer(`API key created for project ${f.names.project(args.projectId)}`, key, f),
 });
 
 function checkProjectKey(args: { desc?: string; roles?: string[] }): void {

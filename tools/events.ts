@@ -87,7 +87,7 @@ export const listProjectEvents = defineTool({
     eventsAnswer(
       result,
       args,
-      `Events of project ${args.projectId}`,
+      `Events of project ${f.names.project(args.projectId)}`,
       'get_project_event with an eventId for who, from where and what changed',
       f,
     ),

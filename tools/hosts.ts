@@ -20,7 +20,7 @@ export const listHosts = defineTool({
       result,
       pageQuery(args),
       {
-        title: `Hosts of project ${args.projectId}`,
+        title: `Hosts of project ${f.names.project(args.projectId)}`,
         ...hostList,
         next: 'get_disk_partition with a hostId (without partitionName it lists the partitions)',
         empty: 'No hosts are monitored in this project.',
@@ -57,7 +57,7 @@ export const getDiskPartition = defineTool({
       const names = d.results.map((p) => String(p.partitionName ?? '?'));
       const body = names.length ? f.fence.wrap(names.join(', ')) : 'No partitions reported.';
       return {
-        text: `# Disk partitions of host ${args.hostId} — ${d.totalCount}\n${body}\nNext: get_disk_partition with a partitionName.`,
+        text: `# Disk partitions of host ${f.names.host(args.hostId)} — ${d.totalCount}\n${body}\nNext: get_disk_partition with a partitionName.`,
         structured: { partitions: names },
       };
     }

@@ -157,7 +157,7 @@ export const listIntegrations = defineTool({
   format: (result, args, f) =>
     integrationAnswer(
       result,
-      `Integrations of project ${args.projectId}`,
+      `Integrations of project ${f.names.project(args.projectId)}`,
       f,
       'put_integration to add or replace one',
     ),
@@ -216,7 +216,7 @@ export const putIntegration = defineTool({
         : 'No integration of this type exists yet: it will be added.',
     );
     return {
-      action: `${current ? 'Replace' : 'Add'} the ${args.integrationType} integration of project ${projectId}`,
+      action: `${current ? 'Replace' : 'Add'} the ${args.integrationType} integration of project ${ctx.names.project(projectId)}`,
       target: { project: projectId, integrationType: args.integrationType },
       current: current ? masked(current) : undefined,
       changes,
@@ -255,7 +255,7 @@ export const putIntegration = defineTool({
     const pagingA = specIntegrationType(args.integrationType) === 'INCIDENT_PAGING_A';
     const answer = integrationAnswer(
       result,
-      `${args.integrationType} integration saved — integrations of project ${args.projectId}`,
+      `${args.integrationType} integration saved — integrations of project ${f.names.project(args.projectId)}`,
       f,
       pagingA
         ? 'get_alert_config shows which alert notifications use INCIDENT_PAGING_A'

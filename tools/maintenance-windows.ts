@@ -5,7 +5,7 @@ import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
-import { cell } from '../src/format/untrusted.js';
+import { cell, named } from '../src/format/untrusted.js';
 import { windowCurrent, windowList, windowPairs, windowState } from '../src/format/views/windows.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
@@ -72,7 +72,7 @@ export const listMaintenanceWindows = defineTool({
       result,
       pageQuery(args),
       {
-        title: `Maintenance windows of project ${args.projectId}`,
+        title: `Maintenance windows of project ${f.names.project(args.projectId)}`,
         ...windowList,
         next: 'update_maintenance_window or delete_maintenance_window with a windowId',
         empty: 'No active or upcoming maintenance windows. create_maintenance_window adds one.',
@@ -124,7 +124,7 @@ export const createMaintenanceWindow = defineTool({
     const projectId = args.projectId;
     const now = ctx.now();
     return {
-      action: `Create a maintenance window in project ${projectId}`,
+      action: `Create a maintenance window in project ${ctx.names.project(projectId)}`,
       target: { project: projectId },
       changes: [
         { field: 'startDate', to: when(args.startDate, now) },
@@ -202,7 +202,7 @@ export const updateMaintenanceWindow = defineTool({
     if (body.description !== undefined)
       changes.push({ field: 'description', from: w.description, to: body.description });
     return {
-      action: `Update maintenance window ${args.maintenanceWindowId} in project ${projectId}`,
+      action: `Update maintenance window ${named(w.description, args.maintenanceWindowId)} in project ${ctx.names.project(projectId)}`,
       target: { project: projectId, maintenanceWindowId: args.maintenanceWindowId },
       current: windowCurrent(w, now),
       changes,
@@ -250,7 +250,7 @@ export const deleteMaintenanceWindow = defineTool({
     const now = ctx.now();
     const types = (w.alertTypeNames ?? []).join(', ') || 'its alert types';
     return {
-      action: `Delete maintenance window ${args.maintenanceWindowId} in project ${projectId} (ends ${when(w.endDate, now) ?? '?'})`,
+      action: `Delete maintenance window ${named(w.description, args.maintenanceWindowId)} in project ${ctx.names.project(projectId)} (ends ${when(w.endDate, now) ?? '?'})`,
       target: { project: projectId, maintenanceWindowId: args.maintenanceWindowId },
       current: windowCurrent(w, now),
       notes: [

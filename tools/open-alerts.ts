@@ -50,7 +50,7 @@ export const listOpenAlerts = defineTool({
   format: (r, _args, f) => {
     const groups = groupByCause(r.alerts, r.configs, f.now, alertContext(r));
     const lines = [
-      `# Open alerts of project ${r.projectId} — ${alertHeadline(r.alerts, groups, f.now, r.globalAlertIds)}`,
+      `# Open alerts of project ${f.names.project(r.projectId)} — ${alertHeadline(r.alerts, groups, f.now, r.globalAlertIds)}`,
     ];
     for (const note of [fallbackNote(r.source), r.globalNote]) if (note) lines.push(note);
     if (!r.alerts.length)

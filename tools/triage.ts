@@ -173,7 +173,7 @@ function triageText(
     ],
   ];
   const lines = [
-    `# Triage of project ${t.projectId} — last ${plural(t.hours, 'hour')}`,
+    `# Triage of project ${f.names.project(t.projectId)} — last ${plural(t.hours, 'hour')}`,
     ...(t.budget ? [t.budget] : []),
     summary.map(([k, v]) => `**${k}**: ${v}`).join('\n'),
     f.fence.notice,

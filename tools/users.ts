@@ -6,9 +6,9 @@ import type { Page, RoleAssignment, User } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { cell } from '../src/format/untrusted.js';
+import { cell, named } from '../src/format/untrusted.js';
 import { keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
-import { accessList, userList, userPairs } from '../src/format/views/users.js';
+import { accessList, personName, userList, userPairs } from '../src/format/views/users.js';
 import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/platform/index.js';
 import { generatePassword, keepKey } from '../src/policy/secrets.js';
 import { idFrom, ids, page, text, upTo } from '../src/tool/ids.js';
@@ -125,7 +125,7 @@ export const createFirstUser = defineTool({
         f.fence.wrap(
           fields([
             ['Public key', key.publicKey],
-            ['Roles', (key.roles ?? []).map(roleLabel)],
+            ['Roles', (key.roles ?? []).map((r) => roleLabel(r))],
           ]),
         ),
         keyNote(key),
@@ -162,7 +162,7 @@ export const createUser = defineTool({
       changes: [
         { field: 'name', to: `${args.firstName} ${args.lastName}` },
         { field: 'emailAddress', to: args.emailAddress },
-        { field: 'roles', to: args.roles.map(roleLabel).join('; ') || '(none)' },
+        { field: 'roles', to: args.roles.map((r) => roleLabel(r)).join('; ') || '(none)' },
       ],
       notes: [
         invitationNote,
@@ -197,8 +197,8 @@ export const createUser = defineTool({
 
 /** Roles asked for but absent from the answer wait for the user to accept an invitation: say so. */
 function withPending(answer: ToolAnswer, asked: RoleAssignment[], u: User): ToolAnswer {
-  const has = (u.roles ?? []).map(roleLabel);
-  const pending = asked.map(roleLabel).filter((r) => !has.includes(r));
+  const has = (u.roles ?? []).map((r) => roleLabel(r));
+  const pending = asked.map((r) => roleLabel(r)).filter((r) => !has.includes(r));
   if (pending.length) answer.text += `\nInvited, applies once the user accepts: ${pending.join('; ')}.`;
   return answer;
 }
@@ -241,25 +241,27 @@ function accessNotes(
   next: RoleAssignment[],
   mode: RolesArgs['mode'],
   asked: RoleAssignment[],
+  project: (id: string) => string,
 ) {
+  const label = (r: RoleAssignment) => roleLabel(r, project);
   const had = new Set(before.map(roleKey));
   const will = new Set(next.map(roleKey));
   const gained = next.filter((r) => !had.has(roleKey(r)));
   const lost = before.filter((r) => !will.has(roleKey(r)));
   const notes = [
-    `Gains: ${gained.map(roleLabel).join('; ') || 'nothing'}`,
-    `Loses: ${lost.map(roleLabel).join('; ') || 'nothing'}`,
+    `Gains: ${gained.map(label).join('; ') || 'nothing'}`,
+    `Loses: ${lost.map(label).join('; ') || 'nothing'}`,
   ];
   if (mode === 'remove')
     for (const r of asked.filter((a) => !had.has(roleKey(a))))
-      notes.push(`Not held, so not removed: ${roleLabel(r)}`);
+      notes.push(`Not held, so not removed: ${label(r)}`);
   if (lost.some((r) => r.roleName === 'ORG_MEMBER' || (r.orgId && !next.some((n) => n.orgId === r.orgId))))
     notes.push('Warning: this removes organization membership; the user loses access to the organization.');
   for (const groupId of new Set(lost.flatMap((r) => (r.groupId ? [r.groupId] : []))))
     if (!next.some((n) => n.groupId === groupId))
-      notes.push(`Warning: this removes the user's last role in project ${groupId}.`);
+      notes.push(`Warning: this removes the user's last role in project ${project(groupId)}.`);
   for (const r of lost.filter((x) => OWNER_ROLES.has(String(x.roleName))))
-    notes.push(`Warning: this removes an owner role (${roleLabel(r)}).`);
+    notes.push(`Warning: this removes an owner role (${label(r)}).`);
   return { gained, lost, notes };
 }
 
@@ -280,13 +282,18 @@ export const updateUserRoles = defineTool({
   check: (args) => checkRoles(args.roles),
   preview: async (ctx, args) => {
     const { user: u, before, next } = await resolveRoles(ctx, args);
+    await ctx.names.learnProjects(
+      [...(before ?? []), ...next].flatMap((r) => (r.groupId ? [r.groupId] : [])),
+      ctx.signal,
+    );
+    const label = (r: RoleAssignment) => roleLabel(r, ctx.names.project);
     const { gained, lost, notes } = before
-      ? accessNotes(before, next, args.mode, args.roles)
+      ? accessNotes(before, next, args.mode, args.roles, ctx.names.project)
       : {
           gained: next,
           lost: [] as RoleAssignment[],
           notes: [
-            `Gains: ${next.map(roleLabel).join('; ') || 'nothing'}`,
+            `Gains: ${next.map(label).join('; ') || 'nothing'}`,
             'The current roles could not be read on this server: every role not listed will be removed.',
           ],
         };
@@ -294,13 +301,13 @@ export const updateUserRoles = defineTool({
     if (before && gained.length === 0 && lost.length === 0)
       notes.push('The roles are already these: nothing changes.');
     return {
-      // The username is platform text: it goes with the current state, inside the data block.
-      action: `Change the roles of user ${args.userId} (mode ${args.mode})`,
+      // Names are platform text: sanitized, bounded and code-quoted here, in full only inside the data block.
+      action: `Change the roles of user ${named(u && personName(u), args.userId)} (mode ${args.mode})`,
       target: { userId: args.userId },
-      current: u ? { username: u.username, roles: before?.map(roleLabel).join('; ') || '(none)' } : undefined,
+      current: u ? { username: u.username, roles: before?.map(label).join('; ') || '(none)' } : undefined,
       changes: [
-        { field: 'roles added', to: gained.map(roleLabel).join('; ') || '(none)' },
-        ...(before ? [{ field: 'roles removed', from: lost.map(roleLabel).join('; ') || '(none)' }] : []),
+        { field: 'roles added', to: gained.map(label).join('; ') || '(none)' },
+        ...(before ? [{ field: 'roles removed', from: lost.map(label).join('; ') || '(none)' }] : []),
       ],
       notes,
     };
@@ -312,7 +319,11 @@ export const updateUserRoles = defineTool({
     return ctx.api.users.updateRoles(args.userId, next, ctx.req);
   },
   format: (u, args, f) =>
-    withPending(recordAnswer(`Roles of user ${args.userId} updated`, u, userPairs, f), args.roles, u),
+    withPending(
+      recordAnswer(`Roles of user ${named(personName(u), args.userId)} updated`, u, userPairs, f),
+      args.roles,
+      u,
+    ),
 });
 
 export const getUserAccessList = defineTool({
@@ -323,13 +334,19 @@ export const getUserAccessList = defineTool({
   kind: 'read',
   input: { userId: ids.user, ...page },
   output: listOutput,
-  run: (ctx, args) => ctx.api.users.accessList(args.userId, pageQuery(args), ctx.req),
+  run: async (ctx, args) =>
+    (
+      await Promise.all([
+        ctx.api.users.accessList(args.userId, pageQuery(args), ctx.req),
+        ctx.names.learnUser(args.userId, ctx.signal),
+      ])
+    )[0],
   format: (result, args, f: FormatContext) =>
     listAnswer(
       result,
       pageQuery(args),
       {
-        title: `Access list of user ${args.userId}`,
+        title: `Access list of user ${f.names.user(args.userId)}`,
         ...accessList,
         empty: 'This user has no access list entries.',
       },
@@ -389,7 +406,7 @@ export const findUser = defineTool({
       {
         title:
           args.username === undefined && args.userId === undefined
-            ? `Members of project ${args.projectId}`
+            ? `Members of project ${f.names.project(args.projectId)}`
             : 'User',
         ...userList(r.names),
         next: 'update_user_roles with a userId and mode add or remove to change access',

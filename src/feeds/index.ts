@@ -59,7 +59,7 @@ const projectAlerts = define<OpenAlerts>({
     const groups = groupByCause(d.alerts, d.configs, f.now, alertContext(d));
     const acked = d.alerts.filter((a) => ackInForce(a, f.now)).length;
     const lines = [
-      `# Open alerts of project ${v.projectId} — ${d.alerts.length}${acked ? `, ${acked} acknowledged` : ''}${groups.length ? `, in ${plural(groups.length, 'cause')}` : ''}`,
+      `# Open alerts of project ${f.names.project(v.projectId!)} — ${d.alerts.length}${acked ? `, ${acked} acknowledged` : ''}${groups.length ? `, in ${plural(groups.length, 'cause')}` : ''}`,
     ];
     if (!d.alerts.length) lines.push('No open or tracking alerts.');
     else {
@@ -100,7 +100,7 @@ const projectEvents = define<RecentEvents>({
   description: `Events of the project in the last ${FEED_EVENT_HOURS} hours, newest first: who changed what, alerts opening and closing. ${FORMAT_NOTE}`,
   load: (ctx, v) => loadRecentEvents(ctx.api, { projectId: v.projectId! }, windowStart(ctx.now), ctx.signal),
   fingerprint: (d) => eventsFingerprint(d.events),
-  markdown: (d, v, f) => eventsMarkdown(`Events of project ${v.projectId}`, d, f),
+  markdown: (d, v, f) => eventsMarkdown(`Events of project ${f.names.project(v.projectId!)}`, d, f),
   json: (d, v) => ({
     projectId: v.projectId,
     since: d.since,

@@ -12,7 +12,21 @@ export interface FormatContext {
   detailed: boolean;
   /** Whether every call of the named tool asks the person first under the live policy (false if disabled). */
   asksFirst: (toolName: string) => boolean;
+  /** What a person calls the ids of this call; the id itself when the name is not known. */
+  names: NameBook;
 }
+
+/** Each draws "`name` (id)" when the name was learned for this call (src/tool/names.ts), else the id. */
+export interface NameBook {
+  project(id: string): string;
+  user(id: string): string;
+  host(id: string): string;
+  alertConfig(id: string): string;
+}
+
+const asIs = (id: string) => id;
+/** For answers drawn without lookups (feeds' JSON, tests of a view alone). */
+export const idsOnly: NameBook = { project: asIs, user: asIs, host: asIs, alertConfig: asIs };
 
 export interface ToolAnswer {
   text: string;

@@ -34,6 +34,19 @@ export function cell(value: unknown, max = 80): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/**
+ * A platform name outside any fence (headlines, Action lines, the approval page): one line, bounded, its
+ * backticks replaced, code-quoted so it reads as a literal; then the id once, which tools take.
+ */
+export function named(name: string | undefined, id: string, max = 60): string {
+  const flat = sanitize(name ?? '')
+    .replace(/`/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!flat) return id;
+  return `\`${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}\` (${id})`;
+}
+
 export interface Fence {
   tag: string;
   /** Wraps a block of untrusted text; any occurrence of the tag inside is removed first. */

@@ -13,6 +13,7 @@ import { type Choice, completeIds, globalAlertConfigChoices, projectChoices } fr
 import { capText } from '../format/markdown.js';
 import { newFence } from '../format/untrusted.js';
 import { consentFacts } from '../policy/consent.js';
+import { callNames } from '../tool/names.js';
 import { errorMessage } from './errors.js';
 import { watchFeed } from './listen.js';
 import { enabledTools, type ServerDeps } from './server.js';
@@ -39,8 +40,12 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
     const m = matchOrThrow(uri);
     const at = now();
     let data: unknown;
+    const names = callNames(api, logger);
     try {
-      data = await m.feed.load({ api, signal, now: at }, m.vars);
+      [data] = await Promise.all([
+        m.feed.load({ api, signal, now: at }, m.vars),
+        m.format === 'json' ? undefined : names.learn(m.vars, signal ?? new AbortController().signal),
+      ]);
     } catch (e) {
       throw new ProtocolError(ProtocolErrorCode.InternalError, errorMessage(e, `Reading ${m.key}`));
     }
@@ -54,6 +59,7 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
       now: at,
       detailed: false,
       asksFirst: consent.asksFirst,
+      names,
     });
     const narrow = 'Read it with ?format=json for everything.';
     return {

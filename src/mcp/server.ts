@@ -19,6 +19,7 @@ import type { createSecretKeeper } from '../policy/secrets.js';
 import type { TokenSigner } from '../policy/tokens.js';
 import type { AnyTool, ToolAnswer, ToolContext } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
+import { callNames } from '../tool/names.js';
 import { packageVersion } from '../version.js';
 import { catalog as fullCatalog } from './catalog.js';
 import { askPerson, consentCodec, consentEnv, type ToolResult } from './consent.js';
@@ -224,6 +225,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             req: { signal: extra.mcpReq.signal },
             now,
             logger: deps.logger,
+            names: callNames(deps.api, deps.logger),
             secrets: deps.secrets,
             progress: async (progress, total, message) => {
               if (progressToken === undefined) return;
@@ -250,6 +252,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
                 now: now(),
                 detailed: args.responseFormat === 'detailed',
                 asksFirst: consent.asksFirst,
+                names: ctx.names,
               }),
             );
             if ('ask' in answer) {

@@ -126,6 +126,9 @@ export async function callTool(
   };
   // Defaults first, then the tool's own checks, once: every later step sees the same, checked arguments.
   const args = withDefaults(tool, given, ctx.defaults);
+  // A project given by name becomes its id here: consent, audit and the platform all see the id.
+  if (typeof args.projectId === 'string')
+    args.projectId = await ctx.names.projectIdOf(args.projectId, ctx.signal);
   tool.check?.(args, ctx.now());
   const kind = kindOf(tool, args);
   if (kind === 'read') return execute(tool, args, ctx, f);
@@ -174,8 +177,10 @@ async function guarded(
   }
 
   // Masked once here: every channel below shows this preview to the model or the person.
-  const previewOf = async () =>
-    redactPreview(tool.preview ? await tool.preview(ctx, args) : defaultPreview(tool, args));
+  const previewOf = async () => {
+    await ctx.names.learn(args, ctx.signal);
+    return redactPreview(tool.preview ? await tool.preview(ctx, args) : defaultPreview(tool, args));
+  };
 
   if (env.answer) {
     const a = env.answer;
@@ -322,7 +327,8 @@ async function resolveApproval(
 }
 
 async function execute(tool: AnyTool, args: CallArgs, ctx: ToolContext, f: FormatContext) {
-  return tool.format(await tool.run(ctx, args), args, f) as ToolAnswer;
+  const [result] = await Promise.all([tool.run(ctx, args), ctx.names.learn(args, ctx.signal)]);
+  return tool.format(result, args, f) as ToolAnswer;
 }
 
 async function executeAudited(

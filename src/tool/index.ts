@@ -7,6 +7,7 @@ import type { ApiClient, PageQuery } from '../api/client.js';
 import type { FormatContext, ToolAnswer } from '../format/answers.js';
 import type { Preview } from '../format/consent.js';
 import type { Logger } from '../log.js';
+import type { CallNames } from './names.js';
 
 export type { FormatContext, ToolAnswer } from '../format/answers.js';
 export type { Preview } from '../format/consent.js';
@@ -23,6 +24,8 @@ export interface ToolContext {
   req: { signal: AbortSignal };
   /** Reports progress when the client sent a progress token; a no-op otherwise. */
   progress: (done: number, total?: number, message?: string) => Promise<void>;
+  /** The names of the ids this call touches (the same book as its FormatContext's). */
+  names: CallNames;
   /** Keeps a minted secret out of the model's sight (policy/secrets.ts). */
   secrets: {
     keep(label: string, value: string, always?: boolean): Promise<{ shown: string; path?: string }>;

@@ -103,7 +103,7 @@ describe('approval page channel (client without elicitation)', () => {
     expect(c.url).toBe(`${s.approvals.origin()}/approvals/${c.approvalId}`);
     expect(Date.parse(c.expiresAt) - Date.now()).toBeGreaterThan(590_000);
     expect(first.text).toContain(c.url);
-    expect(first.text).toContain(`Disable alert configuration ${s.configId}`);
+    expect(first.text).toMatch(new RegExp(`Disable alert configuration \`[^\`]+\` \\(${s.configId}\\)`));
     expect(first.text).toMatch(/Show the link to the person/);
     expect(first.text).toContain(`approvalId "${c.approvalId}"`);
     expect(s.enabled()).toBe(true);
@@ -114,7 +114,7 @@ describe('approval page channel (client without elicitation)', () => {
     expect(s.enabled()).toBe(true);
 
     const page = await decide(c.url, 'approve');
-    expect(page).toContain(`Disable alert configuration ${s.configId}`);
+    expect(page).toMatch(new RegExp(`Disable alert configuration \`[^\`]+\` \\(${s.configId}\\)`));
     expect(s.enabled()).toBe(true); // approving alone changes nothing: the call executes
 
     const done = await s.t.call(TOOL, { ...args, approvalId: c.approvalId });

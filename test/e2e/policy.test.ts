@@ -58,7 +58,9 @@ describe('confirmation with an elicitation-capable client', () => {
       expect(r.isError).toBe(false);
       expect(r.structured!.outcome).toBe('executed');
       expect(t.elicitations).toHaveLength(1);
-      expect(t.elicitations[0]?.params.message).toContain(`Disable alert configuration ${id}`);
+      expect(t.elicitations[0]?.params.message).toMatch(
+        new RegExp(`Disable alert configuration \`[^\`]+\` \\(${id}\\)`),
+      );
       expect(await isEnabled(t, id)).toBe(false);
       await t.call('set_alert_config_enabled', { alertConfigId: id, enabled: true }); // a write: no consent needed
       expect(t.elicitations).toHaveLength(1);

@@ -41,7 +41,9 @@ describe('API keys', () => {
   it('mints a project key with project roles', async () => {
     const { result } = await confirmed(t, 'create_project_api_key', { roles: ['GROUP_READ_ONLY'] });
     expect(result.isError, result.text).toBe(false);
-    expect(result.text).toContain(`GROUP_READ_ONLY @ project ${sim.projectIds[0]}`);
+    expect(result.text).toMatch(
+      new RegExp(`GROUP_READ_ONLY @ project \`[^\`]+\` \\(${sim.projectIds[0]}\\)`),
+    );
   });
 
   it('asks for desc or roles before anything else', async () => {
@@ -149,7 +151,7 @@ describe('users', () => {
     });
     // Outside the data fence: what she gains, and that nothing is lost.
     const outside = preview.text.replace(/<data-[0-9a-f]{8}>[\s\S]*?<\/data-[0-9a-f]{8}>/g, '');
-    expect(outside).toContain(`Gains: GROUP_READ_ONLY @ project ${staging.id}`);
+    expect(outside).toContain(`Gains: GROUP_READ_ONLY @ project \`search-staging\` (${staging.id})`);
     expect(outside).toContain('Loses: nothing');
     expect(result.isError, result.text).toBe(false);
     const after = sim.store.data.users
@@ -169,8 +171,12 @@ describe('users', () => {
       roles: [{ groupId: analytics.groupId, roleName: 'GROUP_MONITORING_ADMIN' }],
     });
     expect(r.structured?.outcome).toBe('confirmation_required');
-    expect(r.text).toContain(`Loses: GROUP_MONITORING_ADMIN @ project ${analytics.groupId}`);
-    expect(r.text).toMatch(new RegExp(`^- Warning: .*last role in project ${analytics.groupId}`, 'm'));
+    expect(r.text).toMatch(
+      new RegExp(`Loses: GROUP_MONITORING_ADMIN @ project \`[^\`]+\` \\(${analytics.groupId}\\)`),
+    );
+    expect(r.text).toMatch(
+      new RegExp(`^- Warning: .*last role in project \`[^\`]+\` \\(${analytics.groupId}\\)`, 'm'),
+    );
     const org = await t.call('update_user_roles', {
       userId: marcus.id,
       mode: 'remove',
@@ -190,7 +196,9 @@ describe('users', () => {
       roles,
     });
     expect(preview.text).toContain(`roles added: (none) → GLOBAL_READ_ONLY (global)`);
-    expect(preview.text).toContain(`roles removed: GROUP_READ_ONLY @ project ${removed.groupId} → (none)`);
+    expect(preview.text).toMatch(
+      new RegExp(`roles removed: GROUP_READ_ONLY @ project \`[^\`]+\` \\(${removed.groupId}\\) → \\(none\\)`),
+    );
     expect(result.isError, result.text).toBe(false);
     const after = sim.store.data.users.find((u) => u.id === priya.id)!.roles.map((r) => r.roleName);
     expect(after).toContain('GLOBAL_READ_ONLY');

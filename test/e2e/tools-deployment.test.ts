@@ -37,7 +37,9 @@ describe('hosts and disks', () => {
     const listed = await t.call('get_disk_partition', { hostId: host.id });
     expect(listed.isError, listed.text).toBe(false);
     expect(listed.structured!.partitions).toEqual(host.disks);
-    expect(listed.text).toContain(`Disk partitions of host ${host.id} — ${host.disks.length}`);
+    expect(listed.text).toMatch(
+      new RegExp(`Disk partitions of host \`[^\`]+\` \\(${host.id}\\) — ${host.disks.length}`),
+    );
     const disk = await t.call('get_disk_partition', { hostId: host.id, partitionName: host.disks[0] });
     expect(disk.isError, disk.text).toBe(false);
     expect(disk.text).toContain(`**partitionName**: ${host.disks[0]}`);
@@ -62,7 +64,9 @@ describe('agents and automation', () => {
   it('lists agents of a type and maps the agent links to those calls', async () => {
     const r = await t.call('list_agents', { agentType: 'MONITORING' });
     expect(r.isError, r.text).toBe(false);
-    expect(r.text).toMatch(new RegExp(`^# MONITORING agents of project ${sim.projectIds[0]} — \\d+ total`));
+    expect(r.text).toMatch(
+      new RegExp(`^# MONITORING agents of project \`[^\`]+\` \\(${sim.projectIds[0]}\\) — \\d+ total`),
+    );
     const links = await t.call('get_agent_links', {});
     expect(links.structured!.agentTypes).toEqual(['MONITORING', 'BACKUP', 'AUTOMATION']);
   });

@@ -76,7 +76,7 @@ describe('maintenance window tools', () => {
     const { preview, result } = await confirmed('delete_maintenance_window', {
       maintenanceWindowId: windowId,
     });
-    expect(preview.text).toContain(`Delete maintenance window ${windowId}`);
+    expect(preview.text).toMatch(new RegExp(`Delete maintenance window \`[^\`]+\` \\(${windowId}\\)`));
     // It starts in 2 h: nothing resumes, the planned muting is cancelled.
     expect(preview.text).not.toContain('resume');
     expect(preview.text).toContain('nothing is muted yet');

@@ -74,7 +74,8 @@ export function fencingProblems(text: string, marker: string): string[] {
   }
   if (open !== undefined)
     problems.push(`fence ${open} is never closed (the rest of the answer reads as data)`);
-  const rest = outside.join('\n');
+  // Names are the one platform text allowed outside a block: one line, bounded, code-quoted (named()).
+  const rest = outside.join('\n').replace(/`[^`\n]{1,60}`/g, '`name`');
   if (rest.includes(marker)) problems.push(`platform text outside a fence: …${excerpt(rest, marker)}…`);
   return problems;
 }

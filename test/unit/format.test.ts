@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { age, capText, due, table, when } from '../../src/format/markdown.js';
 import { mask, redact } from '../../src/format/redact.js';
-import { cell, newFence, sanitize } from '../../src/format/untrusted.js';
+import { cell, named, newFence, sanitize } from '../../src/format/untrusted.js';
 
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/;
 
@@ -230,5 +230,25 @@ describe('markdown helpers', () => {
     const capped = capText('line\n'.repeat(1000), 200, 'Narrow it.');
     expect(capped.length).toBeLessThanOrEqual(200);
     expect(capped).toContain('truncated at 200 characters. Narrow it.');
+  });
+});
+
+describe('names outside the data blocks', () => {
+  it('are one line, bounded, code-quoted and free of unsafe characters, whatever the platform sent (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (name) => {
+        const out = named(name, 'ID');
+        expect(out).not.toMatch(UNSAFE);
+        expect(out).not.toMatch(/[\r\n]/);
+        if (out === 'ID') return;
+        // Exactly one code span, then the id: the name cannot close the span early or open another.
+        expect(out).toMatch(/^`[^`]{1,60}` \(ID\)$/);
+      }),
+    );
+  });
+  it('fall back to the id when there is no name', () => {
+    expect(named(undefined, 'abc')).toBe('abc');
+    expect(named(' \u202E\n ', 'abc')).toBe('abc');
+    expect(named('payments-prod', 'abc')).toBe('`payments-prod` (abc)');
   });
 });

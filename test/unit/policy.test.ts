@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { ApiClient } from '../../src/api/client.js';
+import { idsOnly } from '../../src/format/answers.js';
 import { newFence } from '../../src/format/untrusted.js';
 import { silentLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
@@ -19,6 +21,7 @@ import {
   type ToolAnswer,
   type ToolContext,
 } from '../../src/tool/index.js';
+import { callNames } from '../../src/tool/names.js';
 
 describe('canonical arguments', () => {
   it('ignores key order, undefined values and the consent fields', () => {
@@ -140,8 +143,18 @@ describe('the preview shown before consent', () => {
     tokens: createTokenSigner('s'.repeat(32)),
     audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-policy-')), 'audit.log'), silentLogger),
   });
-  const ctx = { signal: new AbortController().signal, progress: async () => {} } as unknown as ToolContext;
-  const f = () => ({ fence: newFence(), now: new Date(), detailed: false, asksFirst: () => false });
+  const ctx = {
+    signal: new AbortController().signal,
+    progress: async () => {},
+    names: callNames({} as ApiClient),
+  } as unknown as ToolContext;
+  const f = () => ({
+    fence: newFence(),
+    now: new Date(),
+    detailed: false,
+    asksFirst: () => false,
+    names: idsOnly,
+  });
 
   for (const [name, tool] of [
     ['a tool without its own preview', rotate()],

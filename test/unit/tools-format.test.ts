@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient, ApiEvent, Page } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
+import { idsOnly } from '../../src/format/answers.js';
 import { newFence } from '../../src/format/untrusted.js';
 import { silentLogger } from '../../src/log.js';
 import { createSecretKeeper } from '../../src/policy/secrets.js';
 import type { AnyTool, CallArgs, FormatContext, Preview, ToolContext } from '../../src/tool/index.js';
 import { ToolInputError, withDefaults } from '../../src/tool/index.js';
+import { callNames } from '../../src/tool/names.js';
 import { getAgentLinks, listAgents } from '../../tools/agents.js';
 import { getAlertConfig } from '../../tools/alert-configs.js';
 import { acknowledgeAlert, listOpenGlobalAlertsForConfig } from '../../tools/alerts.js';
@@ -38,12 +40,18 @@ const fmt = (detailed = false): FormatContext => ({
   now: NOW,
   detailed,
   asksFirst: () => false,
+  names: idsOnly,
 });
 
 function ctxWith(api: Record<string, unknown>, secretsDir?: string): ToolContext {
   const keeper = createSecretKeeper(secretsDir ?? mkdtempSync(join(tmpdir(), 'dbops-secrets-')), false);
+  const client = {
+    dialect: { learns: true, current: () => 'spec', learn() {} },
+    ...api,
+  } as unknown as ApiClient;
   return {
-    api: { dialect: { learns: true, current: () => 'spec', learn() {} }, ...api } as unknown as ApiClient,
+    api: client,
+    names: callNames(client),
     defaults: { projectId: P, orgId: '5e0000000000000000000001' },
     signal: new AbortController().signal,
     now: () => NOW,

@@ -25,6 +25,10 @@ export function projectsArea(ctx: AreaContext) {
     async get(projectId: string, o?: CallOptions): Promise<Project> {
       return ctx.call(ProjectSchema, 'Project', { method: 'GET', path: apiPath`/groups/${projectId}` }, o);
     },
+    /** Beyond the spec (the field has it): the project the key sees under exactly this name. */
+    async byName(name: string, o?: CallOptions): Promise<Project> {
+      return ctx.call(ProjectSchema, 'Project', { method: 'GET', path: apiPath`/groups/byName/${name}` }, o);
+    },
   };
 }
 

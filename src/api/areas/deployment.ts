@@ -118,6 +118,15 @@ export function hostsArea(ctx: AreaContext) {
     async list(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<Host>> {
       return ctx.list(HostSchema, 'Host', apiPath`/groups/${projectId}/hosts`, page, o);
     },
+    /** Beyond the spec (the field has it). */
+    async get(projectId: string, hostId: string, o?: CallOptions): Promise<Host> {
+      return ctx.call(
+        HostSchema,
+        'Host',
+        { method: 'GET', path: apiPath`/groups/${projectId}/hosts/${hostId}` },
+        o,
+      );
+    },
     /** Beyond the spec. */
     async listDisks(
       projectId: string,

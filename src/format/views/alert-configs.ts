@@ -12,6 +12,12 @@ export function condition(c: AlertConfig): string {
   return `${metric} ${op} ${t.threshold ?? ''} ${t.units ?? ''}${mode}`.replace(/\s+/g, ' ').trim();
 }
 
+/** What a person calls a configuration: its condition, or its event type when it has no threshold. */
+export const configName = (c: AlertConfig) => {
+  const cond = condition(c);
+  return cond === '—' ? c.eventTypeName : cond;
+};
+
 export const notifySummary = (c: AlertConfig) =>
   (c.notifications ?? [])
     .map((n) => `${n.typeName ?? '?'}${n.delayMin ? ` +${n.delayMin}m` : ''}`)

@@ -41,9 +41,10 @@ export const namedRoles =
     return name ? `${r.roleName} @ ${name}` : roleLabel(r);
   };
 
-export const roleLabel = (r: Role) =>
+/** "GROUP_OWNER @ project `payments-prod` (09c5…)" when `project` knows the name, else the id alone. */
+export const roleLabel = (r: Role, project: (id: string) => string = (id) => id) =>
   r.groupId
-    ? `${r.roleName} @ project ${r.groupId}`
+    ? `${r.roleName} @ project ${project(r.groupId)}`
     : r.orgId
       ? `${r.roleName} @ org ${r.orgId}`
       : `${r.roleName} (global)`;

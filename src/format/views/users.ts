@@ -14,12 +14,21 @@ export const accessList: ListView<AccessListEntry> = {
   ],
 };
 
+export const fullName = (u: Pick<User, 'firstName' | 'lastName'>) =>
+  [u.firstName, u.lastName].filter(Boolean).join(' ');
+
+/** "Priya Raman (priya.raman)": full name and username, or whichever is known. */
+export const personName = (u: Pick<User, 'firstName' | 'lastName' | 'username'>) => {
+  const full = fullName(u);
+  return full && u.username ? `${full} (${u.username})` : full || u.username;
+};
+
 export const userPairs = (u: User): Array<[string, unknown]> => [
   ['Username', u.username],
-  ['Name', [u.firstName, u.lastName].filter(Boolean).join(' ')],
+  ['Name', fullName(u)],
   ['Email', u.emailAddress],
   ['Mobile', u.mobileNumber],
-  ['Roles', (u.roles ?? []).map(roleLabel)],
+  ['Roles', (u.roles ?? []).map((r) => roleLabel(r))],
   ['Teams', u.teamIds],
 ];
 
@@ -28,7 +37,7 @@ export const userList = (projectNames: ReadonlyMap<string, string>): ListView<Us
   columns: ['userId', 'name', 'username', 'email', 'roles'],
   row: (u: User) => [
     u.id,
-    [u.firstName, u.lastName].filter(Boolean).join(' '),
+    fullName(u),
     u.username,
     u.emailAddress,
     (u.roles ?? []).map(namedRoles(projectNames)).join('; '),

@@ -2,6 +2,7 @@
 
 import type { ProjectRec } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
+import { SimError } from '../types.js';
 import { requireProjectRole, visibleProjects } from './access.js';
 import { selfLinks } from './render.js';
 
@@ -49,6 +50,19 @@ export const projectRoutes: SimRoute[] = [
     beyondSpec: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
+      return { status: 200, body: renderProject(req, ctx, project) };
+    },
+  },
+  {
+    // The field's look-up by name: exact, and only among the projects the key can see.
+    method: 'GET',
+    path: '/groups/byName/:projectName',
+    beyondSpec: true,
+    handle(req, ctx) {
+      const name = req.params.projectName ?? '';
+      const project = visibleProjects(req, ctx).find((p) => p.name === name);
+      if (!project)
+        throw new SimError(404, 'GROUP_NAME_NOT_FOUND', `No group with name "${name}" exists.`, [name]);
       return { status: 200, body: renderProject(req, ctx, project) };
     },
   },

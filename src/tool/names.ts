@@ -1,0 +1,106 @@
+// Names a person reads instead of ids: learned once per call from the ids in its arguments (the read cache
+// keeps repeats cheap, and a lookup the tool makes anyway shares its request), and never a reason for a call
+// to fail: a lookup that fails or takes too long leaves the id. Projects may also be given by name.
+import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import type { NameBook } from '../format/answers.js';
+import { cell, named } from '../format/untrusted.js';
+import { configName } from '../format/views/alert-configs.js';
+import { hostAddress } from '../format/views/hosts.js';
+import { personName } from '../format/views/users.js';
+import type { Logger } from '../log.js';
+import { ToolInputError } from './index.js';
+
+/** How long a call waits for its names before it answers with ids. */
+const NAME_DEADLINE_MS = 2_000;
+
+/** A project id as the platform makes them; anything else given as a projectId is taken as a name. */
+const PROJECT_ID = /^[0-9a-f]{24}$/i;
+
+type Kind = keyof NameBook;
+
+const within = (signal: AbortSignal) => ({
+  signal: AbortSignal.any([signal, AbortSignal.timeout(NAME_DEADLINE_MS)]),
+});
+
+export interface CallNames extends NameBook {
+  /**
+   * Looks up the project and host these arguments name (never an entity the tool reads itself: that one
+   * it names from its own data); resolves, never rejects, when done.
+   */
+  learn(args: Record<string, unknown>, signal: AbortSignal): Promise<void>;
+  /** For tools that take a user or configuration id without reading it. */
+  learnUser(userId: string, signal: AbortSignal): Promise<void>;
+  learnAlertConfig(projectId: string, alertConfigId: string, signal: AbortSignal): Promise<void>;
+  /** Looks up these projects' names (the projects a change of roles touches). */
+  learnProjects(projectIds: string[], signal: AbortSignal): Promise<void>;
+  /** A projectId argument as an id: a project's name is looked up among the projects the key sees. */
+  projectIdOf(value: string, signal: AbortSignal): Promise<string>;
+}
+
+export function callNames(api: ApiClient, logger?: Logger): CallNames {
+  const known = new Map<string, string | undefined>();
+  const label = (kind: Kind) => (id: string) => named(known.get(`${kind}:${id}`), id);
+
+  async function lookUp(kind: Kind, id: string, load: () => Promise<string | undefined>) {
+    if (known.has(`${kind}:${id}`)) return;
+    known.set(`${kind}:${id}`, undefined);
+    try {
+      known.set(`${kind}:${id}`, await load());
+    } catch (e) {
+      logger?.debug('name look-up failed; the answer shows the id', { kind, error: String(e) });
+    }
+  }
+
+  return {
+    project: label('project'),
+    user: label('user'),
+    host: label('host'),
+    alertConfig: label('alertConfig'),
+
+    async learnProjects(projectIds, signal) {
+      const o = within(signal);
+      await Promise.all(
+        [...new Set(projectIds)].map((id) =>
+          lookUp('project', id, async () => (await api.projects.get(id, o)).name),
+        ),
+      );
+    },
+
+    async learn(args, signal) {
+      const o = within(signal);
+      const str = (k: string) => (typeof args[k] === 'string' ? (args[k] as string) : undefined);
+      const projectId = str('projectId');
+      const hostId = str('hostId');
+      await Promise.all([
+        projectId && lookUp('project', projectId, async () => (await api.projects.get(projectId, o)).name),
+        projectId &&
+          hostId &&
+          lookUp('host', hostId, async () => hostAddress(await api.hosts.get(projectId, hostId, o))),
+      ]);
+    },
+
+    learnUser: (userId, signal) =>
+      lookUp('user', userId, async () => personName(await api.users.get(userId, within(signal)))),
+
+    learnAlertConfig: (projectId, alertConfigId, signal) =>
+      lookUp('alertConfig', alertConfigId, async () =>
+        configName(await api.alertConfigs.get(projectId, alertConfigId, within(signal))),
+      ),
+
+    async projectIdOf(value, signal) {
+      if (PROJECT_ID.test(value)) return value;
+      try {
+        const p = await api.projects.byName(value, { signal });
+        known.set(`project:${p.id}`, p.name);
+        return p.id;
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404)
+          throw new ToolInputError(
+            `No project named "${cell(value, 60)}" is visible to this API key. list_projects shows the projects and their ids.`,
+          );
+        throw e;
+      }
+    },
+  };
+}
