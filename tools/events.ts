@@ -1,11 +1,12 @@
 // Events: the audit and alert history of a project or of the whole installation — who changed what, when.
 import { z } from 'zod';
-import type { ApiEvent, Page } from '../src/api/client.js';
+import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
+import { fetchAll } from '../src/api/paging.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { dataOperation, eventList, eventTarget, eventWho } from '../src/format/views/events.js';
-import { ids, isoTime, page, typeName, upTo } from '../src/tool/ids.js';
+import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
   type FormatContext,
@@ -22,7 +23,60 @@ const filters = {
     .describe('Only these event types, e.g. AUTOMATION_CONFIG_PUBLISHED_AUDIT'),
   minDate: isoTime('minDate').optional().describe('Only events at or after this time'),
   maxDate: isoTime('maxDate').optional().describe('Only events at or before this time'),
+  who: text('who', 200).optional().describe('Username or API public key that caused it'),
+  target: text('target', 200)
+    .optional()
+    .describe('Id or name of the config, host, user, key or window it is about'),
 };
+
+/** The platform filters by type and time; who and target are matched here over this many events at most. */
+const SEARCH_LIMIT = 2_000;
+
+type Search = { who?: string; target?: string };
+
+const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+
+function matches(e: ApiEvent, q: Search): boolean {
+  const r = e as Record<string, unknown>;
+  if (q.who && !same(e.username, q.who) && !same(e.publicKey, q.who)) return false;
+  if (q.target) {
+    const about = [
+      e.alertConfigId,
+      e.alertId,
+      e.hostId,
+      e.hostname,
+      eventTarget(e),
+      r.targetUsername,
+      r.targetPublicKey,
+      r.maintenanceWindowId,
+      r.userId,
+    ];
+    if (!about.some((v) => same(v, q.target!))) return false;
+  }
+  return true;
+}
+
+/**
+ * With who or target, up to SEARCH_LIMIT events of the platform's (type and time filtered) list are read and
+ * matched here; the answer says how many were read, and whether more were left unread.
+ */
+async function searched(
+  list: (q: Required<PageQuery>, signal?: AbortSignal) => Promise<Page<ApiEvent>>,
+  args: Search & { pageNum?: number; itemsPerPage?: number },
+  signal: AbortSignal,
+): Promise<Page<ApiEvent> & { searched?: { read: number; of: number } }> {
+  if (!args.who && !args.target) return list(pageQuery(args), signal);
+  const all = await fetchAll((q, s) => list(q as Required<PageQuery>, s), { maxItems: SEARCH_LIMIT, signal });
+  const hits = newestFirst({ results: all.items.filter((e) => matches(e, args)), totalCount: 0, links: [] });
+  const q = pageQuery(args);
+  const from = (q.pageNum - 1) * q.itemsPerPage;
+  return {
+    results: hits.results.slice(from, from + q.itemsPerPage),
+    totalCount: hits.results.length,
+    links: [],
+    searched: { read: all.items.length, of: all.totalCount },
+  };
+}
 
 function checkRange(args: { minDate?: string; maxDate?: string }): void {
   if (args.minDate && args.maxDate && Date.parse(args.minDate) > Date.parse(args.maxDate))
@@ -37,23 +91,30 @@ const newestFirst = (p: Page<ApiEvent>): Page<ApiEvent> => ({
 });
 
 function eventsAnswer(
-  result: Page<ApiEvent>,
+  result: Page<ApiEvent> & { searched?: { read: number; of: number } },
   args: { pageNum?: number; itemsPerPage?: number },
   title: string,
   next: string,
   f: FormatContext,
 ) {
-  return listAnswer(
-    newestFirst(result),
+  const { searched: s, ...page } = result;
+  const answer = listAnswer(
+    newestFirst(page),
     pageQuery(args),
     {
       title,
       ...eventList,
       next,
-      empty: 'No events match. Widen minDate/maxDate or drop the eventType filter.',
+      empty: 'No events match. Widen minDate/maxDate or drop a filter.',
     },
     f,
   );
+  if (s) {
+    const note = `Matched who/target over the ${s.read} newest of ${s.of} events${s.read < s.of ? `; older ones were not read: narrow with minDate/maxDate or eventType` : ''}.`;
+    answer.text += `\n${note}`;
+    answer.structured.searched = { ...s, note };
+  }
+  return answer;
 }
 
 export const listProjectEvents = defineTool({
@@ -71,16 +132,16 @@ export const listProjectEvents = defineTool({
   output: listOutput,
   check: checkRange,
   run: (ctx, args) => {
-    return ctx.api.events.listForProject(
-      args.projectId,
-      {
-        eventType: args.eventType,
-        minDate: args.minDate,
-        maxDate: args.maxDate,
-        includeRaw: args.includeRaw,
-        ...pageQuery(args),
-      },
-      ctx.req,
+    const { eventType, minDate, maxDate, includeRaw } = args;
+    return searched(
+      (q, signal) =>
+        ctx.api.events.listForProject(
+          args.projectId,
+          { eventType, minDate, maxDate, includeRaw, ...q },
+          { signal },
+        ),
+      args,
+      ctx.signal,
     );
   },
   format: (result, args, f) =>
@@ -158,9 +219,11 @@ export const listGlobalEvents = defineTool({
   output: listOutput,
   check: checkRange,
   run: (ctx, args) => {
-    return ctx.api.events.listGlobal(
-      { eventType: args.eventType, minDate: args.minDate, maxDate: args.maxDate, ...pageQuery(args) },
-      ctx.req,
+    const { eventType, minDate, maxDate } = args;
+    return searched(
+      (q, signal) => ctx.api.events.listGlobal({ eventType, minDate, maxDate, ...q }, { signal }),
+      args,
+      ctx.signal,
     );
   },
   format: (result, args, f) =>

@@ -18,7 +18,7 @@ export const safeSegment = (what: string, from: string) => segment(what).describ
 export const idFrom = (what: string, description: string) => segment(what).describe(description);
 
 export const ids = {
-  project: idFrom('Project id', 'Id or exact name (list_projects); default DBOPS_PROJECT_ID'),
+  project: idFrom('Project id', 'Id or name; default DBOPS_PROJECT_ID'),
   org: idFrom('Organization id', 'From list_projects; default DBOPS_ORG_ID'),
   alertConfig: idFrom('Alert configuration id', 'From list_alert_configs'),
   alert: idFrom('Alert id', 'From list_open_alerts'),

@@ -41,6 +41,57 @@ describe('project events', () => {
     expect(bad.text).toContain('minDate must not be after maxDate');
   });
 
+  it('finds who changed what: by person and type, by target, and says how much it read', async () => {
+    // The "Done when" of names: give Priya read access in one call, then find it in the events.
+    const priya = sim.store.data.users.find((u) => u.firstName === 'Priya')!;
+    const staging = sim.store.data.projects.find((p) => p.name === 'search-staging')!;
+    const grant = {
+      userId: priya.id,
+      mode: 'add',
+      roles: [{ groupId: staging.id, roleName: 'GROUP_READ_ONLY' }],
+    };
+    const preview = await t.call('update_user_roles', grant);
+    const token = (preview.structured!.confirmation as { confirmationToken: string }).confirmationToken;
+    expect((await t.call('update_user_roles', { ...grant, confirmationToken: token })).isError).toBe(false);
+
+    const key = sim.keys.publicKey;
+    // The staging project's events, by name: this key's doing, about Priya, of the type the grant records.
+    const r = await t.call('list_project_events', {
+      projectId: 'search-staging',
+      who: key,
+      target: priya.username,
+      eventType: ['INVITED_TO_GROUP', 'USER_ROLES_CHANGED_AUDIT'],
+    });
+    expect(r.isError, r.text).toBe(false);
+    const found = rows(r) as Array<Row & { targetUsername?: string; publicKey?: string }>;
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((e) => e.targetUsername === priya.username && e.publicKey === key)).toBe(true);
+    expect(r.text).toMatch(/Matched who\/target over the \d+ newest of \d+ events\./);
+    expect(r.text.split('\n')[0]).toContain(`project \`search-staging\` (${staging.id})`);
+
+    const byHost = sim.store.data.events.find((e) => e.groupId === sim.projectIds[0] && e.hostId)!;
+    const h = await t.call('list_project_events', { target: byHost.hostId, itemsPerPage: 100 });
+    expect(rows(h).length).toBeGreaterThan(0);
+    expect(rows(h).every((e) => (e as { hostId?: string }).hostId === byHost.hostId)).toBe(true);
+
+    const none = await t.call('list_project_events', { who: 'nobody@example.com' });
+    expect(none.text).toContain('No events match');
+  });
+
+  it('shows what changed on one line for events that carry diffs', async () => {
+    const withDiff = sim.store.data.events.find(
+      (e) => e.groupId === sim.projectIds[0] && Array.isArray(e.diffs) && e.diffs.length > 0,
+    )!;
+    const r = await t.call('list_project_events', {
+      eventType: [withDiff.eventTypeName],
+      maxDate: withDiff.created,
+      minDate: withDiff.created,
+    });
+    expect(r.text).toContain('| what changed |');
+    const line = r.text.split('\n').find((l) => l.startsWith(`| ${withDiff.id} |`))!;
+    expect(line).toMatch(/MODIFIED|ADDED|REMOVED/);
+  });
+
   it('reads one event, with its raw document only when asked', async () => {
     const [first] = rows(await t.call('list_project_events', { itemsPerPage: 1 }));
     const plain = await t.call('get_project_event', { eventId: first!.id });

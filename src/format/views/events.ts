@@ -4,11 +4,14 @@ import type { ListView } from '../answers.js';
 import { age } from '../markdown.js';
 
 /** Who caused it: a person's username, or an API key's public key. */
-export const eventColumns = ['eventId', 'time', 'type', 'who', 'target', 'alertId'];
+export const eventColumns = ['eventId', 'time', 'type', 'who', 'target', 'what changed', 'alertId'];
 
 export function eventRow(e: ApiEvent, now: Date): unknown[] {
-  return [e.id, age(e.created, now), e.eventTypeName, eventWho(e), eventTarget(e), e.alertId];
+  return [e.id, age(e.created, now), e.eventTypeName, eventWho(e), eventTarget(e), whatChanged(e), e.alertId];
 }
+
+/** The diffs an event carries, on one line ("" when it records none: the type says it all). */
+export const whatChanged = (e: ApiEvent) => (e.diffs?.length ? changeSummary(e) : '');
 
 export function eventWho(e: ApiEvent): string | undefined {
   return e.username ?? (e.publicKey ? `key ${e.publicKey}` : undefined);
