@@ -156,7 +156,7 @@ export const acknowledgeGlobalAlert = defineTool({
         ['Status', s.status],
         ['What', alertWhat(s)],
         ['Where', alertWhere(s)],
-        ['Acknowledged', ackState(s, f.now)],
+        ['Acknowledged', ackState(s, f.now, f.names)],
         ['Comment', s.acknowledgementComment],
       ],
       f,

@@ -90,6 +90,10 @@ const newestFirst = (p: Page<ApiEvent>): Page<ApiEvent> => ({
   ),
 });
 
+/** The tool's read, with the keys' descriptions learned alongside (a failed look-up never fails the call). */
+const withKeys = async <T>(keys: Promise<void>, read: Promise<T>): Promise<T> =>
+  (await Promise.all([read, keys]))[0];
+
 function eventsAnswer(
   result: Page<ApiEvent> & { searched?: { read: number; of: number } },
   args: { pageNum?: number; itemsPerPage?: number },
@@ -131,17 +135,21 @@ export const listProjectEvents = defineTool({
   },
   output: listOutput,
   check: checkRange,
-  run: (ctx, args) => {
+  run: async (ctx, args) => {
     const { eventType, minDate, maxDate, includeRaw } = args;
-    return searched(
-      (q, signal) =>
-        ctx.api.events.listForProject(
-          args.projectId,
-          { eventType, minDate, maxDate, includeRaw, ...q },
-          { signal },
-        ),
-      args,
-      ctx.signal,
+    const keys = ctx.names.learnKeys({ projectId: args.projectId }, ctx.signal);
+    return withKeys(
+      keys,
+      searched(
+        (q, signal) =>
+          ctx.api.events.listForProject(
+            args.projectId,
+            { eventType, minDate, maxDate, includeRaw, ...q },
+            { signal },
+          ),
+        args,
+        ctx.signal,
+      ),
     );
   },
   format: (result, args, f) =>
@@ -168,11 +176,14 @@ export const getProjectEvent = defineTool({
   },
   output: recordOutput,
   run: (ctx, args) =>
-    ctx.api.events.getForProject(
-      args.projectId,
-      args.eventId,
-      { includeRaw: args.includeRaw ?? false },
-      ctx.req,
+    withKeys(
+      ctx.names.learnKeys({ projectId: args.projectId }, ctx.signal),
+      ctx.api.events.getForProject(
+        args.projectId,
+        args.eventId,
+        { includeRaw: args.includeRaw ?? false },
+        ctx.req,
+      ),
     ),
   format: (e, args, f) => {
     const answer = recordAnswer(
@@ -181,7 +192,7 @@ export const getProjectEvent = defineTool({
       (s) => [
         ['Time', when(s.created, f.now)],
         ['Type', s.eventTypeName],
-        ['Who', eventWho(s)],
+        ['Who', eventWho(s, f.names)],
         ['From address', s.remoteAddress],
         ['Data operation', dataOperation(s)],
         ['Target', dataOperation(s) ? undefined : eventTarget(s)],
@@ -220,10 +231,13 @@ export const listGlobalEvents = defineTool({
   check: checkRange,
   run: (ctx, args) => {
     const { eventType, minDate, maxDate } = args;
-    return searched(
-      (q, signal) => ctx.api.events.listGlobal({ eventType, minDate, maxDate, ...q }, { signal }),
-      args,
-      ctx.signal,
+    return withKeys(
+      ctx.names.learnKeys({ orgId: ctx.defaults.orgId }, ctx.signal),
+      searched(
+        (q, signal) => ctx.api.events.listGlobal({ eventType, minDate, maxDate, ...q }, { signal }),
+        args,
+        ctx.signal,
+      ),
     );
   },
   format: (result, args, f) =>

@@ -39,12 +39,15 @@ export const listOpenAlerts = defineTool({
   },
   run: async (ctx, args) => {
     const projectId = args.projectId;
-    const r = await loadOpenAlerts(ctx.api, projectId, {
-      signal: ctx.signal,
-      windows: true,
-      statuses: args.status ? [args.status] : OPEN_STATUSES,
-      progress: (done, total, message) => ctx.progress(done, total, `read ${message}`),
-    });
+    const [r] = await Promise.all([
+      loadOpenAlerts(ctx.api, projectId, {
+        signal: ctx.signal,
+        windows: true,
+        statuses: args.status ? [args.status] : OPEN_STATUSES,
+        progress: (done, total, message) => ctx.progress(done, total, `read ${message}`),
+      }),
+      ctx.names.learnKeys({ projectId }, ctx.signal),
+    ]);
     return { projectId, ...r };
   },
   format: (r, _args, f) => {
@@ -60,6 +63,7 @@ export const listOpenAlerts = defineTool({
         groups,
         f.now,
         f.detailed ? Number.MAX_SAFE_INTEGER : DEFAULT_ROWS,
+        f.names,
       );
       lines.push(f.fence.notice, f.fence.wrap(body));
       if (hidden)

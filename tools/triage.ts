@@ -31,7 +31,7 @@ import { atGoal, automationColumns, automationRow } from '../src/format/views/au
 import { changeSummary, eventWho } from '../src/format/views/events.js';
 import { windowInForceList, windowState } from '../src/format/views/windows.js';
 import { ids, page } from '../src/tool/ids.js';
-import { defineTool, type FormatContext } from '../src/tool/index.js';
+import { defineTool, type FormatContext, type NameBook } from '../src/tool/index.js';
 
 const SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -74,7 +74,12 @@ function hostsOf(alerts: Alert[]): string {
 }
 
 /** Changes and the first alert of each cause, oldest first: what changed, then what broke. */
-function timeline(changes: ApiEvent[], groups: AlertGroup[], since: string): TimelineEntry[] {
+function timeline(
+  changes: ApiEvent[],
+  groups: AlertGroup[],
+  since: string,
+  names: NameBook,
+): TimelineEntry[] {
   const entries: TimelineEntry[] = [
     ...changes.map((e) => ({
       time: e.created ?? '',
@@ -82,7 +87,7 @@ function timeline(changes: ApiEvent[], groups: AlertGroup[], since: string): Tim
       changeKind: changeKind(e),
       eventTypeName: e.eventTypeName,
       summary: changeSummary(e),
-      who: eventWho(e),
+      who: eventWho(e, names),
       eventId: e.id,
     })),
     ...groups.map((g) => ({
@@ -210,7 +215,7 @@ function triageText(
       // The heading's time is its first row's: the first host listed has the oldest alert.
       parts.push(`#### ${groupHeading(g, now, soleWindow)}`, ...groupNotes(g, now), ...behindOn(g));
       const shown = Math.min(rowsLeft, g.alerts.length);
-      if (shown > 0) parts.push(groupTable(g, now, shown));
+      if (shown > 0) parts.push(groupTable(g, now, shown, f.names));
       rowsLeft -= shown;
       hidden += g.alerts.length - shown;
     }
@@ -246,7 +251,7 @@ function triageText(
         ? '### Maintenance window in force (it mutes the alerts marked "muted")'
         : '### Maintenance windows in force',
     );
-    const rows = active.map((w) => windowInForceList.row(w, now));
+    const rows = active.map((w) => windowInForceList.row(w, now, f.names));
     lines.push(f.fence.wrap(table(windowInForceList.columns, rows)));
   }
 
@@ -308,12 +313,14 @@ export const triageProject = defineTool({
     let done = 0;
     const step = <T>(section: Section, p: Promise<T>) =>
       p.finally(() => void ctx.progress(++done, SECTIONS.length, `read ${section}`));
+    const keys = api.budget?.limited ? Promise.resolve() : ctx.names.learnKeys({ projectId }, signal);
     const settled = await Promise.allSettled([
       step('alerts', loadOpenAlerts(api, projectId, { signal })),
       step('automation', api.automation.status(projectId, { signal })),
       step('events', loadRecentEvents(api, { projectId }, since, signal)),
       step('maintenanceWindows', loadWindows(api, projectId, signal)),
     ]);
+    await (api.budget?.limited ? ctx.names.learnKeys({ projectId }, signal) : keys);
     if (signal.aborted) throw abortError(signal);
     const t: Triage = { projectId, since: since.toISOString(), until: now.toISOString(), hours, errors: [] };
     const failures: unknown[] = [];
@@ -348,7 +355,7 @@ export const triageProject = defineTool({
         })
       : [];
     const changes = (t.events?.events ?? []).filter((e) => changeKind(e) !== undefined);
-    const tl = timeline(changes, groups, t.since);
+    const tl = timeline(changes, groups, t.since, f.names);
     const automation = t.automation;
     return {
       text: triageText(t, f, groups, changes, tl),

@@ -21,6 +21,10 @@ export interface Budget {
   /** The platform answered 429: nothing is sent until `untilMs`. */
   pause(untilMs: number): void;
   readonly inFlight: number;
+  /** A rate limit of ours is set: reads that are only nice to have (names) wait for the call's own reads. */
+  readonly limited: boolean;
+  /** Whether a nice-to-have read may be spent now: no rate limit, or at least half the bucket left. */
+  spare(): boolean;
 }
 
 /** Nothing was sent: the budget of this server (or the platform's own limit) is spent for now. */
@@ -82,6 +86,12 @@ export function createBudget(o: BudgetOptions): Budget {
   return {
     get inFlight() {
       return inFlight;
+    },
+    limited: rate > 0,
+    spare() {
+      if (rate <= 0) return true;
+      refill();
+      return tokens >= rate / 2 && pausedUntil <= now();
     },
     pause(untilMs) {
       pausedUntil = Math.max(pausedUntil, untilMs);

@@ -63,7 +63,7 @@ const projectAlerts = define<OpenAlerts>({
     ];
     if (!d.alerts.length) lines.push('No open or tracking alerts.');
     else {
-      const { body, hidden } = groupsMarkdown(groups, f.now, DIGEST_ROWS);
+      const { body, hidden } = groupsMarkdown(groups, f.now, DIGEST_ROWS, f.names);
       lines.push(f.fence.notice, f.fence.wrap(body));
       if (hidden) lines.push(`${hidden} more alerts in ?format=json or the list_open_alerts tool.`);
     }
@@ -83,7 +83,7 @@ function eventsMarkdown(title: string, d: RecentEvents, f: FormatContext): strin
   const lines = [`# ${title} — ${plural(d.events.length, 'event')} in the last ${FEED_EVENT_HOURS} h`];
   if (!d.events.length) lines.push('No events in the window.');
   else {
-    const rows = d.events.slice(0, DIGEST_ROWS).map((e) => eventRow(e, f.now));
+    const rows = d.events.slice(0, DIGEST_ROWS).map((e) => eventRow(e, f.now, f.names));
     lines.push(f.fence.notice, f.fence.wrap(table(eventColumns, rows)));
     if (d.events.length > DIGEST_ROWS)
       lines.push(`${d.events.length - DIGEST_ROWS} older events in ?format=json.`);
@@ -171,7 +171,7 @@ const globalConfigAlerts = define<GlobalConfigAlerts>({
     ];
     if (!d.alerts.length) lines.push('No open alerts.');
     else {
-      const rows = d.alerts.slice(0, DIGEST_ROWS).map((a) => alertRow(a, f.now));
+      const rows = d.alerts.slice(0, DIGEST_ROWS).map((a) => alertRow(a, f.now, f.names));
       lines.push(f.fence.notice, f.fence.wrap(table(alertColumns, rows)));
       if (d.alerts.length > DIGEST_ROWS) lines.push(`${d.alerts.length - DIGEST_ROWS} more in ?format=json.`);
       const acked = d.alerts.filter((a) => ackInForce(a, f.now)).length;

@@ -22,11 +22,13 @@ export interface NameBook {
   user(id: string): string;
   host(id: string): string;
   alertConfig(id: string): string;
+  /** An API public key as "key `description` (publicKey)"; anything else (a username) as it is. */
+  key(publicKeyOrUsername: string): string;
 }
 
 const asIs = (id: string) => id;
 /** For answers drawn without lookups (feeds' JSON, tests of a view alone). */
-export const idsOnly: NameBook = { project: asIs, user: asIs, host: asIs, alertConfig: asIs };
+export const idsOnly: NameBook = { project: asIs, user: asIs, host: asIs, alertConfig: asIs, key: asIs };
 
 export interface ToolAnswer {
   text: string;
@@ -36,7 +38,8 @@ export interface ToolAnswer {
 /** How a list of one entity is drawn: its columns and a row per item (views/ hold one per entity). */
 export interface ListView<T> {
   columns: string[];
-  row: (item: T, now: Date) => unknown[];
+  /** `names` draws what the row names (an API key as its description, when known). */
+  row: (item: T, now: Date, names: NameBook) => unknown[];
 }
 
 export interface ListSpec<T> extends ListView<T> {
@@ -73,7 +76,7 @@ export function listAnswer<T>(
       ? results.map((r) => JSON.stringify(r)).join('\n')
       : table(
           spec.columns,
-          results.map((r) => spec.row(r as T, f.now)),
+          results.map((r) => spec.row(r as T, f.now, f.names)),
         );
     lines.push(f.fence.wrap(body));
   }

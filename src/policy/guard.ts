@@ -327,7 +327,11 @@ async function resolveApproval(
 }
 
 async function execute(tool: AnyTool, args: CallArgs, ctx: ToolContext, f: FormatContext) {
-  const [result] = await Promise.all([tool.run(ctx, args), ctx.names.learn(args, ctx.signal)]);
+  // Names are looked up alongside the call's reads; under a rate limit of ours, after them.
+  const learning = () => ctx.names.learn(args, ctx.signal);
+  const [result] = ctx.api.budget?.limited
+    ? [await tool.run(ctx, args), await learning()]
+    : await Promise.all([tool.run(ctx, args), learning()]);
   return tool.format(result, args, f) as ToolAnswer;
 }
 

@@ -9,7 +9,7 @@ import type { Preview } from '../format/consent.js';
 import type { Logger } from '../log.js';
 import type { CallNames } from './names.js';
 
-export type { FormatContext, ToolAnswer } from '../format/answers.js';
+export type { FormatContext, NameBook, ToolAnswer } from '../format/answers.js';
 export type { Preview } from '../format/consent.js';
 
 export type ToolKind = 'read' | 'write' | 'destructive';

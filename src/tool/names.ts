@@ -32,6 +32,11 @@ export interface CallNames extends NameBook {
   /** For tools that take a user or configuration id without reading it. */
   learnUser(userId: string, signal: AbortSignal): Promise<void>;
   learnAlertConfig(projectId: string, alertConfigId: string, signal: AbortSignal): Promise<void>;
+  /**
+   * The API keys of the project's organization (or of orgId), so answers that name a key by its public key
+   * (who acknowledged, who changed) also say its description. The platform does not say who owns a key.
+   */
+  learnKeys(where: { projectId?: string; orgId?: string }, signal: AbortSignal): Promise<void>;
   /** Looks up these projects' names (the projects a change of roles touches). */
   learnProjects(projectIds: string[], signal: AbortSignal): Promise<void>;
   /** A projectId argument as an id: a project's name is looked up among the projects the key sees. */
@@ -40,10 +45,24 @@ export interface CallNames extends NameBook {
 
 export function callNames(api: ApiClient, logger?: Logger): CallNames {
   const known = new Map<string, string | undefined>();
-  const label = (kind: Kind) => (id: string) => named(known.get(`${kind}:${id}`), id);
+  const label = (kind: Exclude<Kind, 'key'>) => (id: string) => named(known.get(`${kind}:${id}`), id);
+
+  // One read of a project per call serves its name and its organization (for the organization's keys).
+  const projects = new Map<string, ReturnType<ApiClient['projects']['get']>>();
+  const projectOf = (id: string, o: { signal: AbortSignal }) => {
+    let p = projects.get(id);
+    if (!p) {
+      p = api.projects.get(id, o);
+      projects.set(id, p);
+    }
+    return p;
+  };
+
+  // Names never starve the call's own reads: with the request budget low, answers show ids.
+  const spare = () => api.budget?.spare() ?? true;
 
   async function lookUp(kind: Kind, id: string, load: () => Promise<string | undefined>) {
-    if (known.has(`${kind}:${id}`)) return;
+    if (known.has(`${kind}:${id}`) || !spare()) return;
     known.set(`${kind}:${id}`, undefined);
     try {
       known.set(`${kind}:${id}`, await load());
@@ -57,12 +76,16 @@ export function callNames(api: ApiClient, logger?: Logger): CallNames {
     user: label('user'),
     host: label('host'),
     alertConfig: label('alertConfig'),
+    key: (k) => {
+      const desc = known.get(`key:${k}`);
+      return desc === undefined ? k : `key ${named(desc, k)}`;
+    },
 
     async learnProjects(projectIds, signal) {
       const o = within(signal);
       await Promise.all(
         [...new Set(projectIds)].map((id) =>
-          lookUp('project', id, async () => (await api.projects.get(id, o)).name),
+          lookUp('project', id, async () => (await projectOf(id, o)).name),
         ),
       );
     },
@@ -73,11 +96,24 @@ export function callNames(api: ApiClient, logger?: Logger): CallNames {
       const projectId = str('projectId');
       const hostId = str('hostId');
       await Promise.all([
-        projectId && lookUp('project', projectId, async () => (await api.projects.get(projectId, o)).name),
+        projectId && lookUp('project', projectId, async () => (await projectOf(projectId, o)).name),
         projectId &&
           hostId &&
           lookUp('host', hostId, async () => hostAddress(await api.hosts.get(projectId, hostId, o))),
       ]);
+    },
+
+    async learnKeys(where, signal) {
+      const o = within(signal);
+      if (!spare()) return;
+      try {
+        const orgId = where.orgId ?? (where.projectId && (await projectOf(where.projectId, o)).orgId);
+        if (!orgId) return;
+        const keys = await api.apiKeys.listForOrg(orgId, { itemsPerPage: 500 }, o);
+        for (const k of keys.results) if (k.publicKey && k.desc) known.set(`key:${k.publicKey}`, k.desc);
+      } catch (e) {
+        logger?.debug('API keys not readable; answers show public keys', { error: String(e) });
+      }
     },
 
     learnUser: (userId, signal) =>

@@ -93,3 +93,27 @@ describe('projects by name', () => {
     expect(r.text).toContain('list_projects');
   });
 });
+
+describe('keys to people', () => {
+  it('an event caused by an API key names the key by its description', async () => {
+    const e = sim.store.data.events.find(
+      (x) => x.groupId === sim.projectIds[0] && x.publicKey && !x.username,
+    )!;
+    const key = sim.store.data.apiKeys.find((k) => k.publicKey === e.publicKey)!;
+    const r = await t.call('list_project_events', { who: e.publicKey, itemsPerPage: 100 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain(`key \`${key.desc}\` (${key.publicKey})`);
+  });
+
+  it('an alert acknowledged through an API key says which key, by its description', async () => {
+    // Acknowledged through a key that belongs to no user: the platform records the key's public key.
+    const alert = sim.store.data.alerts.find((a) => a.groupId === sim.projectIds[0] && a.status === 'OPEN')!;
+    const key = sim.store.data.apiKeys.find(
+      (k) => !k.userId && k.roles.some((r) => r.groupId === alert.groupId),
+    )!;
+    alert.acknowledgingUsername = key.publicKey;
+    alert.acknowledgedUntil = new Date(Date.now() + 3_600_000).toISOString();
+    const r = await t.call('list_open_alerts', { responseFormat: 'detailed' });
+    expect(r.text).toContain(`by key \`${key.desc}\` (${key.publicKey})`);
+  });
+});

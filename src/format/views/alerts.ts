@@ -1,6 +1,6 @@
 // How an alert looks to a person: its table row and columns, where and what it is, its acknowledgement, a
 import type { Alert, ApiEvent } from '../../api/types.js';
-import type { ListView } from '../answers.js';
+import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import { age, due, plural, table, when } from '../markdown.js';
 import { cell } from '../untrusted.js';
 // cause's heading, notes and rows, and the headline that counts them. Tools, triage, feeds and previews draw
@@ -16,9 +16,9 @@ export function alertWhere(a: Alert): string {
   return a.hostnameAndPort ?? a.replicaSetName ?? a.clusterName ?? a.hostId ?? '—';
 }
 
-export function ackState(a: Alert, now: Date): string {
+export function ackState(a: Alert, now: Date, names: NameBook = idsOnly): string {
   if (!a.acknowledgedUntil || Date.parse(a.acknowledgedUntil) <= now.getTime()) return 'no';
-  const by = `by ${a.acknowledgingUsername ?? '?'}`;
+  const by = `by ${a.acknowledgingUsername ? names.key(a.acknowledgingUsername) : '?'}`;
   const rel = age(a.acknowledgedUntil, now);
   if (rel === 'indefinitely') return `yes, until further notice, ${by}`;
   // due() adds the UTC time when the acknowledgement lapses within 48 h: "in 9 h, 2026-11-21 21:00 UTC".
@@ -26,11 +26,11 @@ export function ackState(a: Alert, now: Date): string {
   return `yes, ${left} left${at ? `, until ${at}` : ''}, ${by}`;
 }
 
-export function alertRow(a: Alert, now: Date): unknown[] {
+export function alertRow(a: Alert, now: Date, names: NameBook = idsOnly): unknown[] {
   // Some servers send a current value without its number: show the unit alone rather than "undefined".
   const v = a.currentValue;
   const value = v ? `${v.number ?? '—'} ${v.units ?? ''}`.trim() : '—';
-  return [a.id, a.status, alertWhat(a), age(a.created, now), alertWhere(a), value, ackState(a, now)];
+  return [a.id, a.status, alertWhat(a), age(a.created, now), alertWhere(a), value, ackState(a, now, names)];
 }
 
 /** A closed or cancelled alert sends no notifications: acknowledging it is allowed, and silences nothing. */
@@ -76,8 +76,8 @@ export interface AlertGroup {
 // In a cause's table the cause is the heading, and a tracking alert says so next to its age.
 export const groupColumns = alertColumns.filter((c) => c !== 'what' && c !== 'status');
 
-export function groupRow(a: Alert, now: Date): unknown[] {
-  const [id, status, , since, ...rest] = alertRow(a, now);
+export function groupRow(a: Alert, now: Date, names: NameBook = idsOnly): unknown[] {
+  const [id, status, , since, ...rest] = alertRow(a, now, names);
   return [id, status === 'TRACKING' ? `${since} (tracking)` : since, ...rest];
 }
 
@@ -125,8 +125,8 @@ export function groupNotes(g: AlertGroup, now: Date): string[] {
 }
 
 /** The table of a cause's alerts (its first `max` rows); a lone alert is one line, not a table. */
-export function groupTable(g: AlertGroup, now: Date, max: number): string {
-  const rows = g.alerts.slice(0, Math.max(0, max)).map((a) => groupRow(a, now));
+export function groupTable(g: AlertGroup, now: Date, max: number, names: NameBook = idsOnly): string {
+  const rows = g.alerts.slice(0, Math.max(0, max)).map((a) => groupRow(a, now, names));
   if (rows.length !== 1) return table(groupColumns, rows);
   const [id, since, where, value, acked] = rows[0]!.map((v) => cell(v ?? '—'));
   const shown = value === '—' ? '' : `, value ${value}`;
@@ -138,6 +138,7 @@ export function groupsMarkdown(
   groups: AlertGroup[],
   now: Date,
   maxRows: number,
+  names: NameBook = idsOnly,
 ): { body: string; hidden: number } {
   const parts: string[] = [];
   let left = maxRows;
@@ -145,7 +146,7 @@ export function groupsMarkdown(
   for (const g of groups) {
     parts.push(`#### ${groupHeading(g, now)}`, ...groupNotes(g, now));
     const shown = Math.min(left, g.alerts.length);
-    if (shown > 0) parts.push(groupTable(g, now, shown));
+    if (shown > 0) parts.push(groupTable(g, now, shown, names));
     left -= shown;
     hidden += g.alerts.length - shown;
   }
@@ -210,10 +211,10 @@ export const fallbackNote = (source: string) =>
 
 export const alertList: ListView<Alert> = {
   columns: alertColumns,
-  row: (a: Alert, now: Date) => alertRow(a, now),
+  row: (a: Alert, now: Date, names: NameBook) => alertRow(a, now, names),
 };
 
 export const globalAlertList: ListView<Alert> = {
   columns: [...alertColumns, 'projectId'],
-  row: (a: Alert, now: Date) => [...alertRow(a, now), a.groupId],
+  row: (a: Alert, now: Date, names: NameBook) => [...alertRow(a, now, names), a.groupId],
 };

@@ -1,20 +1,31 @@
 // How an event looks to a person: when, what, who caused it and what it is about (a data operation too).
 import type { ApiEvent } from '../../api/types.js';
-import type { ListView } from '../answers.js';
+import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import { age } from '../markdown.js';
 
 /** Who caused it: a person's username, or an API key's public key. */
 export const eventColumns = ['eventId', 'time', 'type', 'who', 'target', 'what changed', 'alertId'];
 
-export function eventRow(e: ApiEvent, now: Date): unknown[] {
-  return [e.id, age(e.created, now), e.eventTypeName, eventWho(e), eventTarget(e), whatChanged(e), e.alertId];
+export function eventRow(e: ApiEvent, now: Date, names: NameBook = idsOnly): unknown[] {
+  return [
+    e.id,
+    age(e.created, now),
+    e.eventTypeName,
+    eventWho(e, names),
+    eventTarget(e),
+    whatChanged(e),
+    e.alertId,
+  ];
 }
 
 /** The diffs an event carries, on one line ("" when it records none: the type says it all). */
 export const whatChanged = (e: ApiEvent) => (e.diffs?.length ? changeSummary(e) : '');
 
-export function eventWho(e: ApiEvent): string | undefined {
-  return e.username ?? (e.publicKey ? `key ${e.publicKey}` : undefined);
+export function eventWho(e: ApiEvent, names: NameBook = idsOnly): string | undefined {
+  if (e.username) return e.username;
+  if (!e.publicKey) return undefined;
+  const key = names.key(e.publicKey);
+  return key.startsWith('key ') ? key : `key ${key}`;
 }
 
 /** What it is about: a data operation, a host, a user or key it targeted, a replica set or cluster. */
@@ -62,5 +73,5 @@ export function changeSummary(e: ApiEvent): string {
 
 export const eventList: ListView<ApiEvent> = {
   columns: eventColumns,
-  row: (e: ApiEvent, now: Date) => eventRow(e, now),
+  row: (e: ApiEvent, now: Date, names: NameBook) => eventRow(e, now, names),
 };

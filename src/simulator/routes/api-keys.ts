@@ -5,7 +5,15 @@ import { ORG_ROLES, PROJECT_ROLES } from '../../platform/index.js';
 import type { ApiKeyRec, RoleAssignment } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { newObjectId, newPrivateKey, newPublicKey, timestamp } from '../values.js';
-import { requireOrgOwner, requireProjectRole, scopeOf } from './access.js';
+import {
+  callerOf,
+  findOrg,
+  requireOrgOwner,
+  requireProjectRole,
+  scopeOf,
+  unauthorized,
+  visibleProjects,
+} from './access.js';
 import { audit, selfLinks } from './render.js';
 import { badRequest, invalidEnum, invalidJsonAttribute, parseBody } from './validate.js';
 
@@ -39,7 +47,40 @@ function atLeastOneRole(roles: string[]): void {
   if (roles.length === 0) throw invalidJsonAttribute('roles', 'at least one role is required');
 }
 
+/** Keys of an organization: its own roles, or roles on one of its projects. */
+const ofOrg = (ctx: SimContext, key: ApiKeyRec, orgId: string) =>
+  key.roles.some(
+    (r) =>
+      r.orgId === orgId ||
+      (r.groupId !== undefined &&
+        ctx.store.data.projects.some((p) => p.id === r.groupId && p.orgId === orgId)),
+  );
+
 export const apiKeyRoutes: SimRoute[] = [
+  {
+    // Beyond the spec (the field has it): who the keys are, private keys masked as the field masks them.
+    method: 'GET',
+    path: '/orgs/:orgId/apiKeys',
+    beyondSpec: true,
+    handle(req, ctx) {
+      const org = findOrg(ctx, req.params.orgId ?? '');
+      const roles = callerOf(req).key.roles;
+      const member =
+        roles.some((r) => r.roleName.startsWith('GLOBAL_')) ||
+        roles.some((r) => r.orgId === org.id) ||
+        visibleProjects(req, ctx).some((p) => p.orgId === org.id);
+      if (!member) throw unauthorized();
+      return {
+        status: 200,
+        list: ctx.store.data.apiKeys
+          .filter((k) => ofOrg(ctx, k, org.id))
+          .map((k) => ({
+            ...renderKey(req, k, `/orgs/${org.id}/apiKeys/${k.id}`),
+            privateKey: `********-****-****-${k.privateKey.slice(-12)}`,
+          })),
+      };
+    },
+  },
   {
     method: 'POST',
     path: '/orgs/:orgId/apiKeys',
