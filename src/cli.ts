@@ -9,6 +9,7 @@ Commands:
   simulator    run the embedded platform simulator on loopback
   tools        list the tools (--json for machine-readable output)
   call         call one tool through the MCP path: call <tool> [json-args] [--demo] [--yes]
+  doctor       check the configuration end to end, each failure with its fix (--json for scripts)
 
 Run "dbops-mcp <command> --help" for the options of a command; "dbops-mcp --version" prints the version.`;
 
@@ -27,6 +28,22 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./mcp/cli.js')).runTools(args);
     case 'call':
       return (await import('./mcp/cli.js')).runCall(args);
+    case 'doctor': {
+      const { runDoctor, formatChecks } = await import('./doctor.js');
+      if (args.includes('--help') || args.includes('-h')) {
+        process.stderr.write(
+          'Usage: dbops-mcp doctor [--json] [settings]\nChecks settings, URL and TLS, the digest challenge, the key and its roles, the server version, the clock, the state directory, Redis when set, and the HTTP port with --transport http. Exit 0 when all pass, 1 otherwise.\n',
+        );
+        return 0;
+      }
+      const checks = await runDoctor(args.filter((a) => a !== '--json'));
+      process.stdout.write(
+        args.includes('--json')
+          ? `${JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2)}\n`
+          : `${formatChecks(checks)}\n`,
+      );
+      return checks.every((c) => c.ok) ? 0 : 1;
+    }
     case '--version':
     case '-v':
     case 'version':

@@ -26,7 +26,9 @@ Environment variables (DBOPS_*) are read too; flags win. See the README for each
 
 function fail(e: unknown): number {
   if (e instanceof ConfigError) {
-    process.stderr.write(`dbops-mcp: ${e.message}\n`);
+    process.stderr.write(
+      `dbops-mcp: ${e.message}\n(dbops-mcp doctor checks the whole set-up, each step with its fix)\n`,
+    );
     return 2;
   }
   throw e;

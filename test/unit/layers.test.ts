@@ -50,7 +50,7 @@ const LAYERS: Array<[number, string[]]> = [
   [4, ['src/tool']],
   [5, ['src/feeds', 'src/policy', 'src/approval']],
   [6, ['tools', 'prompts']],
-  [7, ['src/mcp', 'src/index.ts', 'src/cli.ts']],
+  [7, ['src/mcp', 'src/index.ts', 'src/cli.ts', 'src/doctor.ts']],
 ];
 
 function layerOf(file: string): number | undefined {
