@@ -15,8 +15,8 @@ shipped.version = pkg.version;
 
 const stage = mkdtempSync(join(tmpdir(), 'dbops-mcpb-'));
 try {
-  // dist/bin holds the entry point the manifest names (the bundled command); dist/src etc. what it loads lazily.
-  for (const path of ['dist/bin', 'dist/src', 'dist/tools', 'dist/prompts', 'package.json', 'package-lock.json', 'LICENSE', 'README.md'])
+  // dist/bin holds the entry point the manifest names (the bundled command); dist/src etc. what it loads lazily; dist/apps the views (MCP Apps).
+  for (const path of ['dist/bin', 'dist/src', 'dist/tools', 'dist/prompts', 'dist/apps', 'package.json', 'package-lock.json', 'LICENSE', 'README.md'])
     cpSync(join(root, path), join(stage, path), { recursive: true });
   writeFileSync(join(stage, 'manifest.json'), `${JSON.stringify(shipped, null, 2)}\n`);
   const run = (cmd, args) => execFileSync(cmd, args, { cwd: stage, stdio: 'inherit' });

@@ -6,7 +6,8 @@
 // would gain nothing, and the network-facing client keeps taking its fixes from dependency updates. The same
 // holds for the Redis client (@redis/client), loaded only with DBOPS_STATE_URL.
 // dist/src stays as tsc wrote it for the library entry point (package.json "main"). Run by `npm run build`.
-import { rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
@@ -20,3 +21,24 @@ await build({
   logLevel: 'warn',
   output: { dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
 });
+
+// The views (MCP Apps, apps/*.ts): each one self-contained HTML file in dist/apps/ with its script and the
+// shared stylesheet inline, for the ui:// resources of src/mcp/apps.ts. Nothing is loaded from the network.
+const views = ['incident-timeline', 'maintenance-planner', 'consent-card'];
+const appsOut = root('dist/apps');
+rmSync(appsOut, { recursive: true, force: true });
+mkdirSync(appsOut, { recursive: true });
+const css = readFileSync(root('apps/style.css'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s*\n\s*/g, '');
+for (const view of views) {
+  const built = await build({
+    input: root(`apps/${view}.ts`),
+    platform: 'browser',
+    write: false,
+    logLevel: 'warn',
+    output: { format: 'iife', minify: true, codeSplitting: false },
+  });
+  // "</script" inside the code would end the element early.
+  const js = built.output[0].code.replace(/<\/(script)/gi, '<\\/$1');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light dark"><title>dbops-mcp ${view.replace('-', ' ')}</title><style>${css}</style></head><body><script>${js}</script></body></html>\n`;
+  writeFileSync(join(appsOut, `${view}.html`), html);
+}

@@ -132,6 +132,7 @@ export const createMaintenanceWindow = defineTool({
         { field: 'alertTypeNames', to: args.alertTypeNames.join(', ') },
         ...(args.description ? [{ field: 'description', to: args.description }] : []),
       ],
+      proposed: { startDate: args.startDate, endDate: args.endDate, alertTypeNames: args.alertTypeNames },
       notes: [
         `Notifications for ${args.alertTypeNames.join(', ')} alerts in this project are muted from ${when(args.startDate, now)} to ${when(args.endDate, now)}; alerts still open but nobody is told.`,
       ],
@@ -206,6 +207,12 @@ export const updateMaintenanceWindow = defineTool({
       target: { project: projectId, maintenanceWindowId: args.maintenanceWindowId },
       current: windowCurrent(w, now),
       changes,
+      proposed: {
+        maintenanceWindowId: args.maintenanceWindowId,
+        startDate: start,
+        endDate: end,
+        alertTypeNames: body.alertTypeNames ?? w.alertTypeNames ?? [],
+      },
     };
   },
   run: (ctx, args) =>

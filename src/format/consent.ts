@@ -18,6 +18,11 @@ export interface Preview {
   changes?: Array<{ field: string; from?: unknown; to?: unknown }>;
   /** Anything the person should know (e.g. "notifications muted by this window resume"). */
   notes?: string[];
+  /**
+   * The thing as it would be after the change, machine-readable and bounded (e.g. a maintenance window's ISO
+   * times and alert types), for views that draw it (apps/); the texts above stay what a person reads.
+   */
+  proposed?: Record<string, unknown>;
 }
 
 interface Shown {
@@ -48,6 +53,7 @@ export function redactPreview(p: Preview): Preview {
         }
       : {}),
     ...(p.notes ? { notes: [...p.notes] } : {}),
+    ...(p.proposed ? { proposed: redact(p.proposed) } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import { capText } from '../format/markdown.js';
 import { newFence } from '../format/untrusted.js';
 import { consentFacts } from '../policy/consent.js';
 import { callNames } from '../tool/names.js';
+import { isViewUri, readView } from './apps.js';
 import { errorMessage } from './errors.js';
 import { watchFeed } from './listen.js';
 import { enabledTools, type ServerDeps } from './server.js';
@@ -37,6 +38,8 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
   const consent = consentFacts(config.confirm, enabledTools(config, deps.catalog));
 
   async function read(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const view = isViewUri(uri) ? readView(uri) : undefined;
+    if (view) return view;
     const m = matchOrThrow(uri);
     const at = now();
     let data: unknown;

@@ -21,6 +21,7 @@ import type { AnyTool, ToolAnswer, ToolContext } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 import { callNames } from '../tool/names.js';
 import { packageVersion } from '../version.js';
+import { registerApps, withView } from './apps.js';
 import { catalog as fullCatalog } from './catalog.js';
 import { askPerson, consentCodec, consentEnv, type ToolResult } from './consent.js';
 import { errorMessage } from './errors.js';
@@ -292,7 +293,10 @@ export function createMcpServer(deps: ServerDeps): McpServer {
   }
 
   // The SDK's own tools/list would regenerate every schema per session and add `$schema` to each.
-  server.server.setRequestHandler('tools/list', () => ({ tools: tools.map(listingOf) }));
+  // Each listing names its view (MCP Apps) where it has one: src/mcp/apps.ts.
+  const listings = tools.map((t) => withView(listingOf(t), t));
+  server.server.setRequestHandler('tools/list', () => ({ tools: listings }));
+  registerApps(server, tools);
 
   // Log entries go to the client only once it asked for them (logging/setLevel), at or above its level: some
   // clients report every unsolicited notifications/message as an error. The SDK's own handler keys the level

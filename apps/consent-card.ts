@@ -1,0 +1,27 @@
+// The consent card for guarded calls: the preview of the change as a card (what is gained and lost, who and
+// what is affected) with the link to the approval page. Approval stays with the person, on that page or in
+// the client's own dialog: the card has no approve button.
+import { consentCard, el, obj, startView, str } from './shared.js';
+
+const root = el('main');
+document.body.append(root);
+
+startView('consent card', (r, app) => {
+  const s = r.structuredContent ?? {};
+  if (r.isError) {
+    root.replaceChildren(el('p', 'status', str(r.content?.[0]?.text) || 'The call failed.'));
+    return;
+  }
+  // An unguarded run (the live policy does not ask for this tool) answers with its own result.
+  const outcome = str(s.outcome) || 'executed';
+  const card = consentCard({ ...s, outcome }, app);
+  const result = obj(s.result);
+  const record = obj(result.record ?? (s.outcome ? undefined : s.record));
+  const shown = Object.entries(record).filter(([, v]) => v === null || typeof v !== 'object');
+  if (outcome === 'executed' && shown.length) {
+    const dl = el('dl', 'who');
+    for (const [k, v] of shown.slice(0, 12)) dl.append(el('dt', '', k), el('dd', '', v));
+    card.append(el('h3', '', 'Now'), dl);
+  }
+  root.replaceChildren(card);
+});
