@@ -43,19 +43,48 @@ function render(s: Json, app: App): void {
   const timeline = arr(s.timeline).map(obj);
   const windows = arr(s.maintenanceWindows).map(obj);
   const alerts = groups.flatMap((g) => arr(g.alerts).map(obj));
-  const times = [
-    ms(win.since),
-    ms(win.until),
-    ...timeline.map((e) => ms(e.time)),
-    ...alerts.map((a) => ms(a.created)),
-  ].filter(Number.isFinite);
-  const a = axis(Math.min(...times), Math.max(...times));
+  // The triage's window (last N hours) takes the axis; what started before it (old alerts still open) sits in
+  // a narrow "earlier" band at the left, in order, so the window itself stays readable.
+  const since = ms(win.since);
+  const until = ms(win.until);
+  const times = [...timeline.map((e) => ms(e.time)), ...alerts.map((x) => ms(x.created))].filter(
+    Number.isFinite,
+  );
+  const earliest = Math.min(since, ...times);
+  const gutter = earliest < since ? 12 : 0;
+  // Windows in force run on past now: the axis shows them up to half a day ahead.
+  const ends = windows.map((w) => Math.min(ms(w.endDate), until + 12 * 3_600_000)).filter(Number.isFinite);
+  const main = axis(since, Math.max(until, ...times, ...ends));
+  const early = axis(earliest, since);
+  const a = {
+    from: earliest,
+    to: main.to,
+    pct: (t: number) =>
+      t < since ? (early.pct(t) * gutter) / 100 : gutter + (main.pct(t) * (100 - gutter)) / 100,
+  };
 
-  const legend = el('div', 'legend', undefined, el('span', '', '■ change'), el('span', '', '■ alert'));
-  legend.append(el('span', '', '▒ maintenance window'));
-  root.append(legend, ticks(a));
+  const legend = el(
+    'div',
+    'legend',
+    undefined,
+    el('span', 'key change', '■ change'),
+    el('span', 'key alert', '■ alert'),
+  );
+  legend.append(el('span', '', '▒ maintenance window'), el('span', 'key acked', '■ acknowledged'));
+  const axisRow = ticks(main, 4, gutter, 100 - gutter);
+  if (gutter) {
+    const e = el('span', 'tick early', '◂ earlier');
+    e.style.left = '0';
+    axisRow.prepend(e);
+  }
+  root.append(legend, axisRow);
 
   const shade = (track: HTMLElement) => {
+    if (gutter) {
+      const d = el('div', 'divider');
+      d.style.left = `${gutter}%`;
+      track.append(d);
+    }
     for (const w of windows) {
       const from = Math.max(a.from, ms(w.startDate));
       const to = Math.min(a.to, ms(w.endDate));
@@ -115,7 +144,10 @@ function render(s: Json, app: App): void {
         button(`${hostOf(al)}${acked ? ' (acknowledged)' : ''}`, open, `host${acked ? ' acked' : ''}`),
       );
     }
-    root.append(row(`${str(g.cause)} (${str(g.count)})`, track), strip);
+    const what = `${str(g.metricName) || str(g.eventTypeName) || str(g.cause)}${g.global ? ' (global)' : ''}`;
+    const r = row(`${what} (${str(g.count)})`, track);
+    r.querySelector('.label')?.setAttribute('title', `${str(g.cause)}: ${arr(g.conditions).join('; ')}`);
+    root.append(r, strip);
   }
   if (!groups.length) root.append(el('p', 'empty', 'No open alerts.'));
   root.append(details);

@@ -55,14 +55,15 @@ export function axis(from: number, to: number) {
   return { from, to, pct };
 }
 
-/** Tick labels along an axis: a handful, evenly spaced. */
-export function ticks(a: ReturnType<typeof axis>, n = 5): HTMLElement {
+/** Tick labels along an axis: a handful, evenly spaced, over [left, left + width] % of the row. */
+export function ticks(a: ReturnType<typeof axis>, n = 5, left = 0, width = 100): HTMLElement {
   const row = el('div', 'ticks');
   row.setAttribute('aria-hidden', 'true');
-  for (let i = 0; i <= n; i++) {
+  // With a band on the left, its own label stands where the first tick would.
+  for (let i = left > 0 ? 1 : 0; i <= n; i++) {
     const t = a.from + ((a.to - a.from) * i) / n;
     const tick = el('span', 'tick', new Date(t).toISOString().slice(5, 16).replace('T', ' '));
-    tick.style.left = `${(i / n) * 100}%`;
+    tick.style.left = `${left + (i / n) * width}%`;
     row.append(tick);
   }
   return row;
@@ -123,42 +124,26 @@ export function consentCard(s: Json, app?: App): HTMLElement {
   }
   const current = obj(preview.current);
   const changes = arr(preview.changes).map(obj);
-  if (changes.length || Object.keys(current).length) {
+  if (changes.length) {
     const table = el('table', 'changes');
-    table.append(
-      el(
-        'thead',
-        '',
-        undefined,
-        el(
-          'tr',
-          '',
-          undefined,
-          el('th', '', 'field'),
-          el('th', 'lost', 'now (lost)'),
-          el('th', 'gained', 'after (gained)'),
-        ),
-      ),
-    );
+    const head = el('tr', '', undefined, el('th', '', 'field'), el('th', 'lost', 'now (lost)'));
+    head.append(el('th', 'gained', 'after (gained)'));
+    table.append(el('thead', '', undefined, head));
     const body = el('tbody');
-    for (const c of changes)
-      body.append(
-        el(
-          'tr',
-          '',
-          undefined,
-          el('td', '', c.field),
-          el('td', 'lost', c.from ?? '—'),
-          el('td', 'gained', c.to ?? '—'),
-        ),
-      );
-    for (const [k, v] of Object.entries(current))
-      if (!changes.some((c) => c.field === k))
-        body.append(
-          el('tr', 'kept', undefined, el('td', '', k), el('td', '', v), el('td', '', '(unchanged)')),
-        );
+    for (const c of changes) {
+      const tr = el('tr', '', undefined, el('td', '', c.field), el('td', 'lost', c.from ?? '—'));
+      tr.append(el('td', 'gained', c.to ?? '—'));
+      body.append(tr);
+    }
     table.append(body);
     card.append(table);
+  }
+  // What stands now (for a delete: all of it goes), when the change has no field-by-field list.
+  const kept = Object.entries(current).filter(([k]) => !changes.some((c) => c.field === k));
+  if (kept.length) {
+    const dl = el('dl', 'who');
+    for (const [k, v] of kept) dl.append(el('dt', '', k), el('dd', '', v));
+    card.append(el('h3', '', changes.length ? 'Also now' : 'Now'), dl);
   }
   const notes = arr(preview.notes);
   if (notes.length) card.append(el('ul', 'notes', undefined, ...notes.map((n) => el('li', '', n))));
@@ -185,7 +170,6 @@ export function consentCard(s: Json, app?: App): HTMLElement {
       el('p', 'how', 'The assistant asks you in the chat before it goes ahead; this card cannot approve.'),
     );
   }
-  if (s.nextStep) card.append(el('p', 'next', s.nextStep));
   return card;
 }
 
