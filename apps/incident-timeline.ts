@@ -13,6 +13,7 @@ import {
   type Json,
   ms,
   obj,
+  shortened,
   startView,
   status,
   str,
@@ -163,6 +164,7 @@ function render(s: Json, app: App): void {
       ),
     );
   root.append(el('h2', '', 'What changed, then what broke'), story);
+  root.append(shortened(s) ?? '');
   for (const e of arr(s.errors).map(obj)) say(`${str(e.section)} unavailable: ${str(e.message)}`, 'warn');
 
   function showChange(e: Json) {

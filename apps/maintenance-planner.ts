@@ -11,6 +11,7 @@ import {
   type Json,
   ms,
   obj,
+  shortened,
   startView,
   str,
   ticks,
@@ -119,6 +120,7 @@ function draw(existing: Win[], proposed: Win | undefined, s: Json, app: App): vo
       overlaps.childElementCount ? overlaps : el('p', 'sub', 'No overlap with other windows.'),
     );
   }
+  root.append(shortened(s) ?? '');
   if (s.outcome) root.append(consentCard(s, app));
 }
 

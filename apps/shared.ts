@@ -97,6 +97,14 @@ export function status(root: HTMLElement): (text: string, tone?: 'ok' | 'warn' |
   };
 }
 
+/** What the server left out of a result it shortened (structuredContent is bounded): said, not hidden. */
+export function shortened(s: Json): HTMLElement | null {
+  const cuts = arr(s.leftOut).map(obj);
+  if (!cuts.length) return null;
+  const list = cuts.map((c) => `${str(c.path)}: ${str(c.kept)} of ${str(c.of)}`).join('; ');
+  return el('p', 'status', `Shortened by the server (${list}); ask the assistant for the rest.`);
+}
+
 const OUTCOMES: Record<string, string> = {
   approval_pending: 'Approval needed — nothing has changed yet',
   confirmation_required: 'Confirmation needed — nothing has changed yet',

@@ -2,8 +2,13 @@
 // the ui:// resources serve). Budget per view: ≤ 280 KB raw, ≤ 72 KB gzip. Of that, ext-apps' App with the MCP
 // SDK's Protocol and zod (which App needs to speak to the host) is ~239 KB / ~60 KB minified on its own
 // (measured with an empty view, ext-apps 2.0.4); the views' own code and style are ~10–15 KB / ~4–5 KB.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { VIEWS } from '../../src/mcp/apps.js';
 
@@ -33,4 +38,47 @@ describe('views (MCP Apps) as built', () => {
       expect(text).not.toMatch(/\.innerHTML\s*=|insertAdjacentHTML|document\.write\(/);
     });
   }
+});
+
+describe('views served by the installed command (stdio, demo mode)', () => {
+  it('lists each view, links it from its tools, and serves the built file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dbops-apps-stdio-'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [fileURLToPath(new URL('../../dist/bin/dbops-mcp.js', import.meta.url)), 'serve'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        DBOPS_AUDIT_LOG: join(dir, 'audit.log'),
+        DBOPS_SECRETS_DIR: join(dir, 'secrets'),
+        DBOPS_STATE_DIR: join(dir, 'state'),
+      },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'apps-stdio-test', version: '1' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      const ui = (name: string) =>
+        (tools.find((t) => t.name === name)?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui
+          ?.resourceUri;
+      expect(ui('triage_project')).toBe('ui://dbops-mcp/incident-timeline');
+      expect(ui('create_maintenance_window')).toBe('ui://dbops-mcp/maintenance-planner');
+      expect(ui('delete_maintenance_window')).toBe('ui://dbops-mcp/consent-card');
+      expect(ui('list_alert_configs')).toBeUndefined();
+      const listed = (await client.listResources()).resources.filter((r) => r.uri.startsWith('ui://'));
+      expect(listed.map((r) => [r.uri, r.mimeType]).sort()).toEqual(
+        Object.keys(VIEWS)
+          .map((v) => [`ui://dbops-mcp/${v}`, 'text/html;profile=mcp-app'])
+          .sort(),
+      );
+      for (const view of Object.keys(VIEWS)) {
+        const read = await client.readResource({ uri: `ui://dbops-mcp/${view}` });
+        const c = read.contents[0] as { text?: string; mimeType?: string };
+        expect(c.mimeType).toBe('text/html;profile=mcp-app');
+        expect(c.text).toBe(readFileSync(new URL(`../../dist/apps/${view}.html`, import.meta.url), 'utf8'));
+      }
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 });

@@ -29,6 +29,12 @@ describe('npm package', () => {
     const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = info!.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['dist/src/cli.js', 'LICENSE', 'README.md', 'server.json']));
+    // The views (MCP Apps) the ui:// resources serve.
+    expect(files).toEqual(
+      expect.arrayContaining(
+        ['incident-timeline', 'maintenance-planner', 'consent-card'].map((v) => `dist/apps/${v}.html`),
+      ),
+    );
     expect(files.filter((f) => /^(src|test|bench|scripts)\/|\.ts$|^\.ci/.test(f))).toEqual([]);
 
     const app = join(dir, 'app');
