@@ -2,7 +2,7 @@
 // the ui:// resources serve). Budget per view: ≤ 280 KB raw, ≤ 72 KB gzip. Of that, ext-apps' App with the MCP
 // SDK's Protocol and zod (which App needs to speak to the host) is ~239 KB / ~60 KB minified on its own
 // (measured with an empty view, ext-apps 2.0.4); the views' own code and style are ~10–15 KB / ~4–5 KB.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,21 @@ describe('views (MCP Apps) as built', () => {
       expect(text).not.toMatch(/\.innerHTML\s*=|insertAdjacentHTML|document\.write\(/);
     });
   }
+});
+
+describe('views (MCP Apps) as sources', () => {
+  it('import ext-apps and each other only: their data is what the host passes them', () => {
+    const dir = new URL('../../apps/', import.meta.url);
+    const sources = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    expect(sources.sort()).toEqual([...Object.keys(VIEWS).map((v) => `${v}.ts`), 'shared.ts'].sort());
+    for (const f of sources) {
+      const code = readFileSync(new URL(f, dir), 'utf8');
+      const from = [...code.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gms)].map((m) => m[1]);
+      expect(from.length, f).toBeGreaterThan(0);
+      for (const m of from)
+        expect(['@modelcontextprotocol/ext-apps', './shared.js'], `${f} imports ${m}`).toContain(m);
+    }
+  });
 });
 
 describe('views served by the installed command (stdio, demo mode)', () => {
