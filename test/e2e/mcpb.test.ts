@@ -45,6 +45,9 @@ describe('the MCP Bundle', () => {
       expect(tools.length).toBeGreaterThan(30);
       const r = await client.callTool({ name: 'list_projects', arguments: {} });
       expect(r.isError).toBeFalsy();
+      // The views (MCP Apps) ship in the bundle: the ui:// resource serves the built file.
+      const view = await client.readResource({ uri: 'ui://dbops-mcp/incident-timeline' });
+      expect((view.contents[0] as { text?: string }).text).toMatch(/^<!doctype html>/);
     } finally {
       await client.close();
     }
