@@ -253,8 +253,8 @@ function fields(pairs: Array<[string, unknown]>): HTMLElement {
 
 startView('incident timeline', (r, app) => {
   const s = r.structuredContent;
-  if (!s?.timeline) {
-    root.replaceChildren(el('p', 'empty', 'This result has no timeline.'));
+  if (r.isError || !s?.timeline) {
+    root.replaceChildren(el('p', 'status', str(r.content?.[0]?.text) || 'This result has no timeline.'));
     return;
   }
   render(s, app);

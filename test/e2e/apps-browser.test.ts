@@ -103,9 +103,10 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     args: Record<string, unknown>,
     theme: 'light' | 'dark' = 'light',
     enforceCsp = true,
+    variables?: Record<string, string>,
   ) {
     const found = await viewFor(tool);
-    const view = { ...found, csp: enforceCsp ? found.csp : null };
+    const view = { ...found, csp: enforceCsp ? found.csp : null, variables };
     const result = await t.client.callTool({ name: tool, arguments: args });
     const page = await browser.newPage();
     await page.emulateMedia({ colorScheme: theme });
@@ -193,6 +194,23 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     expect(bg).toBe('rgb(17, 24, 39)');
     await expect(frame.locator('html').getAttribute('data-theme')).resolves.toBe('dark');
     await screenshot(page, 'incident-timeline-dark');
+  });
+
+  it("takes the host's own colours when the host context gives its CSS variables", async () => {
+    const { frame } = await show('triage_project', {}, 'dark', true, {
+      '--color-background-primary': 'rgb(1, 2, 3)',
+      '--color-text-danger': 'rgb(200, 0, 100)',
+    });
+    await frame.locator('.mark.alert').first().waitFor();
+    const bg = await frame
+      .locator('body')
+      .evaluate((b) => (globalThis as any).getComputedStyle(b).backgroundColor);
+    expect(bg).toBe('rgb(1, 2, 3)');
+    const mark = await frame
+      .locator('.mark.alert:not(.acked)')
+      .first()
+      .evaluate((b) => (globalThis as any).getComputedStyle(b).backgroundColor);
+    expect(mark).toBe('rgb(200, 0, 100)');
   });
 
   it('maintenance planner: the windows with what they mute, a proposed window with its overlap', async () => {

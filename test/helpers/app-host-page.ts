@@ -16,6 +16,8 @@ interface Show {
   csp: Csp | null;
   result: Record<string, unknown>;
   theme: 'light' | 'dark';
+  /** The host's CSS variables (host context styles), e.g. {'--color-background-primary': '#123'}. */
+  variables?: Record<string, string>;
 }
 
 declare global {
@@ -44,7 +46,7 @@ function policy(csp: Csp): string {
 }
 
 window.openedLinks = [];
-window.showView = async ({ html, csp, result, theme }) => {
+window.showView = async ({ html, csp, result, theme, variables }) => {
   document.querySelector('iframe')?.remove();
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts');
@@ -57,7 +59,14 @@ window.showView = async ({ html, csp, result, theme }) => {
     null,
     { name: 'dbops-mcp test host', version: '1' },
     { serverTools: {}, openLinks: {} },
-    { hostContext: { theme, displayMode: 'inline', platform: 'web' } },
+    {
+      hostContext: {
+        theme,
+        displayMode: 'inline',
+        platform: 'web',
+        ...(variables ? { styles: { variables: variables as never } } : {}),
+      },
+    },
   );
   bridge.oncalltool = async (params) => (await window.hostCallTool(params)) as never;
   bridge.onopenlink = async ({ url }) => {
