@@ -149,8 +149,10 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     await screenshot(page, 'incident-timeline-light');
 
     // Keyboard only: focus the first host, Enter shows its details, Enter on the button acknowledges.
-    const first = groups.find((g) => !g.cause.endsWith('(global)'))!;
-    const alert = first.alerts[0]!;
+    const first = groups.find(
+      (g) => !g.cause.endsWith('(global)') && g.alerts.some((a) => !a.acknowledgedUntil),
+    )!;
+    const alert = first.alerts.find((a) => !a.acknowledgedUntil)!;
     const hostButton = frame.getByRole('button', { name: new RegExp(`^${alert.hostnameAndPort}`) }).first();
     await hostButton.focus();
     await page.keyboard.press('Enter');
@@ -182,7 +184,8 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     expect(audited.filter((e) => e.tool === 'acknowledge_alert').map((e) => e.outcome)).toEqual([
       'approval_pending',
     ]);
-    await screenshot(page, 'consent-card-light');
+    mkdirSync(shots, { recursive: true });
+    await frame.locator('.details').screenshot({ path: join(shots, 'consent-card-light.png') });
   });
 
   it('incident timeline follows the host theme (dark)', async () => {
