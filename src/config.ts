@@ -28,8 +28,21 @@ function configDir(): string {
   return process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config');
 }
 
+/** "ops.example.com:8080" parses as a URL of scheme "ops.example.com": say what is missing instead. */
+const hasScheme = (s: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
+
 export const configSchema = z.object({
-  baseUrl: z.url().optional(),
+  baseUrl: z
+    .url({
+      protocol: /^https?$/,
+      error: (issue) => {
+        const v = typeof issue.input === 'string' ? issue.input.trim() : '';
+        return v && !hasScheme(v)
+          ? `"${v}" has no scheme: write https://${v} (or http://${v} for a plain-HTTP port)`
+          : 'must be an http:// or https:// URL';
+      },
+    })
+    .optional(),
   publicKey: z.string().min(1).optional(),
   privateKey: z.string().min(1).optional(),
   projectId: z.string().min(1).optional(),

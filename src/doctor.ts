@@ -1,15 +1,22 @@
 // `dbops-mcp doctor`: checks a configuration end to end before any client connects, one step at a time, each
 // failure with the fix for its real cause (a URL without a scheme, https against a plain-http port, a wrong key,
-// a misspelt setting, a taken port). Demo mode checks the embedded simulator. Exit 0 when all pass, 1 otherwise.
+// a misspelt setting, a taken port, a state directory another server holds). Demo mode checks the embedded
+// simulator. Exit 0 when all pass, 1 otherwise. `serve` runs the cheap ones (startupChecks) at start-up and
+// prints a one-line summary when one fails.
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { ApiError } from './api/errors.js';
-import { normaliseBaseUrl } from './api/transport.js';
+import { createApiClient } from './api/client.js';
+import { createDigestAuth, parseDigestChallenge } from './api/digest.js';
+import { ApiError, sanitizeText } from './api/errors.js';
+import { errorCodeOf, isPlainHttpOnTls, normaliseBaseUrl } from './api/transport.js';
 import { type Config, ConfigError, loadConfig, unknownSettings } from './config.js';
-import { silentLogger } from './log.js';
+import { catalog } from './mcp/catalog.js';
+import { enabledTools } from './mcp/server.js';
+import { liveOwner } from './state/owner.js';
+import { maxKindOf } from './tool/index.js';
 
 export interface Check {
   step: string;
@@ -26,18 +33,15 @@ const fail = (step: string, detail: string, fix: string): Check => ({ step, ok: 
 
 /** Why a connection failed, in the words of the fix (never "set DBOPS_CA_FILE" for a plain-http port). */
 function connectionProblem(url: URL, e: unknown): { detail: string; fix: string } {
-  const err = e as { code?: string; cause?: { code?: string; message?: string }; message?: string };
-  const code = err.cause?.code ?? err.code ?? '';
-  const text = `${err.cause?.message ?? ''} ${err.message ?? ''}`;
-  if (
-    url.protocol === 'https:' &&
-    (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|EPROTO/i.test(`${code} ${text}`))
-  )
+  const code = errorCodeOf(e) ?? '';
+  const err = e as { cause?: { message?: string }; message?: string };
+  const text = `${err.cause?.message ?? ''} ${err.message ?? ''}`.trim();
+  if (url.protocol === 'https:' && isPlainHttpOnTls(e))
     return {
       detail: `${url.host} answers plain HTTP, not TLS`,
       fix: `Use http://${url.host} in DBOPS_BASE_URL (or enable TLS on the platform)`,
     };
-  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i.test(code))
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|HOSTNAME_MISMATCH|DEPTH_ZERO/i.test(code))
     return {
       detail: `the TLS certificate of ${url.host} is not trusted (${code})`,
       fix: 'Point DBOPS_CA_FILE at the CA bundle that signed it (DBOPS_TLS_INSECURE=true only to test)',
@@ -46,16 +50,18 @@ function connectionProblem(url: URL, e: unknown): { detail: string; fix: string 
     return { detail: `nothing listens on ${url.host}`, fix: 'Check the host and port in DBOPS_BASE_URL' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
     return { detail: `${url.hostname} does not resolve`, fix: 'Check the host name in DBOPS_BASE_URL' };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+    return {
+      detail: `${url.host} did not answer in time (${code})`,
+      fix: 'Check DBOPS_BASE_URL, the network path and proxies (HTTPS_PROXY, NO_PROXY)',
+    };
   return {
-    detail: `${code || 'connection failed'}: ${text.trim()}`,
+    detail: `${code || 'connection failed'}: ${sanitizeText(text, 200)}`,
     fix: 'Check DBOPS_BASE_URL and the network',
   };
 }
 
-async function settingsCheck(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ checks: Check[]; config?: Config }> {
+function settingsCheck(args: string[], env: NodeJS.ProcessEnv): { checks: Check[]; config?: Config } {
   const checks: Check[] = [];
   const raw = env.DBOPS_BASE_URL?.trim();
   if (raw && !/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
@@ -84,75 +90,118 @@ async function settingsCheck(
   }
 }
 
+interface Target {
+  baseUrl: string;
+  publicKey?: string;
+  privateKey?: string;
+  demo: boolean;
+  close(): Promise<void>;
+}
+
+/** The platform to check: DBOPS_BASE_URL, or in demo mode the embedded simulator with its demo key. */
+async function targetOf(config: Config): Promise<Target> {
+  if (config.baseUrl && !config.demo)
+    return {
+      baseUrl: normaliseBaseUrl(config.baseUrl),
+      publicKey: config.publicKey,
+      privateKey: config.privateKey,
+      demo: false,
+      close: async () => {},
+    };
+  const { startSimulator } = await import('./simulator/index.js');
+  const sim = await startSimulator({
+    dataset: 'demo',
+    port: 0,
+    dialect: config.dialect === 'field' ? 'field' : 'spec',
+  });
+  return { baseUrl: sim.baseUrl, ...sim.keys, demo: true, close: () => sim.close() };
+}
+
+type Probe = { statusCode: number; headers: Record<string, string | string[] | undefined> };
+
+/** One GET of {prefix}/groups, signed or not, answered or failed as the network made it. */
+async function probe(config: Config, base: URL, authorization?: string, timeoutMs = 10_000): Promise<Probe> {
+  const dispatcher = new Agent({
+    connect: {
+      ...(config.caFile ? { ca: readFileSync(config.caFile) } : {}),
+      rejectUnauthorized: !config.tlsInsecure,
+      timeout: timeoutMs,
+    },
+  });
+  try {
+    const answer = await request(new URL(`${base.pathname}/groups?itemsPerPage=1`, base), {
+      dispatcher,
+      headers: authorization ? { authorization } : {},
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    await answer.body.dump();
+    return { statusCode: answer.statusCode, headers: answer.headers };
+  } finally {
+    await dispatcher.close().catch(() => {});
+  }
+}
+
+/** The connection step alone: the URL answers, over trusted TLS when https. */
+async function urlCheck(
+  config: Config,
+  base: URL,
+  timeoutMs?: number,
+): Promise<{ check: Check; answer?: Probe }> {
+  try {
+    const answer = await probe(config, base, undefined, timeoutMs);
+    return {
+      check: pass(
+        'URL and TLS',
+        `${base.origin} answers${base.protocol === 'https:' ? ' over trusted TLS' : ''}`,
+      ),
+      answer,
+    };
+  } catch (e) {
+    if (config.caFile && (e as NodeJS.ErrnoException).path === config.caFile)
+      return {
+        check: fail(
+          'URL and TLS',
+          `cannot read ${config.caFile}: ${(e as Error).message}`,
+          'Point DBOPS_CA_FILE at a readable PEM file',
+        ),
+      };
+    const p = connectionProblem(base, e);
+    return { check: fail('URL and TLS', p.detail, p.fix) };
+  }
+}
+
+const header = (p: Probe, name: RegExp) =>
+  Object.entries(p.headers)
+    .find(([k]) => name.test(k))?.[1]
+    ?.toString();
+
 /** The platform: reachable, a digest challenge, the key, its roles, the version header and the clock. */
 async function platformChecks(config: Config): Promise<Check[]> {
-  const { createRuntime } = await import('./mcp/runtime.js');
-  // The state store is checked on its own (below): a down one must not hold up the platform's checks.
-  const runtime = await createRuntime({ ...config, transport: 'stdio', stateUrl: undefined }, silentLogger);
-  const api = runtime.deps.api;
+  const target = await targetOf(config);
   const checks: Check[] = [];
   try {
-    const base = new URL(normaliseBaseUrl(api.baseUrl));
-    const dispatcher = new Agent({
-      connect: {
-        ...(config.caFile ? { ca: (await import('node:fs')).readFileSync(config.caFile) } : {}),
-        rejectUnauthorized: !config.tlsInsecure,
-      },
-    });
-    let probe: Awaited<ReturnType<typeof request>>;
-    try {
-      probe = await request(new URL(`${base.pathname.replace(/\/$/, '')}/groups`, base), {
-        dispatcher,
-        headersTimeout: 10_000,
-        bodyTimeout: 10_000,
-      });
-      await probe.body.dump();
-    } catch (e) {
-      const p = connectionProblem(base, e);
-      checks.push(fail('URL and TLS', p.detail, p.fix));
-      return checks;
-    } finally {
-      await dispatcher.close().catch(() => {});
-    }
-    checks.push(
-      pass('URL and TLS', `${base.origin} answers${base.protocol === 'https:' ? ' over trusted TLS' : ''}`),
-    );
+    const base = new URL(target.baseUrl);
+    const url = await urlCheck(config, base);
+    checks.push(url.check);
+    const challengeAnswer = url.answer;
+    if (!challengeAnswer) return checks;
 
-    const challenge = String(probe.headers['www-authenticate'] ?? '');
-    if (probe.statusCode !== 401 || !/^Digest /i.test(challenge)) {
+    const challengeHeader = challengeAnswer.headers['www-authenticate'];
+    const challenge = parseDigestChallenge(challengeHeader);
+    if (challengeAnswer.statusCode !== 401 || !challenge) {
       checks.push(
         fail(
           'digest challenge',
-          `GET ${base.pathname}/groups without a key answered ${probe.statusCode}, not 401 with a Digest challenge`,
-          'DBOPS_BASE_URL must point at the platform (its host root or its /api/public/v1.0 prefix)',
+          `GET ${base.pathname}/groups without a key answered ${challengeAnswer.statusCode}, not 401 with a Digest challenge`,
+          'DBOPS_BASE_URL must point at the platform (its host root or its /api/public/v1.0 prefix), not a proxy or another service',
         ),
       );
       return checks;
     }
-    checks.push(pass('digest challenge', /realm="([^"]*)"/.exec(challenge)?.[1] ?? 'Digest'));
+    checks.push(pass('digest challenge', `realm "${sanitizeText(challenge.realm, 80)}"`));
 
-    const version = Object.entries(probe.headers).find(([k]) => /^x-.*-service-version$/i.test(k));
-    checks.push(
-      version
-        ? pass('server version', String(version[1]))
-        : pass('server version', 'not sent with the challenge'),
-    );
-    const date = Date.parse(String(probe.headers.date ?? ''));
-    if (!Number.isNaN(date)) {
-      const skew = Math.round((Date.now() - date) / 1000);
-      checks.push(
-        Math.abs(skew) > MAX_SKEW_S
-          ? fail(
-              'clock',
-              `this machine's clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the platform's`,
-              'Synchronise the clock (NTP): acknowledgements, maintenance windows and confirmation tokens depend on it',
-            )
-          : pass('clock', `within ${Math.abs(skew)} s of the platform's`),
-      );
-    }
-
-    const demo = config.demo || !config.baseUrl;
-    if (!demo && (!config.publicKey || !config.privateKey)) {
+    if (!target.publicKey || !target.privateKey) {
       checks.push(
         fail(
           'API key',
@@ -162,63 +211,147 @@ async function platformChecks(config: Config): Promise<Check[]> {
       );
       return checks;
     }
+    // One signed read, made here, so its answer's headers (version, date) are at hand.
+    const uri = `${base.pathname}/groups?itemsPerPage=1`;
+    const signed = createDigestAuth({ username: target.publicKey, password: target.privateKey }).signFresh(
+      challenge,
+      'GET',
+      uri,
+    );
+    let authed: Probe;
     try {
-      const projects = await api.projects.list({ itemsPerPage: 500 });
+      authed = await probe(config, base, signed.header);
+    } catch (e) {
+      const p = connectionProblem(base, e);
+      checks.push(fail('API key', p.detail, p.fix));
+      return checks;
+    }
+    if (authed.statusCode === 401) {
       checks.push(
-        pass(
+        fail(
           'API key',
-          `${demo ? 'the demo key is ' : ''}accepted; it sees ${projects.totalCount} project(s)`,
+          'the platform refused the key (401)',
+          'Check DBOPS_PUBLIC_KEY and DBOPS_PRIVATE_KEY (the private key is shown once, when the key is made)',
         ),
       );
-      const orgIds = [
-        ...new Set(projects.results.map((p) => p.orgId).filter((o): o is string => Boolean(o))),
-      ];
-      const roles = config.publicKey ? await keyRoles(api, config.publicKey, orgIds) : undefined;
+      return checks;
+    }
+    if (authed.statusCode === 403) {
       checks.push(
-        roles === undefined
-          ? pass(
-              'key roles',
-              "not readable with this key (the organization's key list needs an organization role)",
-            )
-          : roleCheck(roles, config.readOnly),
+        fail(
+          'API key',
+          "the platform refused this machine's address for the key (403)",
+          "Add this machine's address to the key's access list",
+        ),
       );
-    } catch (e) {
-      const status = e instanceof ApiError ? e.status : 0;
+      return checks;
+    }
+    if (authed.statusCode >= 300) {
       checks.push(
-        status === 401
+        fail(
+          'API key',
+          `an authenticated GET /groups answered ${authed.statusCode}`,
+          'Check DBOPS_BASE_URL and the platform',
+        ),
+      );
+      return checks;
+    }
+
+    const version =
+      header(authed, /^x-.*-service-version$/i) ?? header(challengeAnswer, /^x-.*-service-version$/i);
+    checks.push(
+      pass(
+        'server version',
+        version ? sanitizeText(version, 160) : 'the platform sends no X-…-Service-Version header',
+      ),
+    );
+    const date = Date.parse(header(authed, /^date$/i) ?? '');
+    if (!Number.isNaN(date)) {
+      const skew = Math.round((Date.now() - date) / 1000);
+      checks.push(
+        Math.abs(skew) > MAX_SKEW_S
           ? fail(
-              'API key',
-              'the platform refused the key (401)',
-              'Check DBOPS_PUBLIC_KEY and DBOPS_PRIVATE_KEY',
+              'clock',
+              `this machine's clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the platform's`,
+              'Synchronise the clock (NTP): acknowledgements, maintenance windows and confirmation tokens depend on it',
             )
-          : status === 403
-            ? fail('API key', (e as Error).message, "Add this machine's address to the key's access list")
-            : fail('API key', (e as Error).message, 'See the message'),
+          : pass('clock', `within ${Math.abs(skew)} s of the platform's (more than ${MAX_SKEW_S} s fails)`),
       );
     }
+    checks.push(...(await keyChecks(config, target)));
     return checks;
   } finally {
-    await runtime.close();
+    await target.close();
   }
 }
 
+/** The key through the client the tools use: what it sees, its roles, and the tools those roles allow. */
+async function keyChecks(config: Config, target: Target): Promise<Check[]> {
+  const api = createApiClient({
+    baseUrl: target.baseUrl,
+    publicKey: target.publicKey ?? '',
+    privateKey: target.privateKey ?? '',
+    timeoutMs: Math.min(config.timeoutMs, 15_000),
+    maxRetries: 0,
+    cacheTtlMs: 0,
+    caFile: config.caFile,
+    tlsInsecure: config.tlsInsecure,
+    dialect: config.dialect,
+  });
+  try {
+    let projects: Awaited<ReturnType<typeof api.projects.list>>;
+    try {
+      projects = await api.projects.list({ itemsPerPage: 500 });
+    } catch (e) {
+      const status = e instanceof ApiError ? e.status : 0;
+      return [
+        fail(
+          'API key',
+          sanitizeText((e as Error).message, 300),
+          status === 401 ? 'Check DBOPS_PUBLIC_KEY and DBOPS_PRIVATE_KEY' : 'See the message',
+        ),
+      ];
+    }
+    const checks = [
+      pass(
+        'API key',
+        `${target.demo ? 'the demo key is ' : ''}accepted; it sees ${projects.totalCount} project(s)`,
+      ),
+    ];
+    const names = new Map(projects.results.map((p) => [p.id, sanitizeText(String(p.name ?? p.id), 60)]));
+    const orgIds = [...new Set(projects.results.map((p) => p.orgId).filter((o): o is string => Boolean(o)))];
+    if (config.orgId && !orgIds.includes(config.orgId)) orgIds.unshift(config.orgId);
+    const roles = await keyRoles(api, target.publicKey ?? '', orgIds);
+    checks.push(
+      roles === undefined
+        ? pass(
+            'key roles',
+            "not readable with this key (the organization's key list needs a role in that organization); the platform will refuse what the key may not do",
+          )
+        : roleCheck(config, roles, names),
+    );
+    return checks;
+  } finally {
+    await api.close();
+  }
+}
+
+interface Role {
+  roleName?: string;
+  groupId?: string;
+  orgId?: string;
+}
+
 async function keyRoles(
-  api: {
-    apiKeys: {
-      listForOrg(
-        o: string,
-        q: object,
-      ): Promise<{ results: Array<{ publicKey?: string; roles?: Array<{ roleName?: string }> }> }>;
-    };
-  },
+  api: ReturnType<typeof createApiClient>,
   publicKey: string,
   orgIds: string[],
-): Promise<string[] | undefined> {
-  for (const orgId of orgIds) {
+): Promise<Role[] | undefined> {
+  for (const orgId of orgIds.slice(0, 20)) {
     try {
       const keys = await api.apiKeys.listForOrg(orgId, { itemsPerPage: 500 });
       const mine = keys.results.find((k) => k.publicKey === publicKey);
-      if (mine) return (mine.roles ?? []).map((r) => String(r.roleName));
+      if (mine) return (mine.roles ?? []) as Role[];
     } catch {
       // Not readable with this key: try the next organization, then say so.
     }
@@ -226,57 +359,99 @@ async function keyRoles(
   return undefined;
 }
 
-/** A key without any write role cannot change anything: say so, and the setting that matches it. */
-function roleCheck(roles: string[], readOnly: boolean): Check {
-  const writes = roles.some((r) => !/READ_ONLY|MEMBER$/.test(r));
-  const list = roles.join(', ') || 'none';
-  if (!writes && !readOnly)
-    return fail(
-      'key roles',
-      `${list}: read-only, so every change tool would be refused by the platform`,
-      'Set DBOPS_READ_ONLY=true (only read tools are offered), or give the key a write role',
-    );
-  return pass('key roles', `${list}${writes ? '' : ' (read tools only, as DBOPS_READ_ONLY says)'}`);
+/** Roles that only read (ORG_MEMBER alone grants no change either). */
+const readsOnly = (r: string) => /READ_ONLY$/.test(r) || r === 'ORG_MEMBER';
+
+/**
+ * Which of the offered tools the key's roles allow: every read tool; the change tools only with a role that
+ * writes, and then where that role reaches (a project, an organization, everywhere for a global role). A key
+ * that only reads fails unless DBOPS_READ_ONLY matches it, since its change tools would all be refused.
+ */
+function roleCheck(config: Config, roles: Role[], projectNames: Map<string, string>): Check {
+  const where = (r: Role) =>
+    r.groupId
+      ? `project ${projectNames.get(r.groupId) ?? r.groupId}`
+      : r.orgId
+        ? 'its organization'
+        : 'every organization';
+  const named = (rs: Role[]) => rs.map((r) => `${r.roleName} (${where(r)})`).join(', ');
+  const list = named(roles) || 'none';
+  const tools = enabledTools(config, catalog);
+  const reads = tools.filter((t) => maxKindOf(t) === 'read');
+  const changes = tools.filter((t) => maxKindOf(t) !== 'read');
+  const writers = roles.filter((r) => r.roleName && !readsOnly(r.roleName));
+  if (!writers.length) {
+    if (changes.length)
+      return fail(
+        'key roles',
+        `${list} only read: the ${reads.length} read tools work, and the platform would refuse all ${changes.length} change tools offered (${changes
+          .slice(0, 3)
+          .map((t) => t.name)
+          .join(', ')}…)`,
+        'Set DBOPS_READ_ONLY=true (only read tools are offered), or give the key a role that writes',
+      );
+    return pass('key roles', `${list}: the ${reads.length} read tools offered all work`);
+  }
+  return pass(
+    'key roles',
+    `${list}: the ${reads.length} read tools work${
+      changes.length
+        ? `; the ${changes.length} change tools where ${named(writers)} reach${writers.length > 1 ? '' : 'es'}`
+        : ''
+    }`,
+  );
 }
 
-function stateDirCheck(config: Config): Check {
+function stateDirCheck(config: Config, withOwner = true): Check {
   const dir = config.stateDir;
   try {
     mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-    const probe = join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
-    writeFileSync(probe, '');
-    rmSync(probe);
     const owner = statSync(dir).uid;
     if (typeof process.getuid === 'function' && owner !== process.getuid())
       return fail(
         'state directory',
-        `${dir} belongs to another user (uid ${owner})`,
-        'Give the server its own DBOPS_STATE_DIR',
+        `${dir} belongs to another user (uid ${owner}), not to this one (uid ${process.getuid()})`,
+        'Give the server a DBOPS_STATE_DIR of its own user (it keeps used tokens and approvals there)',
       );
-    return pass('state directory', `${dir} is writable and ours`);
+    accessSync(dir, constants.W_OK);
+    const probe = join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
+    writeFileSync(probe, '');
+    rmSync(probe);
   } catch (e) {
     return fail(
       'state directory',
-      `${dir}: ${(e as Error).message}`,
-      'Point DBOPS_STATE_DIR at a directory this user can write',
+      `${dir} is not writable: ${(e as Error).message}`,
+      'Point DBOPS_STATE_DIR at a directory this user can create and write',
     );
   }
+  const other = withOwner ? liveOwner(dir) : undefined;
+  if (other && !config.stateUrl) {
+    const who = `pid ${other.pid} on ${other.host}${other.serves ? `, serving ${other.serves}` : ''}`;
+    if (config.transport === 'http')
+      return fail(
+        'state directory',
+        `${dir} is held by a running dbops-mcp HTTP server (${who}); a second one would not see its approvals, so it refuses to start`,
+        'Give this server its own DBOPS_STATE_DIR, or share approvals through DBOPS_STATE_URL (Redis) on every server; stop the other first if it is this one',
+      );
+    return pass('state directory', `${dir} is writable and ours (also used by the HTTP server, ${who})`);
+  }
+  return pass('state directory', `${dir} is writable and ours`);
 }
 
 async function redisCheck(url: string): Promise<Check> {
   const { createClient } = await import('@redis/client');
+  const host = new URL(url).host;
   const client = createClient({ url, socket: { connectTimeout: 3_000, reconnectStrategy: false } });
   client.on('error', () => {});
   try {
     await client.connect();
     await client.ping();
-    return pass('state store', `${new URL(url).host} answers PING`);
+    return pass('state store', `${host} answers PING`);
   } catch (e) {
     return fail(
       'state store',
-      `${new URL(url).host}: ${(e as Error).message}`,
-      'Start Redis, or correct DBOPS_STATE_URL',
+      `Redis at ${host} (DBOPS_STATE_URL) does not answer: ${sanitizeText((e as Error).message, 200)}`,
+      'Start Redis there, or correct DBOPS_STATE_URL',
     );
   } finally {
     await client.close().catch(() => {});
@@ -289,30 +464,58 @@ function portCheck(host: string, port: number): Promise<Check> {
     s.once('error', (e: NodeJS.ErrnoException) =>
       resolve(
         e.code === 'EADDRINUSE'
-          ? fail(
+          ? fail('HTTP port', `${host}:${port} is taken by another process`, portFix(port))
+          : fail(
               'HTTP port',
-              `${host}:${port} is taken by another process`,
-              'Pick a free one with --port (or DBOPS_PORT)',
-            )
-          : fail('HTTP port', `${host}:${port}: ${e.message}`, 'Check --host and --port'),
+              `${host}:${port}: ${e.message}`,
+              'Check --host (DBOPS_HOST) and --port (DBOPS_PORT)',
+            ),
       ),
     );
     s.listen(port, host, () => s.close(() => resolve(pass('HTTP port', `${host}:${port} is free`))));
   });
 }
 
+/** The fix for a taken HTTP port, shared with serve's own message. */
+export const portFix = (port: number) =>
+  `Stop what listens there, or pick a free port with --port ${port + 1} (or DBOPS_PORT=${port + 1})`;
+
 export async function runDoctor(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
-  const { checks, config } = await settingsCheck(args, env);
+  const { checks, config } = settingsCheck(args, env);
   if (!config) return checks;
   checks.push(
     ...(await platformChecks(config).catch((e: unknown) => [
-      fail('platform', (e as Error).message, 'See the message'),
+      fail('platform', sanitizeText((e as Error).message, 300), 'See the message'),
     ])),
   );
   checks.push(stateDirCheck(config));
   if (config.stateUrl) checks.push(await redisCheck(config.stateUrl));
   if (config.transport === 'http') checks.push(await portCheck(config.host, config.port));
   return checks;
+}
+
+/**
+ * The cheap checks `serve` runs at start-up, in the background: the platform URL answers (one unsigned GET,
+ * a few seconds at most) and the state directory is writable. Settings were checked by the start-up itself,
+ * the port by binding it.
+ */
+export async function startupChecks(config: Config, timeoutMs = 5_000): Promise<Check[]> {
+  const checks: Check[] = [];
+  if (config.baseUrl && !config.demo) {
+    const base = new URL(normaliseBaseUrl(config.baseUrl));
+    checks.push((await urlCheck(config, base, timeoutMs)).check);
+  }
+  // Its owner is this server (serve claimed it before these run).
+  checks.push(stateDirCheck(config, false));
+  return checks;
+}
+
+/** One line for a start-up log: the first failed check and its fix, or undefined when all passed. */
+export function summaryLine(checks: Check[]): string | undefined {
+  const failed = checks.filter((c) => !c.ok);
+  const first = failed[0];
+  if (!first) return undefined;
+  return `${failed.length} of ${checks.length} start-up checks failed: ${first.step}: ${first.detail}. Fix: ${first.fix}. Run "dbops-mcp doctor" (same settings) for every check.`;
 }
 
 export function formatChecks(checks: Check[]): string {

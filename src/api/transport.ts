@@ -142,11 +142,30 @@ export function canRetryAfterError(method: Method, code: string | undefined): bo
   return NOT_SENT.has(code);
 }
 
+/**
+ * An https:// URL whose port answers plain HTTP: the TLS handshake reads an HTTP answer ("wrong version
+ * number"). The fix is http://, never a CA file.
+ */
+export function isPlainHttpOnTls(err: unknown): boolean {
+  const code = errorCodeOf(err) ?? '';
+  let text = '';
+  for (
+    let e: unknown = err, i = 0;
+    e && typeof e === 'object' && i < 4;
+    e = (e as { cause?: unknown }).cause, i++
+  )
+    text += ` ${(e as { message?: unknown }).message ?? ''}`;
+  return code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/i.test(text);
+}
+
 function networkError(err: unknown, method: Method, path: string, origin: string): ApiError {
   const code = errorCodeOf(err) ?? 'NETWORK_ERROR';
   const why = sanitizeText(err instanceof Error ? err.message : String(err), 160);
   let message: string;
-  if (TLS_CODE.test(code)) {
+  if (origin.startsWith('https:') && isPlainHttpOnTls(err)) {
+    const host = new URL(origin).host;
+    message = `${host} answers plain HTTP, not TLS (${code}): use http://${host} in DBOPS_BASE_URL (or enable TLS on the platform).`;
+  } else if (TLS_CODE.test(code)) {
     message = `TLS verification of ${origin} failed (${code}: ${why}). If the server uses a private CA, set DBOPS_CA_FILE to its certificate bundle.`;
   } else if (code === 'ECONNREFUSED') {
     message = `Could not connect to ${origin} for ${method} ${path} (ECONNREFUSED). Check that the server is running and DBOPS_BASE_URL is right.`;

@@ -9,6 +9,7 @@ import { freshReads } from '../api/cache.js';
 import { openInBrowser } from '../approval/open.js';
 import { type Config, ConfigError, loadConfig, settingNames, unknownSettings } from '../config.js';
 import { createLogger } from '../log.js';
+import { claimStateDir, StateDirInUse } from '../state/owner.js';
 import type { RedisState } from '../state/redis.js';
 import { redisSessions } from '../state/sessions.js';
 import { maxKindOf } from '../tool/index.js';
@@ -48,10 +49,25 @@ export async function runServe(args: string[]): Promise<number> {
   }
   const logger = createLogger(config.logLevel);
   for (const warning of unknownSettings()) logger.warn(warning);
+  // Without a shared store, pending approvals live in this process: a second HTTP server on the same state
+  // directory would not know them, so it refuses to start (src/state/owner.ts). Stdio servers each belong to
+  // one client, whose approvals no other client can name, so they share a directory freely.
+  let owned: { release(): void } | undefined;
+  if (config.transport === 'http' && !config.stateUrl) {
+    try {
+      owned = claimStateDir(config.stateDir, `http://${config.host}:${config.port}/mcp`);
+    } catch (e) {
+      if (!(e instanceof StateDirInUse)) throw e;
+      process.stderr.write(`dbops-mcp: ${e.message}\n`);
+      return 2;
+    }
+    process.once('exit', () => owned?.release());
+  }
   let runtime: Awaited<ReturnType<typeof createRuntime>>;
   try {
     runtime = await createRuntime(config, logger);
   } catch (e) {
+    owned?.release();
     return fail(e);
   }
   const deps = runtime.deps;
@@ -86,6 +102,14 @@ export async function runServe(args: string[]): Promise<number> {
     } catch (e) {
       await bus.close();
       await runtime.close();
+      owned?.release();
+      if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        const { portFix } = await import('../doctor.js');
+        process.stderr.write(
+          `dbops-mcp: ${config.host}:${config.port} is taken by another process. ${portFix(config.port)}.\n`,
+        );
+        return 2;
+      }
       return fail(e);
     }
     runtime.approvals?.useOrigin(http.publicOrigin);
@@ -118,6 +142,14 @@ export async function runServe(args: string[]): Promise<number> {
     logger.info('dbops-mcp serving MCP over stdio');
   }
 
+  // The doctor's cheap checks, in the background (start-up never waits for them): a failing one is one line.
+  void import('../doctor.js')
+    .then(async ({ startupChecks, summaryLine }) => {
+      const line = summaryLine(await startupChecks(config));
+      if (line) logger.warn(line);
+    })
+    .catch((e: Error) => logger.debug('start-up checks failed to run', { error: e.message }));
+
   let stopping = false;
   async function shutdown() {
     if (stopping) return;
@@ -126,6 +158,7 @@ export async function runServe(args: string[]): Promise<number> {
     setTimeout(() => process.exit(0), 900).unref();
     await closeTransport().catch(() => {});
     await runtime.close().catch(() => {});
+    owned?.release();
     process.exit(0);
   }
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void shutdown());

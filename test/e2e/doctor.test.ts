@@ -1,14 +1,18 @@
 // dbops-mcp doctor as an operator runs it: a real process, against the simulator and against each broken
-// set-up the README's users met, each failure naming its real cause and fix.
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+// set-up the README's users met, each failure naming its real cause and fix. The installed command (dist/bin).
+import { spawn, spawnSync } from 'node:child_process';
+import { chownSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 
-const cli = new URL('../../dist/src/cli.js', import.meta.url).pathname;
+const cli = new URL('../../dist/bin/dbops-mcp.js', import.meta.url).pathname;
+const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
+const isRoot = process.getuid?.() === 0;
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -47,8 +51,14 @@ const platform = () => ({
 describe('dbops-mcp doctor', () => {
   it('passes against the platform, naming what it found', async () => {
     const r = await doctor(platform());
-    expect(r.out).toContain('✓ digest challenge: MMS Public API');
+    expect(r.out).toContain('✓ digest challenge: realm "MMS Public API"');
+    expect(r.out).toMatch(/✓ server version: gitHash=\w+; versionString=[\d.]+/);
+    expect(r.out).toMatch(/✓ clock: within \d+ s of the platform's/);
     expect(r.out).toMatch(/✓ API key: accepted; it sees \d+ project/);
+    expect(r.out).toMatch(
+      /✓ key roles: GLOBAL_OWNER \(every organization\), ORG_OWNER \(its organization\): the \d+ read tools work; the \d+ change tools where/,
+    );
+    expect(r.out).toContain('✓ state directory:');
     expect(r.out).toMatch(/All \d+ checks passed\./);
     expect(r.code).toBe(0);
   });
@@ -116,7 +126,129 @@ describe('dbops-mcp doctor', () => {
       DBOPS_STATE_URL: 'redis://127.0.0.1:1',
       DBOPS_TOKEN_SECRET: 's'.repeat(32),
     });
-    expect(r.out).toMatch(/✗ (state store|platform): /);
+    expect(r.out).toContain('✗ state store: Redis at 127.0.0.1:1 (DBOPS_STATE_URL) does not answer');
+    expect(r.out).toContain('fix: Start Redis there, or correct DBOPS_STATE_URL');
     expect(r.code).toBe(1);
+  });
+
+  it('a key whose roles only read, with change tools offered: says they would be refused', async () => {
+    const key = sim.store.fixtures?.readOnly;
+    if (!key) throw new Error('the demo dataset has a read-only key');
+    const env = { ...platform(), DBOPS_PUBLIC_KEY: key.publicKey, DBOPS_PRIVATE_KEY: key.privateKey };
+    const r = await doctor(env);
+    expect(r.out).toMatch(
+      /✗ key roles: GROUP_READ_ONLY \(project payments-prod\), ORG_MEMBER \(its organization\) only read: the \d+ read tools work, and the platform would refuse all \d+ change tools/,
+    );
+    expect(r.out).toContain('fix: Set DBOPS_READ_ONLY=true');
+    expect(r.code).toBe(1);
+    // The same key with DBOPS_READ_ONLY: nothing offered that it cannot do.
+    const ok = await doctor({ ...env, DBOPS_READ_ONLY: 'true' });
+    expect(ok.out).toMatch(/✓ key roles: .*: the \d+ read tools offered all work/);
+    expect(ok.code).toBe(0);
+  });
+
+  it('an unwritable state directory: says so and names DBOPS_STATE_DIR', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'dbops-doctor-file-'));
+    const file = join(parent, 'a-file');
+    writeFileSync(file, '');
+    // Beneath a regular file nothing can be created, whoever runs the test (root included).
+    const r = await doctor({ ...platform(), DBOPS_STATE_DIR: join(file, 'state') });
+    expect(r.out).toContain(`✗ state directory: ${join(file, 'state')} is not writable`);
+    expect(r.out).toContain('fix: Point DBOPS_STATE_DIR at a directory this user can create and write');
+    expect(r.code).toBe(1);
+  });
+
+  it.skipIf(!isRoot)(
+    'a state directory of another user: says whose it is (needs root to chown)',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'dbops-doctor-foreign-'));
+      chownSync(dir, 4242, 4242);
+      const r = await doctor({ ...platform(), DBOPS_STATE_DIR: dir });
+      expect(r.out).toContain(`✗ state directory: ${dir} belongs to another user (uid 4242)`);
+      expect(r.out).toContain('DBOPS_STATE_DIR');
+      expect(r.code).toBe(1);
+    },
+  );
+
+  it('a state directory a running HTTP server holds: names it and DBOPS_STATE_URL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dbops-doctor-held-'));
+    const server = spawn(process.execPath, [cli, 'serve', '--transport', 'http', '--port', '0'], {
+      env: { PATH: process.env.PATH, HOME: dir, ...platform(), DBOPS_STATE_DIR: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (d) => {
+          out += d;
+          if (out.includes('Streamable HTTP at')) resolve();
+        });
+        server.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+      });
+      const r = await doctor({ ...platform(), DBOPS_STATE_DIR: dir }, ['--transport', 'http', '--port', '0']);
+      expect(r.out).toContain(
+        `✗ state directory: ${dir} is held by a running dbops-mcp HTTP server (pid ${server.pid} on`,
+      );
+      expect(r.out).toContain('DBOPS_STATE_URL');
+      expect(r.code).toBe(1);
+      // A stdio server keeps its approvals to its own client: it may share the directory.
+      const stdio = await doctor({ ...platform(), DBOPS_STATE_DIR: dir });
+      expect(stdio.out).toContain(
+        `✓ state directory: ${dir} is writable and ours (also used by the HTTP server`,
+      );
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
+
+  describe.skipIf(!hasOpenssl)('TLS (needs openssl to make a certificate)', () => {
+    let port = 0;
+    let certFile = '';
+    let https: ReturnType<typeof createHttpsServer>;
+    beforeAll(async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'dbops-doctor-tls-'));
+      certFile = join(dir, 'cert.pem');
+      const made = spawnSync('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        certFile,
+      ]);
+      expect(made.status).toBe(0);
+      // Not the platform: a TLS server answering 200 to anything.
+      https = createHttpsServer(
+        { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(certFile) },
+        (_req, res) => res.end('{}'),
+      );
+      await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
+      port = (https.address() as AddressInfo).port;
+    });
+    afterAll(() => {
+      https?.close();
+    });
+
+    it('an untrusted certificate: names DBOPS_CA_FILE; with it, the certificate passes', async () => {
+      const env = { ...platform(), DBOPS_BASE_URL: `https://127.0.0.1:${port}` };
+      const r = await doctor(env);
+      expect(r.out).toMatch(/✗ URL and TLS: the TLS certificate of 127\.0\.0\.1:\d+ is not trusted/);
+      expect(r.out).toContain('fix: Point DBOPS_CA_FILE at the CA bundle that signed it');
+      expect(r.code).toBe(1);
+      const trusted = await doctor({ ...env, DBOPS_CA_FILE: certFile });
+      expect(trusted.out).toContain('✓ URL and TLS: https://127.0.0.1');
+      // …and the next step finds that it is not the platform.
+      expect(trusted.out).toContain('✗ digest challenge:');
+      expect(trusted.code).toBe(1);
+    });
   });
 });
