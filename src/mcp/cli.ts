@@ -246,6 +246,27 @@ function quietOnClosedPipe(): void {
   });
 }
 
+/**
+ * A description's first sentence, for one line per tool: it ends at ". " outside parentheses and not after an
+ * abbreviation ("e.g. ", "i.e. "), so "(e.g. …)" is never cut in half.
+ */
+export function firstSentence(text: string): string {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth++;
+    else if ((c === ')' || c === ']') && depth > 0) depth--;
+    else if (
+      c === '.' &&
+      depth === 0 &&
+      /\s/.test(text[i + 1] ?? '') &&
+      !/\b(e\.g|i\.e|etc|vs)$/i.test(text.slice(0, i))
+    )
+      return text.slice(0, i);
+  }
+  return text.replace(/\.$/, '');
+}
+
 export async function runTools(args: string[]): Promise<number> {
   quietOnClosedPipe();
   const json = args.includes('--json');
@@ -268,7 +289,7 @@ export async function runTools(args: string[]): Promise<number> {
     const width = Math.max(...tools.map((t) => t.name.length));
     for (const t of tools)
       process.stdout.write(
-        `${t.name.padEnd(width)}  ${t.kind.padEnd(11)}  ${t.description.split('. ')[0]}\n`,
+        `${t.name.padEnd(width)}  ${t.kind.padEnd(11)}  ${firstSentence(t.description)}\n`,
       );
   }
   return 0;
