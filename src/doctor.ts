@@ -392,13 +392,13 @@ function roleCheck(config: Config, roles: Role[], projectNames: Map<string, stri
       );
     return pass('key roles', `${list}: the ${reads.length} read tools offered all work`);
   }
+  const reach =
+    writers.length === roles.length
+      ? 'these roles reach'
+      : `${named(writers)} reach${writers.length > 1 ? '' : 'es'}`;
   return pass(
     'key roles',
-    `${list}: the ${reads.length} read tools work${
-      changes.length
-        ? `; the ${changes.length} change tools where ${named(writers)} reach${writers.length > 1 ? '' : 'es'}`
-        : ''
-    }`,
+    `${list}: the ${reads.length} read tools work${changes.length ? `, and the ${changes.length} change tools where ${reach}` : ''}`,
   );
 }
 

@@ -56,7 +56,7 @@ describe('dbops-mcp doctor', () => {
     expect(r.out).toMatch(/✓ clock: within \d+ s of the platform's/);
     expect(r.out).toMatch(/✓ API key: accepted; it sees \d+ project/);
     expect(r.out).toMatch(
-      /✓ key roles: GLOBAL_OWNER \(every organization\), ORG_OWNER \(its organization\): the \d+ read tools work; the \d+ change tools where/,
+      /✓ key roles: GLOBAL_OWNER \(every organization\), ORG_OWNER \(its organization\): the \d+ read tools work, and the \d+ change tools where these roles reach/,
     );
     expect(r.out).toContain('✓ state directory:');
     expect(r.out).toMatch(/All \d+ checks passed\./);
@@ -145,6 +145,20 @@ describe('dbops-mcp doctor', () => {
     const ok = await doctor({ ...env, DBOPS_READ_ONLY: 'true' });
     expect(ok.out).toMatch(/✓ key roles: .*: the \d+ read tools offered all work/);
     expect(ok.code).toBe(0);
+  });
+
+  it('a key that writes on one project: says where its change tools work', async () => {
+    const key = sim.store.fixtures?.monitoringAdmin;
+    if (!key) throw new Error('the demo dataset has a monitoring-admin key');
+    const r = await doctor({
+      ...platform(),
+      DBOPS_PUBLIC_KEY: key.publicKey,
+      DBOPS_PRIVATE_KEY: key.privateKey,
+    });
+    expect(r.out).toMatch(
+      /✓ key roles: GROUP_MONITORING_ADMIN \(project payments-prod\), ORG_MEMBER \(its organization\): the \d+ read tools work, and the \d+ change tools where GROUP_MONITORING_ADMIN \(project payments-prod\) reaches/,
+    );
+    expect(r.code).toBe(0);
   });
 
   it('an unwritable state directory: says so and names DBOPS_STATE_DIR', async () => {
