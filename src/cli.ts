@@ -10,6 +10,7 @@ Commands:
   tools        list the tools (--json for machine-readable output)
   call         call one tool through the MCP path: call <tool> [json-args] [--demo] [--yes]
   doctor       check the configuration end to end, each failure with its fix (--json for scripts)
+  token        mint a person's token for DBOPS_HTTP_TOKENS_FILE: token <name> (prints the token, then the line)
 
 Run "dbops-mcp <command> --help" for the options of a command; "dbops-mcp --version" prints the version.`;
 
@@ -43,6 +44,20 @@ async function main(argv: string[]): Promise<number> {
           : `${formatChecks(checks)}\n`,
       );
       return checks.every((c) => c.ok) ? 0 : 1;
+    }
+    case 'token': {
+      const name = args[0];
+      if (!name || name.startsWith('-')) {
+        process.stderr.write(
+          'Usage: dbops-mcp token <name>\nPrints a fresh token for <name> (give it to that person; it is not kept) on stdout, and on stderr the line to add to DBOPS_HTTP_TOKENS_FILE.\n',
+        );
+        return name ? 0 : 2;
+      }
+      const { mintNamedToken } = await import('./identity/tokens.js');
+      const { token, line } = mintNamedToken(name);
+      process.stdout.write(`${token}\n`);
+      process.stderr.write(`Add this line to DBOPS_HTTP_TOKENS_FILE:\n${line}\n`);
+      return 0;
     }
     case '--version':
     case '-v':

@@ -90,6 +90,28 @@ export const configSchema = z.object({
   maxOutputChars: int(1_000, 1_000_000).default(12_000),
   feedPollMs: int(100, 3_600_000).default(30_000),
   httpToken: z.string().min(16).optional(),
+  /** Named bearer tokens, one person each, stored hashed (`dbops-mcp token <name>` makes a line). */
+  httpTokensFile: z.string().min(1).optional(),
+  /** OAuth 2.1: the authorization server whose access tokens this server accepts. */
+  oauthIssuer: z
+    .url({ protocol: /^https?$/, error: 'must be the issuer URL (https://…), as its metadata names it' })
+    .optional(),
+  /** The `aud` tokens must carry (default: the URL clients connect to, or the public origin). */
+  oauthAudience: z.string().min(1).optional(),
+  /** A read scope and a write scope; a token without the write scope gets the read-only catalog. */
+  oauthScopes: list
+    .pipe(
+      z.array(z.string()).refine((s) => s.length === 0 || s.length === 2, {
+        error: 'must be two scopes, read then write (e.g. dbops:read,dbops:write)',
+      }),
+    )
+    .default([]),
+  /** The approval page's client at the issuer, for signing people in (authorization code + PKCE). */
+  oauthClientId: z.string().min(1).optional(),
+  oauthClientSecret: z.string().min(1).optional(),
+  /** People who may approve anyone's request; with approvers, grants and deletions need a second person. */
+  approvers: list.default([]),
+  httpMaxSessionsPerPerson: int(1, 100_000).default(20),
   httpMaxSessions: int(1, 100_000).default(100),
   logLevel: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   // Transport (flags; env DBOPS_TRANSPORT / DBOPS_HOST / DBOPS_PORT also work).

@@ -1,11 +1,13 @@
 // The approval page as one service: the store (the guard's ApprovalChannel), its routes, and where they are
 // served — the HTTP transport's own port (useOrigin) or the dedicated loopback server (listen).
+import { randomBytes } from 'node:crypto';
+import type { Identity } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import type { AuditLog } from '../policy/audit.js';
 import type { RecordStore } from '../state/approvals.js';
 import type { Ledger } from '../state/ledger.js';
 import { openInBrowser } from './open.js';
-import { createApprovalRoutes, type Routes } from './routes.js';
+import { createApprovalRoutes, type Routes, signedLink } from './routes.js';
 import { type RunningApprovalServer, startApprovalServer } from './server.js';
 import { type ApprovalStore, createApprovalStore } from './store.js';
 
@@ -17,8 +19,12 @@ export interface ApprovalServiceOptions {
   port?: number;
   /** Opens each new approval in the person's browser: true = the default browser, or a function. */
   open?: boolean | ((url: string) => void);
-  /** The HTTP bearer token, when the pages are reachable beyond loopback. */
-  token?: string;
+  /** Who may look (HTTP with tokens or OAuth); this machine's user alone when absent. */
+  identity?: Identity;
+  /** Seals sign-in cookies and signed links; replicas must derive the same (from DBOPS_TOKEN_SECRET). */
+  key?: Uint8Array;
+  /** DBOPS_APPROVERS. */
+  approvers?: string[];
   now?: () => Date;
   tickMs?: number;
   /** Where executions are claimed once (the runtime's state store). */
@@ -47,7 +53,11 @@ export function createApprovalService(opts: ApprovalServiceOptions): ApprovalSer
       : opts.open
         ? (url: string) => openInBrowser(url, opts.logger)
         : undefined;
+  const key = opts.key ?? randomBytes(32);
+  const people = opts.identity !== undefined && opts.identity.mode !== 'none';
   const channel = createApprovalStore({
+    approvers: opts.approvers,
+    ...(people ? { linkFor: (id: string, person: string) => signedLink(key, id, person) } : {}),
     ttlMs: opts.ttlMs,
     audit: opts.audit,
     logger: opts.logger,
@@ -58,7 +68,13 @@ export function createApprovalService(opts: ApprovalServiceOptions): ApprovalSer
     ledger: opts.ledger,
     records: opts.records,
   });
-  const routes = createApprovalRoutes({ store: channel, token: opts.token, logger: opts.logger });
+  const routes = createApprovalRoutes({
+    store: channel,
+    identity: opts.identity,
+    key,
+    approvers: opts.approvers,
+    logger: opts.logger,
+  });
   return {
     channel,
     routes,

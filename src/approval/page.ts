@@ -2,7 +2,7 @@
 // and working without JavaScript. Every value that came from the platform or the assistant is untrusted:
 // it is stripped of control and bidi characters and HTML-escaped here, in one place (esc).
 import { sanitize } from '../format/untrusted.js';
-import type { Approval } from './store.js';
+import type { Approval, Refusal, Viewer } from './store.js';
 
 export function esc(value: unknown): string {
   return sanitize(typeof value === 'string' ? value : String(value))
@@ -143,15 +143,44 @@ const STATUS: Record<Approval['state'], string> = {
   used: 'Approved, and the change has been applied.',
 };
 
-export function approvalPage(a: Approval, now: Date, o: PageOptions, problem?: string): string {
+/** Who asked, in words: "priya@example.com with Claude Code 2.1.3 (session 3f2a…)". */
+export function requestedBy(a: Approval): string {
+  const r = a.requester;
+  if (!r) return 'an assistant';
+  return `${r.person} with ${r.client}${r.session ? ` (session ${r.session.slice(0, 8)}…)` : ''}`;
+}
+
+/** The page's view of who looks, what they may do, and the signed link they came by (if any). */
+export interface Looker {
+  viewer?: Viewer;
+  refusal?: Refusal;
+  link?: string;
+}
+
+export function approvalPage(
+  a: Approval,
+  now: Date,
+  o: PageOptions,
+  problem?: string,
+  look: Looker = {},
+): string {
   const p = a.preview;
   const left = timeLeft(a.expiresAt, now);
   const decided = a.state !== 'pending';
+  const own = look.viewer !== undefined && a.requester?.person === look.viewer.person;
   const parts = [
     `<h1>${decided ? HEADING[a.state] : 'Approve this change?'}</h1>`,
-    `<p class="muted">${esc(a.title)}, requested by your assistant through the <code>${esc(a.tool)}</code> tool. Nothing changes until you approve.</p>`,
+    `<p class="muted">${esc(a.title)}, requested by <strong>${esc(own && !look.viewer?.alone ? `you (${requestedBy(a)})` : requestedBy(a))}</strong> through the <code>${esc(a.tool)}</code> tool. Nothing changes until it is approved.</p>`,
+    look.viewer && !look.viewer.alone
+      ? `<p class="muted">Signed in as ${esc(look.viewer.person)}${look.viewer.approver ? ' (approver)' : ''}.</p>`
+      : '',
     problem ? `<p class="status declined" role="alert">${esc(problem)}</p>` : '',
-    decided ? `<p class="status ${a.state}" role="status">${esc(STATUS[a.state])}</p>` : '',
+    decided
+      ? `<p class="status ${a.state}" role="status">${esc(STATUS[a.state])}${a.decidedBy && !look.viewer?.alone ? ` (${esc(a.decidedBy)})` : ''}</p>`
+      : '',
+    !decided && look.refusal === 'four-eyes'
+      ? `<p class="status declined" role="status">This change grants access or deletes something: an approver other than you must approve it (DBOPS_APPROVERS). You can decline it.</p>`
+      : '',
     `<p class="action">${esc(p.action)}</p>`,
     `<h2>Target</h2>${pairs(p.target)}`,
   ];
@@ -168,41 +197,81 @@ export function approvalPage(a: Approval, now: Date, o: PageOptions, problem?: s
     `<h2>Arguments</h2><pre>${esc(JSON.stringify(a.args, null, 2))}</pre>`,
     `<p>Expires <time datetime="${a.expiresAt.toISOString()}">${utc(a.expiresAt)}</time> (${decided && a.state !== 'approved' ? esc(a.state) : `${esc(left)} left`}).</p>`,
   );
-  if (!decided)
+  if (!decided) {
+    const action = `/approvals/${esc(a.id)}${look.link ? `?as=${esc(encodeURIComponent(look.link))}` : ''}`;
+    const approve =
+      look.refusal === 'four-eyes'
+        ? ''
+        : '<button class="approve" type="submit" name="decision" value="approve">Approve</button>';
     parts.push(
-      `<form method="post" action="/approvals/${esc(a.id)}"><input type="hidden" name="csrf" value="${esc(a.secret)}"><div class="buttons"><button class="approve" type="submit" name="decision" value="approve">Approve</button><button class="decline" type="submit" name="decision" value="decline">Decline</button></div></form>`,
+      `<form method="post" action="${action}"><input type="hidden" name="csrf" value="${esc(a.secret)}"><div class="buttons">${approve}<button class="decline" type="submit" name="decision" value="decline">Decline</button></div></form>`,
     );
+  }
   parts.push(
     `<p class="muted">Approval <code>${esc(a.id)}</code> is single use and bound to exactly these arguments. <a href="/approvals">All pending approvals</a></p>`,
   );
   return layout(`${decided ? a.state : 'Approve'}: ${a.title}`, parts.join('\n'), o);
 }
 
-export function listPage(items: Approval[], now: Date, o: PageOptions): string {
+export function listPage(items: Approval[], now: Date, o: PageOptions, viewer?: Viewer): string {
+  const whose =
+    viewer && !viewer.alone ? (viewer.approver ? ' (everyone’s: you are an approver)' : ' (yours)') : '';
   const body = items.length
-    ? `<div class="table"><table><thead><tr><th scope="col">Change</th><th scope="col">Tool</th><th scope="col">Time left</th></tr></thead><tbody>${items
+    ? `<div class="table"><table><thead><tr><th scope="col">Change</th><th scope="col">Requested by</th><th scope="col">Tool</th><th scope="col">Time left</th></tr></thead><tbody>${items
         .map(
           (a) =>
-            `<tr><td><a href="/approvals/${esc(a.id)}">${esc(a.preview.action)}</a></td><td><code>${esc(a.tool)}</code></td><td>${esc(timeLeft(a.expiresAt, now))}</td></tr>`,
+            `<tr><td><a href="/approvals/${esc(a.id)}">${esc(a.preview.action)}</a></td><td>${esc(requestedBy(a))}</td><td><code>${esc(a.tool)}</code></td><td>${esc(timeLeft(a.expiresAt, now))}</td></tr>`,
         )
         .join('')}</tbody></table></div>`
     : '<p>No approvals are waiting. Decided and expired approvals are recorded in the audit log.</p>';
-  return layout('Pending approvals', `<h1>Pending approvals</h1>\n${body}`, o);
+  const who = viewer && !viewer.alone ? `<p class="muted">Signed in as ${esc(viewer.person)}.</p>` : '';
+  return layout('Pending approvals', `<h1>Pending approvals${esc(whose)}</h1>\n${who}${body}`, o);
 }
 
-export function loginPage(next: string, o: PageOptions, problem?: string): string {
-  return layout(
-    'Sign in',
-    `<h1>Sign in to approve changes</h1>
-${problem ? `<p class="status declined" role="alert">${esc(problem)}</p>` : ''}
-<p>This server is reachable beyond this computer, so approvals need its access token (<code>DBOPS_HTTP_TOKEN</code>).</p>
+export function loginPage(next: string, o: PageOptions, problem?: string, issuer = false): string {
+  const how = issuer
+    ? `<p>Approvals need you to sign in, so that each person sees their own requests.</p>
+<p><a class="approve" href="/approvals/login?next=${esc(encodeURIComponent(next))}">Sign in with your organisation’s account</a></p>`
+    : `<p>This server is reachable beyond this computer, so approvals need your access token (the one your MCP client sends: <code>DBOPS_HTTP_TOKEN</code> or your line of <code>DBOPS_HTTP_TOKENS_FILE</code>).</p>
 <form method="post" action="/approvals/login">
 <input type="hidden" name="next" value="${esc(next)}">
 <p><label for="token">Access token</label><br><input id="token" name="token" type="password" autocomplete="current-password" required autofocus></p>
 <div class="buttons"><button class="approve" type="submit">Sign in</button></div>
-</form>`,
+</form>`;
+  return layout(
+    'Sign in',
+    `<h1>Sign in to approve changes</h1>
+${problem ? `<p class="status declined" role="alert">${esc(problem)}</p>` : ''}
+${how}`,
     o,
   );
+}
+
+/** A page that moves on to `to` by itself: a navigation from this origin carries the Strict sign-in cookie. */
+export function bouncePage(to: string, o: PageOptions): string {
+  return layout(
+    'One moment',
+    `<meta http-equiv="refresh" content="0;url=${esc(to)}">
+<h1>One moment…</h1>
+<p><a href="${esc(to)}">Continue</a></p>`,
+    o,
+  );
+}
+
+/** One approval for scripts (GET/POST with a bearer token): what it is, who asked, what the viewer may do. */
+export function approvalJson(a: Approval, v: Viewer, approvers: boolean) {
+  const own = a.requester?.person === v.person;
+  return {
+    id: a.id,
+    tool: a.tool,
+    action: sanitize(a.preview.action),
+    state: a.state,
+    requester: a.requester ? { person: a.requester.person, client: a.requester.client } : null,
+    expiresAt: a.expiresAt.toISOString(),
+    ...(a.decidedBy ? { decidedBy: a.decidedBy } : {}),
+    fourEyes: approvers && a.fourEyes === true,
+    mayApprove: a.state === 'pending' && !(approvers && a.fourEyes && own),
+  };
 }
 
 export function messagePage(title: string, text: string, o: PageOptions): string {

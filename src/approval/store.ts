@@ -3,13 +3,15 @@
 // in a RecordStore (this process by default, Redis for replicas): a call started on one replica can be
 // approved on another's page and executed through a third. The person's decision is written to the audit
 // log when it happens (confirmed / declined / expired), so a decision the assistant never comes back for is
-// still on record.
+// still on record. Each record knows who asked (person, client, session); the page shows a viewer their own
+// requests and approvers everyone's, and with approvers set a grant of access or a deletion needs an approver
+// other than the person who asked (four eyes). Those rules are here, in one place.
 import { randomBytes } from 'node:crypto';
 import { type Preview, redactPreview } from '../format/consent.js';
 import { redact } from '../format/redact.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { AuditLog } from '../policy/audit.js';
-import type { ApprovalChannel, ApprovalState, PendingApproval } from '../policy/guard.js';
+import type { ApprovalChannel, ApprovalState, PendingApproval, Requester } from '../policy/guard.js';
 import { sameSecret } from '../policy/tokens.js';
 import { memoryRecords, type RecordStore, type StoredRecord } from '../state/approvals.js';
 import { type Ledger, memoryLedger } from '../state/ledger.js';
@@ -24,8 +26,10 @@ export interface Approval {
   tool: string;
   title: string;
   hash: string;
-  /** The MCP session that asked, when known (pending approvals are capped per owner). */
-  owner?: string;
+  /** Who asked, when known: only they resume it; pending approvals are capped per person and per client. */
+  requester?: Requester;
+  /** With approvers set, someone other than the requester must approve (grants of access, deletions). */
+  fourEyes?: boolean;
   /** Redacted arguments and preview: the store never holds a secret the page could show. */
   args: Record<string, unknown>;
   preview: Preview;
@@ -33,16 +37,39 @@ export interface Approval {
   expiresAt: Date;
   state: RecordState;
   decidedAt?: Date;
+  /** Who approved or declined it on the page. */
+  decidedBy?: string;
 }
 
-export type DecideResult = RecordState | 'unknown' | 'forbidden';
+/** Who looks at the page: a person, whether they are an approver, and whether anyone else could be here. */
+export interface Viewer {
+  person: string;
+  approver: boolean;
+  /** Nobody else can reach the page (no identity configured: this machine's user alone). */
+  alone?: boolean;
+}
+
+/** Why a viewer may not decide: not theirs to see, or their own request needing a second person. */
+export type Refusal = 'not-yours' | 'four-eyes';
+
+export type DecideResult = RecordState | 'unknown' | 'forbidden' | Refusal;
 
 export interface ApprovalStore extends ApprovalChannel {
   get(id: string): Promise<Approval | undefined>;
-  /** Pending approvals, oldest first. */
-  pending(): Promise<Approval[]>;
-  /** The person's click: needs the approval's form secret; only a pending approval can be decided. */
-  decide(id: string, decision: 'approve' | 'decline', secret: string): Promise<DecideResult>;
+  /** Pending approvals this viewer may see, oldest first. */
+  pending(viewer: Viewer): Promise<Approval[]>;
+  /**
+   * The person's click: needs the approval's form secret (or an authenticated script), and a viewer who
+   * may decide it; only a pending approval can be decided.
+   */
+  decide(
+    id: string,
+    decision: 'approve' | 'decline',
+    secret: string | true,
+    viewer: Viewer,
+  ): Promise<DecideResult>;
+  /** Whether approvers are configured (four eyes applies). */
+  readonly approvers: boolean;
   now(): Date;
   close(): void;
 }
@@ -62,14 +89,31 @@ export interface ApprovalStoreOptions {
   ledger?: Ledger;
   /** Where the records live; in this process when absent. */
   records?: RecordStore;
-  /** Pending approvals one session may hold at once. */
+  /** Pending approvals one session (2025) or one person's client (2026) may hold at once. */
   maxPendingPerOwner?: number;
+  /** DBOPS_APPROVERS: people who may decide anyone's request. */
+  approvers?: string[];
+  /** The signed link that opens one request for its requester (when people sign in). */
+  linkFor?: (id: string, person: string) => string;
+}
+
+/** A viewer sees their own requests; approvers, and the one person of a server without identity, see all. */
+export function mayView(a: Approval, v: Viewer): boolean {
+  return v.alone === true || v.approver || a.requester === undefined || a.requester.person === v.person;
+}
+
+/** Who may decide: whoever may see it, except the requester of a four-eyes change when approvers are set. */
+export function mayDecide(a: Approval, v: Viewer, approvers: boolean): Refusal | undefined {
+  if (!mayView(a, v)) return 'not-yours';
+  if (approvers && a.fourEyes && a.requester?.person === v.person) return 'four-eyes';
+  return undefined;
 }
 
 /** Decided and expired records stay this long so a late resume gets a precise answer, then they go. */
 const KEEP_MS = 60 * 60_000;
 const MAX_PENDING = 200;
 const MAX_PENDING_PER_OWNER = 20;
+const MAX_PENDING_PER_PERSON = 50;
 
 export function newId(): string {
   return randomBytes(18).toString('base64url');
@@ -88,6 +132,7 @@ function revive(r: StoredRecord): Approval {
     expiresAt: new Date(b.expiresAt),
     state: r.state as RecordState,
     ...(r.decidedAtMs !== undefined ? { decidedAt: new Date(r.decidedAtMs) } : {}),
+    ...(r.decidedBy !== undefined ? { decidedBy: r.decidedBy } : {}),
   };
 }
 
@@ -98,12 +143,21 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
   const ledger = opts.ledger ?? memoryLedger();
   const records = opts.records ?? memoryRecords();
   const perOwner = opts.maxPendingPerOwner ?? MAX_PENDING_PER_OWNER;
+  const approvers = new Set(opts.approvers ?? []);
   const timers = new Map<string, NodeJS.Timeout>();
   /** Calls waiting in this process; a decision made here wakes them at once, one made elsewhere at the next tick. */
   const waiters = new Map<string, Set<() => void>>();
 
-  const audit = (a: Approval, outcome: 'confirmed' | 'declined' | 'expired') =>
-    opts.audit.write({ tool: a.tool, args: a.args, outcome, channel: 'approval-page', approvalId: a.id });
+  const audit = (a: Approval, outcome: 'confirmed' | 'declined' | 'expired', by?: string) =>
+    opts.audit.write({
+      tool: a.tool,
+      args: a.args,
+      outcome,
+      channel: 'approval-page',
+      approvalId: a.id,
+      ...(a.requester ? { requester: a.requester.person, client: a.requester.client } : {}),
+      ...(by ? { approver: by } : {}),
+    });
 
   function settle(id: string) {
     const t = timers.get(id);
@@ -135,6 +189,7 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
 
   const store: ApprovalStore = {
     now,
+    approvers: approvers.size > 0,
 
     async create(req): Promise<PendingApproval> {
       const origin = opts.origin();
@@ -146,7 +201,8 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
         tool: req.tool,
         title: req.title,
         hash: req.hash,
-        ...(req.owner ? { owner: req.owner } : {}),
+        ...(req.requester ? { requester: req.requester } : {}),
+        ...(req.fourEyes ? { fourEyes: true } : {}),
         args: redact(req.args),
         preview: redactPreview(req.preview),
         createdAt,
@@ -154,35 +210,46 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
         state: 'pending',
       };
       const { state: _state, ...body } = a;
+      const r = a.requester;
       const added = await records.insert(
         {
           id: a.id,
           body: JSON.stringify(body),
-          ...(a.owner ? { owner: a.owner } : {}),
+          ...(r ? { owners: [`person:${r.person}`, r.key] } : {}),
           expiresAtMs: a.expiresAt.getTime(),
           keepMs: KEEP_MS,
         },
-        { perOwner, total: MAX_PENDING },
+        { perOwner: [MAX_PENDING_PER_PERSON, perOwner], total: MAX_PENDING },
         createdAt.getTime(),
       );
       const ask = `ask the person to decide on ${origin}/approvals first (or let them expire).`;
-      if (added === 'owner')
-        throw new ToolInputError(`${perOwner} approvals from this session are already waiting; ${ask}`);
-      if (added === 'total') throw new ToolInputError(`${MAX_PENDING} approvals are already waiting; ${ask}`);
+      if (added === 0)
+        throw new ToolInputError(
+          `${MAX_PENDING_PER_PERSON} approvals asked for by ${r?.person} are already waiting (the cap per person); ${ask}`,
+        );
+      if (added === 1)
+        throw new ToolInputError(
+          `${perOwner} approvals from this ${r?.session ? 'session' : `client (${r?.client})`} are already waiting (the cap per ${r?.session ? 'session' : 'client'}); ${ask}`,
+        );
+      if (added === 'total')
+        throw new ToolInputError(
+          `${MAX_PENDING} approvals are already waiting (the cap for everyone); ${ask}`,
+        );
       const timer = setTimeout(() => void fresh(a.id).catch(() => {}), opts.ttlMs + 50);
       timer.unref();
       timers.set(a.id, timer);
-      const url = `${origin}/approvals/${a.id}`;
+      const link = r && opts.linkFor ? `?as=${opts.linkFor(a.id, r.person)}` : '';
+      const url = `${origin}/approvals/${a.id}${link}`;
       logger.info('approval pending', { tool: a.tool, approvalId: a.id, url });
       return { approvalId: a.id, url, expiresAt: a.expiresAt };
     },
 
-    async take(id, tool, hash, requester): Promise<ApprovalState> {
+    async take(id, tool, hash, requesterKey) {
       const a = await fresh(id);
-      if (!a) return 'unknown';
-      if (a.tool !== tool || a.hash !== hash) return 'mismatch';
-      if (a.owner !== undefined && a.owner !== requester) return 'foreign';
-      if (a.state !== 'approved') return a.state;
+      if (!a) return { state: 'unknown' };
+      if (a.tool !== tool || a.hash !== hash) return { state: 'mismatch' };
+      if (a.requester !== undefined && a.requester.key !== requesterKey) return { state: 'foreign' };
+      if (a.state !== 'approved') return { state: a.state };
       // The ledger, not a record that could be lost, has the last word on "executes once"; it is asked first,
       // so an approval whose claim cannot be checked (the store lost its records) stays approved, not used up.
       const first = await ledger.claim(
@@ -191,7 +258,9 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
         a.createdAt.getTime(),
       );
       await records.transition(id, ['approved'], 'used');
-      return first ? 'approved' : 'used';
+      return first
+        ? { state: 'approved', ...(a.decidedBy ? { approver: a.decidedBy } : {}) }
+        : { state: 'used' };
     },
 
     wait(id, ms, signal, onTick): Promise<ApprovalState> {
@@ -230,23 +299,30 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
 
     get: (id) => fresh(id),
 
-    async pending() {
+    async pending(viewer) {
       return (await records.pending(now().getTime()))
         .map(revive)
+        .filter((a) => mayView(a, viewer))
         .sort((x, y) => x.createdAt.getTime() - y.createdAt.getTime());
     },
 
-    async decide(id, decision, secret): Promise<DecideResult> {
+    async decide(id, decision, secret, viewer): Promise<DecideResult> {
       const a = await fresh(id);
       if (!a) return 'unknown';
-      if (!sameSecret(secret, a.secret)) return 'forbidden';
+      if (secret !== true && !sameSecret(secret, a.secret)) return 'forbidden';
+      // Declining is always the requester's right; approving may need a second person.
+      const refused = mayDecide(a, viewer, approvers.size > 0);
+      if (refused === 'not-yours' || (refused && decision === 'approve')) return refused;
       if (a.state !== 'pending') return a.state;
       const state = decision === 'approve' ? 'approved' : 'declined';
-      const moved = await records.transition(id, ['pending'], state, now().getTime());
+      const moved = await records.transition(id, ['pending'], state, {
+        atMs: now().getTime(),
+        by: viewer.person,
+      });
       if (!moved) return 'unknown';
       if (!moved.changed) return moved.record.state as RecordState;
       // The decision is on record (in the store, then the audit log) before a waiting call can execute it.
-      await audit(revive(moved.record), state === 'approved' ? 'confirmed' : 'declined');
+      await audit(revive(moved.record), state === 'approved' ? 'confirmed' : 'declined', viewer.person);
       settle(id);
       return state;
     },

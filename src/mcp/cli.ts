@@ -8,6 +8,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { freshReads } from '../api/cache.js';
 import { openInBrowser } from '../approval/open.js';
 import { type Config, ConfigError, loadConfig, settingNames, unknownSettings } from '../config.js';
+import type { Person } from '../identity/index.js';
 import { createLogger } from '../log.js';
 import { claimStateDir, StateDirInUse } from '../state/owner.js';
 import type { RedisState } from '../state/redis.js';
@@ -72,7 +73,8 @@ export async function runServe(args: string[]): Promise<number> {
   }
   const deps = runtime.deps;
   const extensions = await loadExtensions();
-  const newServer = () => createMcpServer({ ...deps, extensions });
+  const newServer = (person?: Person) =>
+    createMcpServer({ ...deps, extensions, ...(person ? { person } : {}) });
   let closeTransport: () => Promise<void>;
 
   if (config.transport === 'http') {
@@ -85,10 +87,11 @@ export async function runServe(args: string[]): Promise<number> {
       http = await startHttp({
         host: config.host,
         port: config.port,
-        token: config.httpToken,
+        identity: runtime.identity,
         allowedOrigins: config.allowedOrigins,
         sessionIdleMs: config.sessionIdleMs,
         maxSessions: config.httpMaxSessions,
+        maxSessionsPerPerson: config.httpMaxSessionsPerPerson,
         logger,
         newServer,
         bus,
@@ -386,7 +389,11 @@ export async function runCall(args: string[]): Promise<number> {
   } catch (e) {
     return fail(e);
   }
-  const server = createMcpServer({ ...runtime.deps, extensions: await loadExtensions() });
+  const server = createMcpServer({
+    ...runtime.deps,
+    extensions: await loadExtensions(),
+    ...(yes ? { elicitationChannel: '--yes' } : {}),
+  });
   const { Client, InMemoryTransport } = await import('@modelcontextprotocol/client');
   const client = new Client(
     { name: 'dbops-mcp-call', version: '1' },

@@ -19,7 +19,8 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { CallEnv, ConsentAnswer, ConsentQuestion } from '../policy/guard.js';
+import type { Person } from '../identity/index.js';
+import type { CallEnv, ConsentAnswer, ConsentQuestion, Requester } from '../policy/guard.js';
 import type { TokenSigner } from '../policy/tokens.js';
 
 /** What the sealed requestState holds: no secret, only what the answer is bound to. */
@@ -37,7 +38,7 @@ const requestedSchema = {
   required: ['confirm'],
 };
 
-/** Who is asking: the bearer token's holder (HTTP), the 2025 session (if any), and the method. */
+/** Who is asking: the person (HTTP: from their token), the 2025 session (if any), and the method. */
 function principal(ctx: ServerContext): string {
   return [ctx.mcpReq.method, ctx.http?.authInfo?.clientId ?? '', ctx.sessionId ?? ''].join('\0');
 }
@@ -51,15 +52,17 @@ export function consentCodec(tokens: TokenSigner, ttlMs: number): RequestStateCo
 }
 
 /**
- * Who asks: the 2025 session, or on 2026-07-28 (no session) the authenticated principal with the client's
- * name and version from the request's envelope.
+ * Who asks: the person, with the client's name and version (from initialize on 2025, from the request's
+ * envelope on 2026-07-28). An approval is resumed by the 2025 session, or without one by the person and
+ * client together.
  */
-function requesterOf(server: McpServer, ctx: ServerContext): string {
-  if (ctx.sessionId) return `session:${ctx.sessionId}`;
+function requesterOf(server: McpServer, ctx: ServerContext, person: Person): Requester {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const client =
+  const info =
     (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? server.server.getClientVersion();
-  return `client:${ctx.http?.authInfo?.clientId ?? 'local'}:${client?.name ?? '?'}@${client?.version ?? '?'}`;
+  const client = `${info?.name ?? '?'} ${info?.version ?? '?'}`;
+  const key = ctx.sessionId ? `session:${ctx.sessionId}` : `client:${person.id}:${client}`;
+  return { person: person.id, client, key, ...(ctx.sessionId ? { session: ctx.sessionId } : {}) };
 }
 
 /** The client's capabilities for this request: per request on 2026-07-28, from initialize on 2025. */
@@ -79,11 +82,11 @@ function formElicitation(e: ClientCapabilities['elicitation']): boolean {
 }
 
 /** The guard's view of this round: can the client elicit, and the person's answer if this round carries one. */
-export function consentEnv(server: McpServer, ctx: ServerContext): CallEnv {
+export function consentEnv(server: McpServer, ctx: ServerContext, person: Person): CallEnv {
   const sealed = ctx.mcpReq.requestState<Sealed>();
   const env: CallEnv = {
     session: ctx.sessionId,
-    requester: requesterOf(server, ctx),
+    requester: requesterOf(server, ctx, person),
     canElicit: canElicit(server, ctx),
   };
   if (!sealed) return env;

@@ -1,15 +1,18 @@
 // Streamable HTTP transport at /mcp for both protocol eras, with the spec's security rules: Origin checked on
 // every request (403 when present and not allowed), Host checked while bound to loopback (DNS rebinding), a
-// bearer token (constant-time compare) required before binding beyond loopback, bounded bodies.
+// person known from an OAuth access token, a named token or the one bearer token (src/identity/) before
+// binding beyond loopback, bounded bodies. Under OAuth the Protected Resource Metadata (RFC 9728) is served
+// and every refusal points to it.
 // - 2026-07-28 requests (per-request `_meta` envelope) go to the SDK's stateless handler: a fresh server per
 //   request, nothing held between requests, so any replica can answer any request.
 // - 2025 clients get a session (initialize → Mcp-Session-Id) so that elicitation, which needs a
 //   server→client request, keeps working; idle sessions are closed, and a cap holds the sessions kept at
-//   once (the least recently used idle one makes room; none idle → 503). With replicas, a request for a
+//   once, per person and in total (the least recently used idle one makes room; none idle → 503). A session
+//   belongs to the person who opened it: another person's token cannot use it. With replicas, a request for a
 //   session another replica holds is passed on to it: to the origin that replica registered (signed with the
 //   replicas' shared key) plus the request's path, with a signed hand-over header. One whose session is gone
 //   (closed, evicted, or its replica died) gets 404, the protocol's signal to initialize anew.
-import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
@@ -24,6 +27,7 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { ConfigError } from '../config.js';
+import { authInfoOf, type Identity, type Person, personOf, TokenRefused } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import { gauge, registry } from '../metrics.js';
 import { isLoopback, isLoopbackHost } from '../net.js';
@@ -32,19 +36,24 @@ import type { SessionDirectory } from '../state/sessions.js';
 import { listenedUris } from './listen.js';
 
 const MAX_BODY = 1 << 20;
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 /** No MCP message nests this deep; the SDK's recursive checks would overflow the stack on much deeper input. */
 const MAX_DEPTH = 64;
 
 export interface HttpOptions {
   host: string;
   port: number;
-  token?: string;
+  /** Who is asking (OAuth, named tokens, one token, or the OS user on loopback). */
+  identity: Identity;
   allowedOrigins: string[];
   sessionIdleMs: number;
   /** Sessions held at once (DBOPS_HTTP_MAX_SESSIONS). */
   maxSessions?: number;
+  /** Sessions one person may hold at once (DBOPS_HTTP_MAX_SESSIONS_PER_PERSON). */
+  maxSessionsPerPerson?: number;
   logger: Logger;
-  newServer: () => McpServer;
+  /** A server for this person (a person without the write scope gets the read-only catalog). */
+  newServer: (person: Person) => McpServer;
   /** Carries subscription events to the 2026-07-28 listen streams (shared by replicas); in process when absent. */
   bus?: ServerEventBus;
   /** A 2026-07-28 client opened a listen stream for these resource URIs; `closed` registers the clean-up. */
@@ -72,9 +81,10 @@ export interface RunningHttp {
 }
 
 export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
-  if (!isLoopback(opts.host) && !opts.token)
+  const { identity } = opts;
+  if (!isLoopback(opts.host) && identity.mode === 'none')
     throw new ConfigError(
-      `refusing to listen on ${opts.host} without DBOPS_HTTP_TOKEN: set a bearer token (16+ characters) or bind 127.0.0.1`,
+      `refusing to listen on ${opts.host} without DBOPS_HTTP_TOKEN: set a bearer token (16+ characters), DBOPS_HTTP_TOKENS_FILE or DBOPS_OAUTH_ISSUER, or bind 127.0.0.1`,
     );
   interface Session {
     transport: NodeStreamableHTTPServerTransport;
@@ -82,10 +92,13 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     lastSeen: number;
     /** POST requests being answered (an open GET stream does not make a session busy). */
     inFlight: number;
+    /** The person who opened it: only they may use it. */
+    person: string;
   }
   const sessions = new Map<string, Session>();
   gauge('dbops_http_sessions', '2025-era HTTP sessions held now', () => sessions.size);
   const maxSessions = opts.maxSessions ?? 100;
+  const perPerson = opts.maxSessionsPerPerson ?? 20;
   let port = opts.port;
   let selfOrigin = '';
   /** This replica's own address, for the others to pass a session's requests on to. */
@@ -103,19 +116,34 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     origin === selfOrigin ||
     opts.allowedOrigins.includes(origin) ||
     [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`].includes(origin);
-  // Beyond loopback the bearer token is the guard.
+  // Beyond loopback the person's token is the guard.
   const allowedHost = (host: string | undefined) => !isLoopback(opts.host) || isLoopbackHost(host);
-  const tokenOk = (header: string | undefined) =>
-    !opts.token || sameSecret(header?.startsWith('Bearer ') ? header.slice(7) : '', opts.token);
-  // The principal sealed consent state is bound to: the holder of the bearer token (or this machine's user).
-  const authInfo: AuthInfo = {
-    token: '',
-    clientId: opts.token
-      ? `bearer:${createHash('sha256').update(opts.token).digest('base64url').slice(0, 16)}`
-      : 'loopback',
-    scopes: [],
+  /** The person the request's Authorization header names, or the reason it names nobody. */
+  const who = async (req: IncomingMessage): Promise<Person | TokenRefused> => {
+    try {
+      return await identity.verify(req.headers.authorization);
+    } catch (e) {
+      if (e instanceof TokenRefused) return e;
+      throw e;
+    }
   };
-  const modern = createMcpHandler(() => opts.newServer(), {
+  const known = async (req: IncomingMessage) =>
+    identity.mode === 'none' || !((await who(req)) instanceof TokenRefused);
+  /** 401 with the challenge (and, under OAuth, where the metadata is); 403 when the token lacks the scope. */
+  const refuse = (res: ServerResponse, r: TokenRefused) => {
+    res.setHeader('WWW-Authenticate', identity.challenge(r));
+    const scope = r.error === 'insufficient_scope';
+    return sendJson(res, scope ? 403 : 401, {
+      error: scope ? 'forbidden' : 'unauthorized',
+      detail: r.message,
+    });
+  };
+  const forPerson = (auth: AuthInfo | undefined) => {
+    const person = personOf(auth);
+    if (!person) throw new Error('a request reached the MCP handler without a person');
+    return opts.newServer(person);
+  };
+  const modern = createMcpHandler((ctx) => forPerson(ctx.authInfo), {
     legacy: 'reject',
     ...(opts.bus ? { bus: opts.bus } : {}),
     maxRequestBodySize: MAX_BODY,
@@ -123,7 +151,11 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
   });
   const serveModern = toNodeHandler(modern, { maxRequestBodySize: MAX_BODY });
   const stateless = toNodeHandler(
-    { fetch: legacyStatelessFallback(() => opts.newServer(), undefined, { maxRequestBodySize: MAX_BODY }) },
+    {
+      fetch: legacyStatelessFallback((ctx) => forPerson(ctx.authInfo), undefined, {
+        maxRequestBodySize: MAX_BODY,
+      }),
+    },
     { maxRequestBodySize: MAX_BODY },
   );
 
@@ -134,6 +166,14 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       const url = originForm(req.url);
       if (!url)
         return sendJson(res, 400, { error: 'bad request', detail: 'the request target must be a path' });
+      // RFC 9728: public, for any origin (browser-based clients read it before they have a token).
+      if (identity.resourceMetadata && url.pathname.startsWith(WELL_KNOWN)) {
+        const path = url.pathname.slice(WELL_KNOWN.length);
+        if (path !== '' && path !== new URL(identity.resource()).pathname)
+          return sendJson(res, 404, { error: 'not found' });
+        res.setHeader('access-control-allow-origin', '*');
+        return sendJson(res, 200, identity.resourceMetadata());
+      }
       const origin = req.headers.origin;
       if ((origin !== undefined && !allowedOrigin(origin)) || !allowedHost(req.headers.host))
         return sendJson(res, 403, { error: 'forbidden', detail: 'Origin or Host not allowed' });
@@ -142,45 +182,33 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         return sendJson(
           res,
           200,
-          opts.token && !tokenOk(req.headers.authorization)
-            ? { status: 'ok' }
-            : { status: 'ok', sessions: sessions.size, maxSessions },
+          (await known(req)) ? { status: 'ok', sessions: sessions.size, maxSessions } : { status: 'ok' },
         );
       // Readiness: the platform and the state store answer now (503 naming the one that does not).
       if (url.pathname === '/readyz') {
         const checks = (await opts.ready?.()) ?? {};
         const ok = Object.values(checks).every((c) => c.ok);
-        const shown = opts.token && !tokenOk(req.headers.authorization) ? {} : { checks };
+        const shown = (await known(req)) ? { checks } : {};
         return sendJson(res, ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', ...shown });
       }
-      // Metrics: beyond loopback the same bearer token as /mcp.
+      // Metrics: the same people as /mcp.
       if (url.pathname === '/metrics') {
-        if (!tokenOk(req.headers.authorization)) {
-          res.setHeader('WWW-Authenticate', 'Bearer realm="dbops-mcp"');
-          return sendJson(res, 401, {
-            error: 'unauthorized',
-            detail: 'GET /metrics needs the bearer token of /mcp',
-          });
-        }
+        const person = await who(req);
+        if (person instanceof TokenRefused)
+          return refuse(
+            res,
+            new TokenRefused(person.error, `GET /metrics needs the bearer token of /mcp. ${person.message}`),
+          );
         res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
         return;
       }
       if (opts.routes && (await opts.routes(req, res, url))) return;
       if (url.pathname !== '/mcp') return sendJson(res, 404, { error: 'not found' });
-      if (!tokenOk(req.headers.authorization)) {
-        // Say which header is missing: bridges such as mcp-remote otherwise try OAuth, which this server
-        // does not offer, and report a registration failure instead.
-        const sent = req.headers.authorization !== undefined;
-        const detail = sent
-          ? 'The Authorization header does not carry the right bearer token (DBOPS_HTTP_TOKEN of this server).'
-          : 'Missing header "Authorization: Bearer <token>" (the DBOPS_HTTP_TOKEN of this server). This server does not use OAuth: with mcp-remote, pass --header "Authorization: Bearer <token>".';
-        res.setHeader(
-          'WWW-Authenticate',
-          `Bearer realm="dbops-mcp", error="${sent ? 'invalid_token' : 'invalid_request'}"`,
-        );
-        return sendJson(res, 401, { error: 'unauthorized', detail });
-      }
-      await handleMcp(req, res, url);
+      // Say what is wrong with the token: bridges such as mcp-remote otherwise try OAuth where this server
+      // does not offer it, and report a registration failure instead.
+      const person = await who(req);
+      if (person instanceof TokenRefused) return refuse(res, person);
+      await handleMcp(req, res, url, person);
     } catch (e) {
       opts.logger.error('http request failed', { error: (e as Error).message });
       if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
@@ -188,7 +216,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     }
   });
 
-  async function handleMcp(req: IncomingMessage, res: ServerResponse, url: URL) {
+  async function handleMcp(req: IncomingMessage, res: ServerResponse, url: URL, person: Person) {
     const sessionId = req.headers['mcp-session-id'];
     // Passed on by another replica: only when signed with the replicas' key; a client's claim is dropped.
     const fromReplica = relay?.verifyHop(req, url, sessionId) ?? false;
@@ -206,7 +234,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not valid JSON'));
       }
     }
-    const authed = Object.assign(req, { auth: authInfo });
+    const authed = Object.assign(req, { auth: authInfoOf(person) });
     const probe = new Request(`http://localhost${req.url ?? '/mcp'}`, {
       method: req.method === 'POST' ? 'POST' : (req.method ?? 'GET'),
       headers: Object.entries(req.headers).flatMap(([k, v]) =>
@@ -235,6 +263,12 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         // (answering without the session would leave the client without elicitation and subscriptions).
         return sendJson(res, 404, rpcError(-32001, 'Session not found: initialize a new session'));
       }
+      if (s.person !== person.id)
+        return sendJson(
+          res,
+          403,
+          rpcError(-32001, 'This session was opened by another person: initialize a session of your own'),
+        );
       s.lastSeen = Date.now();
       void hold(sessionId);
       if (req.method === 'POST') {
@@ -253,7 +287,19 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       );
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) return stateless(authed, res, body);
-    if (sessions.size >= maxSessions && !evictIdle()) {
+    const own = [...sessions].filter(([, s]) => s.person === person.id);
+    if (own.length >= perPerson && !evictIdle(own)) {
+      res.setHeader('Retry-After', '5');
+      return sendJson(
+        res,
+        503,
+        rpcError(
+          -32000,
+          `Your ${perPerson} sessions (${person.id}) are all busy (DBOPS_HTTP_MAX_SESSIONS_PER_PERSON); retry shortly`,
+        ),
+      );
+    }
+    if (sessions.size >= maxSessions && !evictIdle([...sessions])) {
       res.setHeader('Retry-After', '5');
       return sendJson(
         res,
@@ -261,14 +307,14 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         rpcError(-32000, `All ${maxSessions} sessions are busy (DBOPS_HTTP_MAX_SESSIONS); retry shortly`),
       );
     }
-    const mcp = opts.newServer();
+    const mcp = opts.newServer(person);
     // Recorded before the client learns the id: its next request may reach another replica at once.
     const id = randomUUID();
     await hold(id);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: () => {
-        sessions.set(id, { transport, server: mcp, lastSeen: Date.now(), inFlight: 0 });
+        sessions.set(id, { transport, server: mcp, lastSeen: Date.now(), inFlight: 0, person: person.id });
       },
     });
     transport.onclose = () => {
@@ -281,10 +327,10 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     if (!sessions.has(id)) release(id);
   }
 
-  /** Closes the least recently used session with nothing in flight; false when every session is busy. */
-  function evictIdle(): boolean {
+  /** Closes the least recently used of these sessions with nothing in flight; false when all are busy. */
+  function evictIdle(among: Array<[string, Session]>): boolean {
     let victim: [string, Session] | undefined;
-    for (const entry of sessions)
+    for (const entry of among)
       if (entry[1].inFlight === 0 && (!victim || entry[1].lastSeen < victim[1].lastSeen)) victim = entry;
     if (!victim) return false;
     sessions.delete(victim[0]);
@@ -317,6 +363,8 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
   const origin = `http://${hostForUrl}:${port}`;
   ownOrigin = publicOrigin(origin, opts.host);
   selfOrigin = opts.publicUrl ?? ownOrigin;
+  // Exactly the URL clients connect to: some clients refuse metadata whose resource differs by a slash.
+  identity.useResource(`${selfOrigin}/mcp`);
   return {
     url: `${origin}/mcp`,
     origin,

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { createApiClient } from '../api/client.js';
 import { type ApprovalService, createApprovalService } from '../approval/index.js';
 import { type Config, ConfigError } from '../config.js';
+import { createIdentity, type Identity } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import { cacheReads, consentSteps, platformRequestSeconds, platformRequests } from '../metrics.js';
-import { isLoopback } from '../net.js';
 import { createAuditLog } from '../policy/audit.js';
 import { createSecretKeeper } from '../policy/secrets.js';
 import { createTokenSigner } from '../policy/tokens.js';
@@ -19,6 +19,8 @@ import type { ServerDeps } from './server.js';
 
 export interface Runtime {
   deps: ServerDeps;
+  /** Who is asking over HTTP (OAuth, named tokens, one token, or this machine's user on loopback). */
+  identity: Identity;
   /** Set with DBOPS_STATE_URL: the shared store (its event bus carries subscription events between replicas). */
   redis?: RedisState;
   /** Set in demo mode: the embedded simulator's base URL. */
@@ -142,9 +144,16 @@ export async function createRuntime(
     ledger = fileLedger(join(config.stateDir, 'ledger'));
     records = memoryRecords();
   }
+  const http = config.transport === 'http';
+  // Over stdio the person is this machine's user, whatever tokens are set (they are for HTTP).
+  const identity = createIdentity(http ? config : { oauthScopes: [] }, logger);
+  if (config.approvers.length > 0 && identity.mode === 'none')
+    logger.warn(
+      'DBOPS_APPROVERS is set but people are not told apart here (stdio, or HTTP without DBOPS_OAUTH_ISSUER, DBOPS_HTTP_TOKENS_FILE or DBOPS_HTTP_TOKEN): four eyes cannot apply',
+    );
+  const tokens = createTokenSigner(config.tokenSecret, undefined, ledger);
   let approvals: ApprovalService | undefined;
   if (config.confirm !== 'never' && config.confirmVia.includes('approval-page')) {
-    const http = config.transport === 'http';
     if (http && config.approvalOpen) {
       // The HTTP server is not the person's desktop: it must not open browsers or hold calls open.
       logger.warn('DBOPS_APPROVAL_OPEN applies to the stdio transport only; ignored under HTTP');
@@ -156,7 +165,9 @@ export async function createRuntime(
       logger,
       port: config.approvalPort,
       open: options.openApproval ?? config.approvalOpen,
-      token: http && !isLoopback(config.host) ? config.httpToken : undefined,
+      identity,
+      key: tokens.derive('approval-page'),
+      approvers: config.approvers,
       ledger,
       records,
     });
@@ -173,6 +184,7 @@ export async function createRuntime(
       }
   }
   return {
+    identity,
     demoBaseUrl,
     redis,
     approvals,
@@ -180,7 +192,7 @@ export async function createRuntime(
       config,
       api: client,
       logger,
-      tokens: createTokenSigner(config.tokenSecret, undefined, ledger),
+      tokens,
       audit,
       secrets: createSecretKeeper(config.secretsDir, config.revealSecrets),
       approvals: approvals?.channel,

@@ -10,6 +10,7 @@ import { type Config, ConfigError, nearest } from '../config.js';
 import { capText } from '../format/markdown.js';
 import { boundStructured } from '../format/structured.js';
 import { cell, newFence } from '../format/untrusted.js';
+import { osPerson, type Person } from '../identity/index.js';
 import type { Logger, LogLevel } from '../log.js';
 import { toolCallSeconds, toolCalls } from '../metrics.js';
 import type { AuditLog } from '../policy/audit.js';
@@ -54,13 +55,21 @@ export interface ServerDeps {
   now?: () => Date;
   /** Further registrations on each new server (resources, prompts, completions). */
   extensions?: Array<(server: McpServer, deps: ServerDeps) => void>;
+  /** Whom this server answers (HTTP: from their token); the OS user when absent (stdio, in-process). */
+  person?: Person;
+  /** How the audit names consent by elicitation on this server (`--yes` for `dbops-mcp call --yes`). */
+  elicitationChannel?: string;
 }
 
-type ToolFilters = Pick<Config, 'readOnly' | 'tools' | 'disabledTools'>;
+type ToolFilters = Pick<Config, 'readOnly' | 'tools' | 'disabledTools'> & {
+  /** Read-only for this person alone: their access token lacks the write scope. */
+  readOnlyFor?: string;
+};
 const matches = (t: AnyTool, list: string[]) => list.includes(t.name) || list.includes(maxKindOf(t));
 
 /** Which setting hides a tool, or undefined when the tool is enabled. */
 export function hiddenBy(config: ToolFilters, t: AnyTool): string | undefined {
+  if (config.readOnlyFor && maxKindOf(t) !== 'read') return config.readOnlyFor;
   if (config.readOnly && maxKindOf(t) !== 'read') return 'DBOPS_READ_ONLY=true';
   if (config.tools.length > 0 && !matches(t, config.tools)) return 'DBOPS_TOOLS';
   if (matches(t, config.disabledTools)) return 'DBOPS_DISABLED_TOOLS';
@@ -203,7 +212,15 @@ export function createMcpServer(deps: ServerDeps): McpServer {
     },
   );
   const now = deps.now ?? (() => new Date());
-  const tools = enabledTools(deps.config, deps.catalog);
+  const person = deps.person ?? osPerson();
+  const [, write] = deps.config.oauthScopes;
+  const filters: ToolFilters = person.canWrite
+    ? deps.config
+    : {
+        ...deps.config,
+        readOnlyFor: `your access token, which lacks the "${write}" scope (DBOPS_OAUTH_SCOPES)`,
+      };
+  const tools = enabledTools(filters, deps.catalog);
   const consent = consentFacts(deps.config.confirm, tools);
 
   for (const tool of tools) {
@@ -238,7 +255,10 @@ export function createMcpServer(deps: ServerDeps): McpServer {
                 .catch(() => {});
             },
           };
-          const env = consentEnv(server, extra);
+          const env = {
+            ...consentEnv(server, extra, person),
+            ...(deps.elicitationChannel ? { elicitationChannel: deps.elicitationChannel } : {}),
+          };
           const reads: { oldestAt?: number } = {};
           const timer = toolCallSeconds.startTimer({ tool: tool.name });
           const counted = (outcome: string) => {
@@ -285,7 +305,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
   // A tool hidden by a setting answers a call with the setting that hides it, instead of "not found"; it
   // stays out of tools/list (the handler below) and never reaches the policy layer or the platform.
   for (const tool of (deps.catalog ?? fullCatalog).filter((t) => !tools.includes(t))) {
-    const text = `${tool.name} is disabled on this server by ${hiddenBy(deps.config, tool)}; nothing was called. Ask the operator if it is needed.`;
+    const text = `${tool.name} is disabled on this server by ${hiddenBy(filters, tool)}; nothing was called. Ask the operator if it is needed.`;
     server.registerTool(tool.name, { description: tool.description }, async () => ({
       content: [{ type: 'text', text }],
       isError: true,

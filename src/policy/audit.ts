@@ -30,6 +30,11 @@ export interface AuditEntry {
   status?: number;
   error?: string;
   approvalId?: string;
+  /** The person who asked for the change, and the MCP client they asked through. */
+  requester?: string;
+  client?: string;
+  /** Who consented: the approver on the approval page, else the requester through their channel. */
+  approver?: string;
 }
 
 export interface AuditRotation {

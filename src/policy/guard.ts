@@ -20,7 +20,7 @@ import {
 } from '../format/consent.js';
 import type { AnyTool, FormatContext, ToolAnswer, ToolContext } from '../tool/index.js';
 import { type CallArgs, ToolInputError, withDefaults } from '../tool/index.js';
-import type { AuditLog } from './audit.js';
+import type { AuditEntry, AuditLog } from './audit.js';
 import { argsHash } from './canonical.js';
 import { kindOf, needsConsent } from './consent.js';
 import type { TokenSigner } from './tokens.js';
@@ -35,6 +35,19 @@ export type ApprovalState =
   | 'mismatch'
   /** Asked for by another session (2025) or another client (2026): only the asker may resume it. */
   | 'foreign';
+
+/** Who asked for a change: the person, the client they asked through, and the 2025 session if any. */
+export interface Requester {
+  person: string;
+  /** "name version" of the MCP client, as it introduced itself. */
+  client: string;
+  session?: string;
+  /**
+   * What an approval is resumed by: the 2025 session, or on 2026-07-28 (no sessions) the person with the
+   * client's name and version. Pending approvals are capped per person and per this key.
+   */
+  key: string;
+}
 
 export interface PendingApproval {
   approvalId: string;
@@ -53,14 +66,21 @@ export interface ApprovalChannel {
     hash: string;
     args: Record<string, unknown>;
     preview: Preview;
-    /** Who asked (CallEnv.requester): only they resume it, and pending approvals are capped per owner. */
-    owner?: string;
+    /** Who asked: only they resume it; pending approvals are capped per person and per requester key. */
+    requester?: Requester;
+    /** With approvers set, someone other than the requester must approve (grants of access, deletions). */
+    fourEyes?: boolean;
   }): Promise<PendingApproval>;
   /**
-   * Current state; when approved, bound to this tool and hash, and asked for by `requester`, marks it used
-   * (it executes once).
+   * Current state; when approved, bound to this tool and hash, and asked for by `requesterKey`, marks it used
+   * (it executes once). An approved one names who approved it.
    */
-  take(approvalId: string, tool: string, hash: string, requester?: string): Promise<ApprovalState>;
+  take(
+    approvalId: string,
+    tool: string,
+    hash: string,
+    requesterKey?: string,
+  ): Promise<{ state: ApprovalState; approver?: string }>;
   /** Waits for a decision up to ms, calling onTick periodically; resolves with the state then. */
   wait?(
     approvalId: string,
@@ -75,12 +95,11 @@ export interface ApprovalChannel {
 export interface CallEnv {
   /** The MCP session the call came from, when the transport has sessions. */
   session?: string;
-  /**
-   * Who is asking, as far as the transport knows: the 2025 session, or on 2026-07-28 (no sessions) the
-   * authenticated principal with the client's name and version. An approval resumes only for its requester.
-   */
-  requester?: string;
+  /** Who is asking, as far as the transport knows. An approval resumes only for its requester. */
+  requester?: Requester;
   canElicit: boolean;
+  /** How the audit names consent by elicitation: `--yes` when `dbops-mcp call --yes` answered for the person. */
+  elicitationChannel?: string;
   /**
    * The person's answer to this call's consent question, carried by a later round of the same call (MCP
    * `input_required`). The transport has checked its seal, principal and expiry; the guard checks what it
@@ -147,8 +166,10 @@ async function guarded(
   deps: GuardDeps,
   f: FormatContext,
 ): Promise<ToolAnswer | ConsentQuestion> {
+  const who = whoOf(env);
+  const write = (e: Omit<AuditEntry, keyof typeof who>) => deps.audit.write({ ...e, ...who });
   const audited = { tool: tool.name, args };
-  if (!needsConsent(kind, deps.config.confirm)) return executeAudited(tool, args, ctx, f, deps.audit, 'none');
+  if (!needsConsent(kind, deps.config.confirm)) return executeAudited(tool, args, ctx, f, write, 'none');
 
   const hash = argsHash(tool.name, args);
   const allowed = new Set(deps.config.confirmVia);
@@ -158,22 +179,22 @@ async function guarded(
       throw new ToolInputError('Confirmation tokens are disabled here (DBOPS_CONFIRM_VIA).');
     const check = await deps.tokens.redeem(confirmationToken, tool.name, hash);
     if (check !== 'ok') {
-      await deps.audit.write({ ...audited, outcome: 'rejected', channel: 'token', error: `token ${check}` });
+      await write({ ...audited, outcome: 'rejected', channel: 'token', error: `token ${check}` });
       throw new ToolInputError(tokenProblem(check, tool.name));
     }
-    await deps.audit.write({ ...audited, outcome: 'confirmed', channel: 'token' });
-    return executeAudited(tool, args, ctx, f, deps.audit, 'token');
+    await write({ ...audited, outcome: 'confirmed', channel: 'token' });
+    return executeAudited(tool, args, ctx, f, write, 'token', who.requester);
   }
 
   if (approvalId !== undefined) {
     if (!deps.approvals || !allowed.has('approval-page'))
       throw new ToolInputError('The approval page is not enabled on this server; approvalId cannot be used.');
-    let state = await deps.approvals.take(approvalId, tool.name, hash, env.requester);
-    if (state === 'pending' && deps.config.approvalOpen && deps.approvals.wait) {
+    let taken = await deps.approvals.take(approvalId, tool.name, hash, env.requester?.key);
+    if (taken.state === 'pending' && deps.config.approvalOpen && deps.approvals.wait) {
       // Desktop use: the person may be deciding right now, so wait for them here too.
-      state = await waitForDecision(deps.approvals, approvalId, tool.name, hash, env, deps, ctx, '');
+      taken = await waitForDecision(deps.approvals, approvalId, tool.name, hash, env, deps, ctx, '');
     }
-    return resolveApproval(state, tool, args, ctx, f, deps, approvalId);
+    return resolveApproval(taken, tool, args, ctx, f, write, approvalId);
   }
 
   // Masked once here: every channel below shows this preview to the model or the person.
@@ -184,13 +205,13 @@ async function guarded(
 
   if (env.answer) {
     const a = env.answer;
-    const channel = 'elicitation';
-    if (!allowed.has(channel))
+    const channel = env.elicitationChannel ?? 'elicitation';
+    if (!allowed.has('elicitation'))
       throw new ToolInputError(
         'Consent by elicitation is disabled here (DBOPS_CONFIRM_VIA); nothing changed.',
       );
     if (a.tool !== tool.name || a.hash !== hash) {
-      await deps.audit.write({
+      await write({
         ...audited,
         outcome: 'rejected',
         channel,
@@ -201,7 +222,7 @@ async function guarded(
       );
     }
     if (a.action !== 'accept') {
-      await deps.audit.write({ ...audited, outcome: 'declined', channel });
+      await write({ ...audited, outcome: 'declined', channel });
       return declinedAnswer(
         tool.name,
         a.action === 'cancel' ? 'cancelled' : 'declined',
@@ -212,20 +233,20 @@ async function guarded(
     // The answer's own expiry decides, whatever the seal around it still allows.
     // (Wall-clock time, as when the question was asked: the sealed expiry was computed from it.)
     if (a.expiresAtMs <= Date.now()) {
-      await deps.audit.write({ ...audited, outcome: 'rejected', channel, error: 'answer expired' });
+      await write({ ...audited, outcome: 'rejected', channel, error: 'answer expired' });
       throw new ToolInputError(
         `The person's answer expired; nothing changed. Call ${tool.name} again to ask the person again.`,
       );
     }
     // A replayed round (same sealed state, same answer) must not apply the change a second time.
     if (!(await deps.tokens.consume(`consent:${a.nonce}`, a.expiresAtMs, a.askedAtMs))) {
-      await deps.audit.write({ ...audited, outcome: 'rejected', channel, error: 'answer already used' });
+      await write({ ...audited, outcome: 'rejected', channel, error: 'answer already used' });
       throw new ToolInputError(
         `This consent was already used once; nothing changed now. Call ${tool.name} again to ask the person again.`,
       );
     }
-    await deps.audit.write({ ...audited, outcome: 'confirmed', channel });
-    return executeAudited(tool, args, ctx, f, deps.audit, channel);
+    await write({ ...audited, outcome: 'confirmed', channel, approver: who.requester });
+    return executeAudited(tool, args, ctx, f, write, channel, who.requester);
   }
 
   const preview = await previewOf();
@@ -242,9 +263,10 @@ async function guarded(
       hash,
       args,
       preview,
-      owner: env.requester,
+      ...(env.requester ? { requester: env.requester } : {}),
+      fourEyes: kind === 'destructive',
     });
-    await deps.audit.write({
+    await write({
       ...audited,
       outcome: 'approval_pending',
       channel,
@@ -252,7 +274,7 @@ async function guarded(
     });
     if (deps.config.approvalOpen && approvals.wait) {
       approvals.open?.(pending.url);
-      const state = await waitForDecision(
+      const taken = await waitForDecision(
         approvals,
         pending.approvalId,
         tool.name,
@@ -262,13 +284,14 @@ async function guarded(
         ctx,
         pending.url,
       );
-      if (state !== 'pending') return resolveApproval(state, tool, args, ctx, f, deps, pending.approvalId);
+      if (taken.state !== 'pending')
+        return resolveApproval(taken, tool, args, ctx, f, write, pending.approvalId);
     }
     return approvalNeeded(tool.name, preview, pending, f);
   }
 
   const token = deps.tokens.issue(tool.name, hash);
-  await deps.audit.write({ ...audited, outcome: 'confirmation_required', channel: 'token' });
+  await write({ ...audited, outcome: 'confirmation_required', channel: 'token' });
   return confirmationNeeded(tool.name, preview, token, f);
 }
 
@@ -293,35 +316,35 @@ async function waitForDecision(
   deps: GuardDeps,
   ctx: ToolContext,
   url: string,
-): Promise<ApprovalState> {
-  if (!approvals.wait) return 'pending';
+): Promise<{ state: ApprovalState; approver?: string }> {
+  if (!approvals.wait) return { state: 'pending' };
   const total = deps.config.approvalWaitMs;
   await ctx.progress(0, total, waitingFor(url));
   const state = await approvals.wait(approvalId, total, ctx.signal, (ms) => {
     void ctx.progress(Math.min(ms, total), total, waitingFor(url));
   });
-  return state === 'approved' ? await approvals.take(approvalId, tool, hash, env.requester) : state;
+  return state === 'approved' ? await approvals.take(approvalId, tool, hash, env.requester?.key) : { state };
 }
 
 async function resolveApproval(
-  state: ApprovalState,
+  { state, approver }: { state: ApprovalState; approver?: string },
   tool: AnyTool,
   args: CallArgs,
   ctx: ToolContext,
   f: FormatContext,
-  deps: GuardDeps,
+  write: Write,
   approvalId: string,
 ): Promise<ToolAnswer> {
   const audited = { tool: tool.name, args, channel: 'approval-page', approvalId };
   switch (state) {
     case 'approved':
-      return executeAudited(tool, args, ctx, f, deps.audit, 'approval-page');
+      return executeAudited(tool, args, ctx, f, write, 'approval-page', approver, approvalId);
     case 'declined':
       return declinedAnswer(tool.name, 'declined');
     case 'pending':
       return stillPending(tool.name, approvalId);
     default:
-      await deps.audit.write({ ...audited, outcome: 'rejected', error: `approval ${state}` });
+      await write({ ...audited, outcome: 'rejected', error: `approval ${state}` });
       throw new ToolInputError(approvalProblem(state, approvalId, tool.name));
   }
 }
@@ -335,26 +358,37 @@ async function execute(tool: AnyTool, args: CallArgs, ctx: ToolContext, f: Forma
   return tool.format(result, args, f) as ToolAnswer;
 }
 
+/** Writes an audit entry with who asked (and through which client) added. */
+type Write = (e: Omit<AuditEntry, 'requester' | 'client'>) => Promise<void>;
+
+function whoOf(env: CallEnv): Pick<AuditEntry, 'requester' | 'client'> {
+  const r = env.requester;
+  return r ? { requester: r.person, client: r.client } : {};
+}
+
 async function executeAudited(
   tool: AnyTool,
   args: CallArgs,
   ctx: ToolContext,
   f: FormatContext,
-  audit: AuditLog,
+  write: Write,
   channel: string,
+  approver?: string,
+  approvalId?: string,
 ): Promise<ToolAnswer> {
+  const decided = { channel, ...(approver ? { approver } : {}), ...(approvalId ? { approvalId } : {}) };
   try {
     const answer = await execute(tool, args, ctx, f);
-    await audit.write({ tool: tool.name, args, outcome: 'executed', channel });
+    await write({ tool: tool.name, args, outcome: 'executed', ...decided });
     return executedAnswer(answer);
   } catch (e) {
     const status = (e as { status?: number }).status;
     const unknown = mayHaveApplied(e);
-    await audit.write({
+    await write({
       tool: tool.name,
       args,
       outcome: unknown ? 'unknown' : 'failed',
-      channel,
+      ...decided,
       status,
       error: (e as Error).message,
     });

@@ -1,31 +1,35 @@
 // Where approval records live: in this process (the default, one server) or in the shared store (Redis, for
 // replicas), behind one interface. A record is an immutable body (JSON written once) plus its state, changed
 // only by compare-and-set, so a decision made on one replica and an execution claimed on another can never
-// both win a race. Pending records are capped per owner and in total atomically with their insertion.
+// both win a race. Pending records are capped per owner (a record has several: the person, their session or
+// client) and in total, atomically with their insertion.
 import type { RedisState } from './redis.js';
 
 export interface StoredRecord {
   body: string;
   state: string;
   decidedAtMs?: number;
+  /** Who decided it (the approval page's viewer). */
+  decidedBy?: string;
 }
 
 export interface NewRecord {
   id: string;
   body: string;
-  owner?: string;
+  /** Each owner holds at most its cap of pending records (caps.perOwner, same order). */
+  owners?: string[];
   expiresAtMs: number;
   /** How long the record is kept after it expires (a late resume still gets a precise answer). */
   keepMs: number;
 }
 
 export interface RecordStore {
-  /** Adds a pending record, or says which cap is reached: 'owner' (per owner) or 'total'. */
+  /** Adds a pending record, or says which cap is reached: the index of the full owner, or 'total'. */
   insert(
     r: NewRecord,
-    caps: { perOwner: number; total: number },
+    caps: { perOwner: number[]; total: number },
     nowMs: number,
-  ): Promise<'ok' | 'owner' | 'total'>;
+  ): Promise<'ok' | 'total' | number>;
   get(id: string): Promise<StoredRecord | undefined>;
   /** Pending records not yet expired. */
   pending(nowMs: number): Promise<StoredRecord[]>;
@@ -37,12 +41,12 @@ export interface RecordStore {
     id: string,
     from: string[],
     to: string,
-    decidedAtMs?: number,
+    decided?: { atMs: number; by?: string },
   ): Promise<{ changed: boolean; record: StoredRecord } | undefined>;
 }
 
 interface Held extends StoredRecord {
-  owner?: string;
+  owners: string[];
   expiresAtMs: number;
   dropAtMs: number;
 }
@@ -53,6 +57,7 @@ export function memoryRecords(): RecordStore {
     body: h.body,
     state: h.state,
     ...(h.decidedAtMs !== undefined ? { decidedAtMs: h.decidedAtMs } : {}),
+    ...(h.decidedBy !== undefined ? { decidedBy: h.decidedBy } : {}),
   });
   const live = (nowMs: number) => {
     for (const [id, h] of records) if (h.dropAtMs <= nowMs) records.delete(id);
@@ -61,13 +66,16 @@ export function memoryRecords(): RecordStore {
   return {
     async insert(r, caps, nowMs) {
       const pending = live(nowMs);
-      if (r.owner !== undefined && pending.filter((h) => h.owner === r.owner).length >= caps.perOwner)
-        return 'owner';
+      const owners = r.owners ?? [];
+      const full = owners.findIndex(
+        (o, i) => pending.filter((h) => h.owners.includes(o)).length >= (caps.perOwner[i] ?? Infinity),
+      );
+      if (full >= 0) return full;
       if (pending.length >= caps.total) return 'total';
       records.set(r.id, {
         body: r.body,
         state: 'pending',
-        ...(r.owner !== undefined ? { owner: r.owner } : {}),
+        owners,
         expiresAtMs: r.expiresAtMs,
         dropAtMs: r.expiresAtMs + r.keepMs,
       });
@@ -80,32 +88,35 @@ export function memoryRecords(): RecordStore {
     async pending(nowMs) {
       return live(nowMs).map(view);
     },
-    async transition(id, from, to, decidedAtMs) {
+    async transition(id, from, to, decided) {
       const h = records.get(id);
       if (!h) return undefined;
       if (!from.includes(h.state)) return { changed: false, record: view(h) };
       h.state = to;
-      if (decidedAtMs !== undefined) h.decidedAtMs = decidedAtMs;
+      if (decided) h.decidedAtMs = decided.atMs;
+      if (decided?.by !== undefined) h.decidedBy = decided.by;
       return { changed: true, record: view(h) };
     },
   };
 }
 
-// One hash per record (body, state, owner, expiresAt, decidedAt), a sorted set of pending ids (score: expiry)
-// and one per owner. Every script drops pending entries that have expired before it counts.
+// One hash per record (body, state, owners, expiresAt, decidedAt, decidedBy), a sorted set of pending ids
+// (score: expiry) and one per owner. Every script drops pending entries that have expired before it counts.
+// INSERT: KEYS = record, pending, owner sets…; ARGV = now, body, expiresAt, keepMs, id, total, owners (one
+// line each), then each owner's cap.
 const INSERT = `
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
-if ARGV[6] ~= '' then
-  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
-  if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[7]) then return 'owner' end
+for i = 3, #KEYS do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', ARGV[1])
+  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[5 + i]) then return i - 3 end
 end
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[8]) then return 'total' end
-redis.call('HSET', KEYS[1], 'body', ARGV[2], 'state', 'pending', 'owner', ARGV[6], 'expiresAt', ARGV[3])
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[6]) then return 'total' end
+redis.call('HSET', KEYS[1], 'body', ARGV[2], 'state', 'pending', 'owners', ARGV[7], 'expiresAt', ARGV[3])
 redis.call('PEXPIREAT', KEYS[1], tonumber(ARGV[3]) + tonumber(ARGV[4]))
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[5])
-if ARGV[6] ~= '' then
-  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[5])
-  redis.call('PEXPIREAT', KEYS[3], ARGV[3])
+for i = 3, #KEYS do
+  redis.call('ZADD', KEYS[i], ARGV[3], ARGV[5])
+  redis.call('PEXPIREAT', KEYS[i], ARGV[3])
 end
 return 'ok'`;
 
@@ -114,30 +125,35 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
 local out = {}
 for _, id in ipairs(ids) do
-  local r = redis.call('HMGET', ARGV[2] .. id, 'body', 'state', 'decidedAt')
+  local r = redis.call('HMGET', ARGV[2] .. id, 'body', 'state', 'decidedAt', 'decidedBy')
   if r[1] and r[2] == 'pending' then table.insert(out, r) end
 end
 return out`;
 
+// TRANSITION: ARGV = to, decidedAt, id, owner-key prefix, decidedBy, then the states it may move from.
 const TRANSITION = `
-local r = redis.call('HMGET', KEYS[1], 'body', 'state', 'decidedAt', 'owner')
+local r = redis.call('HMGET', KEYS[1], 'body', 'state', 'decidedAt', 'decidedBy', 'owners')
 if not r[1] then return nil end
 local allowed = false
-for i = 5, #ARGV do if ARGV[i] == r[2] then allowed = true end end
-if not allowed then return {0, r[1], r[2], r[3]} end
+for i = 6, #ARGV do if ARGV[i] == r[2] then allowed = true end end
+if not allowed then return {0, r[1], r[2], r[3], r[4]} end
 redis.call('HSET', KEYS[1], 'state', ARGV[1])
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'decidedAt', ARGV[2]); r[3] = ARGV[2] end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'decidedBy', ARGV[5]); r[4] = ARGV[5] end
 if r[2] == 'pending' then
   redis.call('ZREM', KEYS[2], ARGV[3])
-  if r[4] and r[4] ~= '' then redis.call('ZREM', ARGV[4] .. r[4], ARGV[3]) end
+  if r[5] then
+    for owner in string.gmatch(r[5], '[^\\n]+') do redis.call('ZREM', ARGV[4] .. owner, ARGV[3]) end
+  end
 end
-return {1, r[1], ARGV[1], r[3]}`;
+return {1, r[1], ARGV[1], r[3], r[4]}`;
 
-type Row = [string, string, string | null];
-const record = ([body, state, decidedAt]: Row): StoredRecord => ({
+type Row = [string, string, string | null, string | null];
+const record = ([body, state, decidedAt, decidedBy]: Row): StoredRecord => ({
   body,
   state,
   ...(decidedAt ? { decidedAtMs: Number(decidedAt) } : {}),
+  ...(decidedBy ? { decidedBy } : {}),
 });
 
 export function redisRecords(redis: RedisState): RecordStore {
@@ -146,16 +162,25 @@ export function redisRecords(redis: RedisState): RecordStore {
   const ownerKey = `${redis.prefix}approvals:owner:`;
   return {
     async insert(r, caps, nowMs) {
-      const owner = r.owner ?? '';
+      const owners = r.owners ?? [];
       return (await redis.eval(
         INSERT,
-        [p + r.id, pendingKey, ownerKey + owner],
-        [nowMs, r.body, r.expiresAtMs, r.keepMs, r.id, owner, caps.perOwner, caps.total],
-      )) as 'ok' | 'owner' | 'total';
+        [p + r.id, pendingKey, ...owners.map((o) => ownerKey + o)],
+        [
+          nowMs,
+          r.body,
+          r.expiresAtMs,
+          r.keepMs,
+          r.id,
+          caps.total,
+          owners.join('\n'),
+          ...owners.map((_, i) => caps.perOwner[i] ?? 1e9),
+        ],
+      )) as 'ok' | 'total' | number;
     },
     async get(id) {
       const row = (await redis.eval(
-        `local r = redis.call('HMGET', KEYS[1], 'body', 'state', 'decidedAt') if not r[1] then return nil end return r`,
+        `local r = redis.call('HMGET', KEYS[1], 'body', 'state', 'decidedAt', 'decidedBy') if not r[1] then return nil end return r`,
         [p + id],
         [],
       )) as Row | null;
@@ -164,14 +189,14 @@ export function redisRecords(redis: RedisState): RecordStore {
     async pending(nowMs) {
       return ((await redis.eval(PENDING, [pendingKey], [nowMs, p])) as Row[]).map(record);
     },
-    async transition(id, from, to, decidedAtMs) {
+    async transition(id, from, to, decided) {
       const out = (await redis.eval(
         TRANSITION,
         [p + id, pendingKey],
-        [to, decidedAtMs ?? '', id, ownerKey, ...from],
-      )) as [number, string, string, string | null] | null;
+        [to, decided?.atMs ?? '', id, ownerKey, decided?.by ?? '', ...from],
+      )) as [number, string, string, string | null, string | null] | null;
       if (!out) return undefined;
-      return { changed: out[0] === 1, record: record([out[1], out[2], out[3]]) };
+      return { changed: out[0] === 1, record: record([out[1], out[2], out[3], out[4]]) };
     },
   };
 }

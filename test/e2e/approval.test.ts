@@ -12,6 +12,9 @@ import { createAuditLog } from '../../src/policy/audit.js';
 import { pageForm, raw } from '../helpers/http.js';
 import { startTestHttp, startTestServer, type TestServer, type TestServerOptions } from '../helpers/mcp.js';
 
+/** This machine's user alone: no identity configured, every request theirs. */
+const ALONE = { person: 'local', approver: false, alone: true };
+
 const TOOL = 'set_alert_config_enabled';
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -264,7 +267,7 @@ describe('channel order', () => {
     const r = await s.t.call(TOOL, { projectId: s.projectId, alertConfigId: s.configId, enabled: false });
     expect(r.structured?.outcome).toBe('executed');
     expect(s.t.elicitations).toHaveLength(1);
-    expect(await s.approvals.channel.pending()).toEqual([]);
+    expect(await s.approvals.channel.pending(ALONE)).toEqual([]);
     expect(s.enabled()).toBe(false);
   });
 
@@ -301,6 +304,6 @@ describe('channel order', () => {
     const s = await setup({ config: { confirmVia: 'token' } });
     const r = await s.t.call(TOOL, { projectId: s.projectId, alertConfigId: s.configId, enabled: false });
     expect(confirmation(r).channel).toBe('token');
-    expect(await s.approvals.channel.pending()).toEqual([]);
+    expect(await s.approvals.channel.pending(ALONE)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIdentity } from '../../src/identity/index.js';
 import { createLogger } from '../../src/log.js';
 import { type RunningHttp, startHttp } from '../../src/mcp/http.js';
 import type { SessionDirectory } from '../../src/state/sessions.js';
@@ -35,6 +36,7 @@ const replica = () =>
     allowedOrigins: [],
     sessionIdleMs: 60_000,
     logger,
+    identity: createIdentity({ oauthScopes: [] }, logger),
     newServer: () => new McpServer({ name: 'replica', version: '1' }),
     directory,
     forwardKey: key,

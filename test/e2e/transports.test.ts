@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
+import { createIdentity } from '../../src/identity/index.js';
 import { startHttp } from '../../src/mcp/http.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { startSimulator } from '../../src/simulator/index.js';
@@ -172,6 +173,7 @@ describe('Streamable HTTP transport', () => {
       allowedOrigins: [],
       sessionIdleMs: 1000,
       logger: base.deps.logger,
+      identity: createIdentity({ oauthScopes: [] }, base.deps.logger),
       newServer: () => createMcpServer(base.deps),
     });
     try {
@@ -204,6 +206,7 @@ describe('Streamable HTTP transport', () => {
         allowedOrigins: [],
         sessionIdleMs: 1000,
         logger: base.deps.logger,
+        identity: createIdentity({ oauthScopes: [] }, base.deps.logger),
         newServer: () => createMcpServer(base.deps),
       }),
     ).rejects.toThrow(ConfigError);

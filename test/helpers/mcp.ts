@@ -13,6 +13,7 @@ import {
 import { afterAll, beforeAll } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { type Config, configSchema } from '../../src/config.js';
+import { createIdentity } from '../../src/identity/index.js';
 import { createLogger, type LogLevel } from '../../src/log.js';
 import { type HttpOptions, startHttp } from '../../src/mcp/http.js';
 import { createMcpServer, type ServerDeps } from '../../src/mcp/server.js';
@@ -139,15 +140,20 @@ export function withDemoServer(use: (sim: Sim, t: TestServer) => void, opts: Tes
   });
 }
 
-/** The Streamable HTTP transport on an ephemeral loopback port, one server per session built from deps. */
-export function startTestHttp(deps: ServerDeps, overrides: Partial<HttpOptions> = {}) {
+/**
+ * The Streamable HTTP transport on an ephemeral loopback port, one server per session (and person) built
+ * from deps. `token` is the one DBOPS_HTTP_TOKEN; `identity` any other way of knowing people.
+ */
+export function startTestHttp(deps: ServerDeps, overrides: Partial<HttpOptions> & { token?: string } = {}) {
+  const { token, ...rest } = overrides;
   return startHttp({
     host: '127.0.0.1',
     port: 0,
     allowedOrigins: [],
     sessionIdleMs: 60_000,
     logger: deps.logger,
-    newServer: () => createMcpServer(deps),
-    ...overrides,
+    identity: createIdentity({ oauthScopes: [], ...(token ? { httpToken: token } : {}) }, deps.logger),
+    newServer: (person) => createMcpServer({ ...deps, person }),
+    ...rest,
   });
 }

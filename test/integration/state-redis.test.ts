@@ -15,6 +15,9 @@ import { type Ledger, redisLedger, StateError } from '../../src/state/ledger.js'
 import { connectRedis, type RedisState } from '../../src/state/redis.js';
 import { noRedis, startRedis, type TestRedis } from '../helpers/redis.js';
 
+/** This machine's user alone: no identity configured, every request theirs. */
+const ALONE = { person: 'local', approver: false, alone: true };
+
 const SECRET = 'shared-secret-of-the-replicas-0123456789';
 
 async function until(check: () => boolean, ms = 5_000) {
@@ -72,7 +75,9 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
     hash: 'h1',
     args: { maintenanceWindowId: 'w1' },
     preview: { action: 'Delete window w1', target: { maintenanceWindowId: 'w1' } },
-    ...(owner ? { owner } : {}),
+    ...(owner
+      ? { requester: { person: owner, client: 'test 1', session: owner, key: `session:${owner}` } }
+      : {}),
   });
 
   it('a token redeemed through one replica is refused by the others, also when they race', async () => {
@@ -89,16 +94,18 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
     const pending = await a!.store.create(request());
     const onB = await b!.store.get(pending.approvalId);
     expect(onB?.state).toBe('pending');
-    expect((await b!.store.pending()).map((x) => x.id)).toEqual([pending.approvalId]);
-    expect(await b!.store.decide(pending.approvalId, 'approve', onB!.secret)).toBe('approved');
+    expect((await b!.store.pending(ALONE)).map((x) => x.id)).toEqual([pending.approvalId]);
+    expect(await b!.store.decide(pending.approvalId, 'approve', onB!.secret, ALONE)).toBe('approved');
     // A second click elsewhere cannot change the decision.
-    expect(await a!.store.decide(pending.approvalId, 'decline', onB!.secret)).toBe('approved');
+    expect(await a!.store.decide(pending.approvalId, 'decline', onB!.secret, ALONE)).toBe('approved');
     const takes = await Promise.all(
-      [a, b, c].map((r) => r!.store.take(pending.approvalId, 'delete_maintenance_window', 'h1')),
+      [a, b, c].map((r) =>
+        r!.store.take(pending.approvalId, 'delete_maintenance_window', 'h1').then((t) => t.state),
+      ),
     );
     expect(takes.sort()).toEqual(['approved', 'used', 'used']);
-    expect(await c!.store.take(pending.approvalId, 'other_tool', 'h1')).toBe('mismatch');
-    expect((await a!.store.pending()).length).toBe(0);
+    expect((await c!.store.take(pending.approvalId, 'other_tool', 'h1')).state).toBe('mismatch');
+    expect((await a!.store.pending(ALONE)).length).toBe(0);
   });
 
   it('a decision on another replica ends a wait on this one', async () => {
@@ -106,7 +113,7 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
     const pending = await a!.store.create(request());
     const waited = a!.store.wait!(pending.approvalId, 5_000, new AbortController().signal, () => {});
     const rec = await b!.store.get(pending.approvalId);
-    await b!.store.decide(pending.approvalId, 'decline', rec!.secret);
+    await b!.store.decide(pending.approvalId, 'decline', rec!.secret, ALONE);
     expect(await waited).toBe('declined');
   });
 
@@ -116,8 +123,17 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
     await b!.store.create(request('session-1'));
     await expect(a!.store.create(request('session-1'))).rejects.toThrow(/2 approvals from this session/);
     await expect(b!.store.create(request('session-2'))).resolves.toBeDefined();
+    // Per person across sessions and replicas: 50, whichever session asks.
+    const byPerson = (i: number) => ({
+      ...request(),
+      requester: { person: 'priya', client: 'test 1', session: `s${i}`, key: `session:s${i}` },
+    });
+    for (let i = 0; i < 50; i++) await (i % 2 ? a : b)!.store.create(byPerson(i));
+    await expect(a!.store.create(byPerson(50))).rejects.toThrow(
+      /50 approvals asked for by priya .*cap per person/,
+    );
     // The total cap (200): fill it from both replicas, then a third owner is refused everywhere.
-    for (let i = 0; i < 197; i++) await (i % 2 ? a : b)!.store.create(request(`owner-${i}`));
+    for (let i = 0; i < 147; i++) await (i % 2 ? a : b)!.store.create(request(`owner-${i}`));
     await expect(a!.store.create(request('late'))).rejects.toThrow(/200 approvals are already waiting/);
     await expect(b!.store.create(request())).rejects.toThrow(/200 approvals are already waiting/);
   });
@@ -126,7 +142,7 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
     const [a, b] = await replicas(2, 'exp:', { ttlMs: 10_000 });
     const pending = await a!.store.create(request());
     const rec = await b!.store.get(pending.approvalId);
-    await b!.store.decide(pending.approvalId, 'approve', rec!.secret);
+    await b!.store.decide(pending.approvalId, 'approve', rec!.secret, ALONE);
     const late = createApprovalStore({
       ttlMs: 10_000,
       audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-state-')), 'a.log'), silentLogger),
@@ -134,8 +150,10 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
       records: redisRecords(conns.at(-1)!),
       now: () => new Date(Date.now() + 11_000),
     });
-    expect(await late.take(pending.approvalId, 'delete_maintenance_window', 'h1')).toBe('expired');
-    expect(await a!.store.take(pending.approvalId, 'delete_maintenance_window', 'h1')).toBe('expired');
+    expect((await late.take(pending.approvalId, 'delete_maintenance_window', 'h1')).state).toBe('expired');
+    expect((await a!.store.take(pending.approvalId, 'delete_maintenance_window', 'h1')).state).toBe(
+      'expired',
+    );
   });
 
   it('a store that is down answers with a clear error (no offline queue), and works again once it is back', async () => {

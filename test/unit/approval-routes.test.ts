@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApprovalService, createApprovalService } from '../../src/approval/index.js';
+import { createIdentity } from '../../src/identity/index.js';
 import { silentLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import { pageForm, type Reply, raw } from '../helpers/http.js';
@@ -28,7 +29,7 @@ async function setup(token?: string) {
     ttlMs: 600_000,
     audit: createAuditLog(join(dir, 'audit.log'), silentLogger),
     logger: silentLogger,
-    token,
+    ...(token ? { identity: createIdentity({ httpToken: token, oauthScopes: [] }, silentLogger) } : {}),
   });
   services.push(service);
   const origin = await service.listen();
@@ -130,7 +131,11 @@ describe('approval routes', () => {
   it('needs the bearer token beyond loopback, exchanged once into a cookie', async () => {
     const token = 'a-long-bearer-token-123456';
     const { service, origin, path, id } = await setup(token);
-    const anonymous = await hit(origin, 'GET', path);
+    // Without the (SameSite=Strict) sign-in cookie: one navigation from the page itself, then the sign-in.
+    const bounce = await hit(origin, 'GET', path);
+    expect(bounce.status).toBe(200);
+    expect(bounce.body).toContain(`<meta http-equiv="refresh" content="0;url=${path}?b=1">`);
+    const anonymous = await hit(origin, 'GET', `${path}?b=1`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toContain('<label for="token">Access token</label>');
     expect((await hit(origin, 'GET', `${path}?token=wrong`)).status).toBe(401);

@@ -9,6 +9,9 @@ import { redactPreview } from '../../src/format/consent.js';
 import { silentLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 
+/** This machine's user alone: no identity configured, every request theirs. */
+const ALONE = { person: 'local', approver: false, alone: true };
+
 const preview = {
   action: 'Disable alert configuration abc',
   target: { project: 'p1', alertConfigId: 'abc' },
@@ -71,15 +74,15 @@ describe('approval store', () => {
     const { store, audit } = setup();
     const { approvalId } = await store.create(req());
     const secret = (await store.get(approvalId))!.secret;
-    expect(await store.take(approvalId, 'set_alert_config_enabled', 'h1')).toBe('pending');
-    expect(await store.decide(approvalId, 'approve', 'wrong-secret')).toBe('forbidden');
-    expect(await store.decide(approvalId, 'approve', secret)).toBe('approved');
-    expect(await store.decide(approvalId, 'decline', secret)).toBe('approved');
-    expect(await store.take(approvalId, 'set_alert_config_enabled', 'other')).toBe('mismatch');
-    expect(await store.take(approvalId, 'other_tool', 'h1')).toBe('mismatch');
-    expect(await store.take(approvalId, 'set_alert_config_enabled', 'h1')).toBe('approved');
-    expect(await store.take(approvalId, 'set_alert_config_enabled', 'h1')).toBe('used');
-    expect(await store.take('nope', 'set_alert_config_enabled', 'h1')).toBe('unknown');
+    expect((await store.take(approvalId, 'set_alert_config_enabled', 'h1')).state).toBe('pending');
+    expect(await store.decide(approvalId, 'approve', 'wrong-secret', ALONE)).toBe('forbidden');
+    expect(await store.decide(approvalId, 'approve', secret, ALONE)).toBe('approved');
+    expect(await store.decide(approvalId, 'decline', secret, ALONE)).toBe('approved');
+    expect((await store.take(approvalId, 'set_alert_config_enabled', 'other')).state).toBe('mismatch');
+    expect((await store.take(approvalId, 'other_tool', 'h1')).state).toBe('mismatch');
+    expect((await store.take(approvalId, 'set_alert_config_enabled', 'h1')).state).toBe('approved');
+    expect((await store.take(approvalId, 'set_alert_config_enabled', 'h1')).state).toBe('used');
+    expect((await store.take('nope', 'set_alert_config_enabled', 'h1')).state).toBe('unknown');
     expect(audit()).toMatchObject([{ outcome: 'confirmed', approvalId, channel: 'approval-page' }]);
     expect(JSON.stringify(audit())).not.toContain('sk-live-1234567890abcd');
   });
@@ -87,9 +90,11 @@ describe('approval store', () => {
   it('declines for good', async () => {
     const { store, audit } = setup();
     const { approvalId } = await store.create(req());
-    expect(await store.decide(approvalId, 'decline', (await store.get(approvalId))!.secret)).toBe('declined');
-    expect(await store.take(approvalId, 'set_alert_config_enabled', 'h1')).toBe('declined');
-    expect(await store.pending()).toEqual([]);
+    expect(await store.decide(approvalId, 'decline', (await store.get(approvalId))!.secret, ALONE)).toBe(
+      'declined',
+    );
+    expect((await store.take(approvalId, 'set_alert_config_enabled', 'h1')).state).toBe('declined');
+    expect(await store.pending(ALONE)).toEqual([]);
     expect(audit()).toMatchObject([{ outcome: 'declined', approvalId }]);
   });
 
@@ -97,13 +102,13 @@ describe('approval store', () => {
     const { store, audit } = setup();
     const one = await store.create(req());
     const two = await store.create(req());
-    await store.decide(two.approvalId, 'approve', (await store.get(two.approvalId))!.secret);
+    await store.decide(two.approvalId, 'approve', (await store.get(two.approvalId))!.secret, ALONE);
     clock = new Date(clock.getTime() + 600_000);
-    expect(await store.decide(one.approvalId, 'approve', (await store.get(one.approvalId))!.secret)).toBe(
-      'expired',
-    );
-    expect(await store.take(two.approvalId, 'set_alert_config_enabled', 'h1')).toBe('expired');
-    expect(await store.pending()).toEqual([]);
+    expect(
+      await store.decide(one.approvalId, 'approve', (await store.get(one.approvalId))!.secret, ALONE),
+    ).toBe('expired');
+    expect((await store.take(two.approvalId, 'set_alert_config_enabled', 'h1')).state).toBe('expired');
+    expect(await store.pending(ALONE)).toEqual([]);
     await new Promise((r) => setTimeout(r, 20));
     const outcomes = audit().map((e) => `${e.approvalId === one.approvalId ? 'one' : 'two'}:${e.outcome}`);
     expect(outcomes.sort()).toEqual(['one:expired', 'two:confirmed', 'two:expired']);
@@ -115,7 +120,7 @@ describe('approval store', () => {
     const ticks: number[] = [];
     const waiting = store.wait!(approvalId, 5_000, new AbortController().signal, (ms) => ticks.push(ms));
     await new Promise((r) => setTimeout(r, 70));
-    await store.decide(approvalId, 'approve', (await store.get(approvalId))!.secret);
+    await store.decide(approvalId, 'approve', (await store.get(approvalId))!.secret, ALONE);
     expect(await waiting).toBe('approved');
     expect(ticks.length).toBeGreaterThan(0);
   });
@@ -179,7 +184,7 @@ describe('approval page', () => {
   it('shows the outcome instead of the buttons once decided', async () => {
     const { store } = setup();
     const { approvalId } = await store.create(req());
-    await store.decide(approvalId, 'decline', (await store.get(approvalId))!.secret);
+    await store.decide(approvalId, 'decline', (await store.get(approvalId))!.secret, ALONE);
     const html = approvalPage((await store.get(approvalId))!, clock, { nonce: 'n' });
     expect(html).toContain('Declined. Nothing will change.');
     expect(html).not.toContain('<form');
@@ -202,7 +207,7 @@ describe('approval page', () => {
   it('lists pending approvals with time left', async () => {
     const { store } = setup();
     await store.create(req());
-    const html = listPage(await store.pending(), clock, { nonce: 'n' });
+    const html = listPage(await store.pending(ALONE), clock, { nonce: 'n' });
     expect(html).toContain('Disable alert configuration abc');
     expect(html).toContain('10 min');
     expect(listPage([], clock, { nonce: 'n' })).toContain('No approvals are waiting');

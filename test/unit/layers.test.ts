@@ -48,7 +48,7 @@ const LAYERS: Array<[number, string[]]> = [
   [2, ['src/api']],
   [3, ['src/format', 'src/state']],
   [4, ['src/tool']],
-  [5, ['src/feeds', 'src/policy', 'src/approval']],
+  [5, ['src/feeds', 'src/policy', 'src/approval', 'src/identity']],
   [6, ['tools', 'prompts']],
   [7, ['src/mcp', 'src/index.ts', 'src/cli.ts', 'src/doctor.ts']],
 ];

@@ -1,0 +1,181 @@
+// Who is asking. Over HTTP a person is known from an OAuth access token (DBOPS_OAUTH_ISSUER), a named token
+// of DBOPS_HTTP_TOKENS_FILE, or the one DBOPS_HTTP_TOKEN; over stdio (and on loopback with none of these) it
+// is the operating-system user running the server. The same answer serves /mcp, /metrics, /readyz and the
+// approval page, so a person is the same person everywhere.
+import { userInfo } from 'node:os';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { type Config, ConfigError } from '../config.js';
+import type { Logger } from '../log.js';
+import { sameSecret } from '../policy/tokens.js';
+import { createOAuth, type OAuth, TokenRefused } from './oauth.js';
+import { tokensFile } from './tokens.js';
+
+export { TokenRefused } from './oauth.js';
+
+export interface Person {
+  /** The token's email, preferred_username or sub; a token file's name; the OS user. */
+  id: string;
+  via: 'oauth' | 'token-file' | 'http-token' | 'os';
+  /** False when an OAuth token lacks the write scope (DBOPS_OAUTH_SCOPES): the read-only catalog. */
+  canWrite: boolean;
+}
+
+export type IdentityMode = 'oauth' | 'token-file' | 'http-token' | 'none';
+
+export interface Identity {
+  mode: IdentityMode;
+  /** The person an Authorization header names; throws TokenRefused with the reason. */
+  verify(authorization: string | undefined): Promise<Person>;
+  /** The WWW-Authenticate header for a refusal (with the metadata's address under OAuth). */
+  challenge(refused?: TokenRefused): string;
+  /** Under OAuth: the issuer (token checks, metadata, the approval page's sign-in). */
+  oauth?: OAuth;
+  /** The Protected Resource Metadata (RFC 9728), under OAuth. */
+  resourceMetadata?(): Record<string, unknown>;
+  /** The resource URL clients connect to (the metadata's `resource`): known once the server listens. */
+  resource(): string;
+  useResource(url: string): void;
+}
+
+/** The person who runs this process: the one person of stdio and of a loopback server without tokens. */
+export function osPerson(): Person {
+  let id = 'local';
+  try {
+    id = userInfo().username || id;
+  } catch {
+    // No user name (some containers): "local".
+  }
+  return { id, via: 'os', canWrite: true };
+}
+
+/** Who the one DBOPS_HTTP_TOKEN stands for. */
+export const TOKEN_HOLDER = 'DBOPS_HTTP_TOKEN holder';
+
+const bearer = (header: string | undefined) =>
+  header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+
+export function createIdentity(
+  config: Pick<
+    Config,
+    | 'oauthIssuer'
+    | 'oauthAudience'
+    | 'oauthScopes'
+    | 'oauthClientId'
+    | 'oauthClientSecret'
+    | 'httpTokensFile'
+    | 'httpToken'
+  >,
+  logger: Logger,
+): Identity {
+  let resource = '';
+  const where = {
+    resource: () => resource,
+    useResource: (url: string) => {
+      resource = url;
+    },
+  };
+  const set = [config.oauthIssuer, config.httpTokensFile, config.httpToken].filter(Boolean).length;
+  if (set > 1)
+    throw new ConfigError(
+      'set one way to know people: DBOPS_OAUTH_ISSUER, DBOPS_HTTP_TOKENS_FILE or DBOPS_HTTP_TOKEN, not several',
+    );
+  const missing = (what: string) =>
+    new TokenRefused('invalid_request', `Missing header "Authorization: Bearer <${what}>".`);
+  if (config.oauthIssuer) {
+    const origin = () => new URL(resource).origin;
+    const oauth = createOAuth({
+      issuer: config.oauthIssuer,
+      audiences: () => (config.oauthAudience ? [config.oauthAudience] : [resource, origin(), `${origin()}/`]),
+      scopes: config.oauthScopes,
+      clientId: config.oauthClientId,
+      clientSecret: config.oauthClientSecret,
+      logger,
+    });
+    /** RFC 9728 §3.1: the well-known path, then the resource's own path. */
+    const metadataUrl = () =>
+      `${origin()}/.well-known/oauth-protected-resource${new URL(resource).pathname.replace(/\/$/, '')}`;
+    return {
+      ...where,
+      mode: 'oauth',
+      oauth,
+      async verify(header) {
+        const token = bearer(header);
+        if (!token) throw missing('access token');
+        const v = await oauth.verify(token);
+        return { id: v.person, via: 'oauth', canWrite: v.canWrite };
+      },
+      challenge(refused) {
+        const parts = [`resource_metadata="${metadataUrl()}"`];
+        if (config.oauthScopes.length) parts.push(`scope="${config.oauthScopes.join(' ')}"`);
+        if (refused && refused.error !== 'invalid_request')
+          parts.push(
+            `error="${refused.error}"`,
+            `error_description="${refused.message.replace(/["\\]/g, "'")}"`,
+          );
+        return `Bearer ${parts.join(', ')}`;
+      },
+      resourceMetadata: () => ({
+        resource,
+        authorization_servers: [config.oauthIssuer],
+        bearer_methods_supported: ['header'],
+        resource_name: 'dbops-mcp',
+        ...(config.oauthScopes.length ? { scopes_supported: config.oauthScopes } : {}),
+      }),
+    };
+  }
+  const plain = (refused?: TokenRefused) =>
+    `Bearer realm="dbops-mcp"${refused ? `, error="${refused.error}"` : ''}`;
+  if (config.httpTokensFile) {
+    const holder = tokensFile(config.httpTokensFile);
+    return {
+      ...where,
+      mode: 'token-file',
+      async verify(header) {
+        const token = bearer(header);
+        if (!token)
+          throw new TokenRefused(
+            'invalid_request',
+            'Missing header "Authorization: Bearer <your token>" (your token of DBOPS_HTTP_TOKENS_FILE). This server does not use OAuth here: with mcp-remote, pass --header "Authorization: Bearer <token>".',
+          );
+        const name = holder(token);
+        if (!name)
+          throw new TokenRefused('invalid_token', 'The bearer token is not one of DBOPS_HTTP_TOKENS_FILE.');
+        return { id: name, via: 'token-file', canWrite: true };
+      },
+      challenge: plain,
+    };
+  }
+  if (config.httpToken) {
+    const expected = config.httpToken;
+    return {
+      ...where,
+      mode: 'http-token',
+      async verify(header) {
+        const token = bearer(header);
+        if (token === undefined)
+          throw new TokenRefused(
+            'invalid_request',
+            'Missing header "Authorization: Bearer <token>" (the DBOPS_HTTP_TOKEN of this server). This server does not use OAuth here: with mcp-remote, pass --header "Authorization: Bearer <token>".',
+          );
+        if (!sameSecret(token, expected))
+          throw new TokenRefused(
+            'invalid_token',
+            'The Authorization header does not carry the right bearer token (DBOPS_HTTP_TOKEN of this server).',
+          );
+        return { id: TOKEN_HOLDER, via: 'http-token', canWrite: true };
+      },
+      challenge: plain,
+    };
+  }
+  const me = osPerson();
+  return { ...where, mode: 'none', verify: async () => me, challenge: plain };
+}
+
+/** The person as the MCP SDK carries it to handlers (ctx.http.authInfo); consent state is bound to clientId. */
+export function authInfoOf(person: Person): AuthInfo {
+  return { token: '', clientId: `person:${person.id}`, scopes: [], extra: { person } };
+}
+
+export function personOf(auth: AuthInfo | undefined): Person | undefined {
+  return auth?.extra?.person as Person | undefined;
+}

@@ -1,0 +1,281 @@
+// The server as an OAuth 2.1 resource server, as the MCP authorization spec asks: access tokens are JWTs
+// verified with `jose` against the issuer's published keys (fetched from its metadata's jwks_uri, kept, and
+// fetched again when a token names a key not seen yet: key rotation), for this server's audience only.
+// Every refusal says why in words a person can act on; nothing of a token is ever logged.
+// The approval page signs people in against the same issuer (authorization code with PKCE, S256).
+import { createHash, randomBytes } from 'node:crypto';
+import { createRemoteJWKSet, decodeProtectedHeader, errors, type JWTPayload, jwtVerify } from 'jose';
+import { ConfigError } from '../config.js';
+import type { Logger } from '../log.js';
+
+export interface IssuerMetadata {
+  issuer: string;
+  jwks_uri: string;
+  authorization_endpoint?: string;
+  token_endpoint?: string;
+}
+
+export interface OAuthOptions {
+  issuer: string;
+  /** Audiences accepted in `aud`: the resource URL clients connect to (and the public origin by default). */
+  audiences: () => string[];
+  /** [read scope, write scope] (DBOPS_OAUTH_SCOPES), or none. */
+  scopes: string[];
+  /** The approval page's client at the issuer (authorization code + PKCE); absent: no sign-in there. */
+  clientId?: string;
+  clientSecret?: string;
+  logger: Logger;
+  fetch?: typeof fetch;
+}
+
+/** A verified token: who, and what the token allows. */
+export interface Verified {
+  person: string;
+  canWrite: boolean;
+  scopes: string[];
+  expiresAt: number;
+  clientId?: string;
+}
+
+/** A refusal with the OAuth error code and a sentence that says why. */
+export class TokenRefused extends Error {
+  constructor(
+    readonly error: 'invalid_token' | 'insufficient_scope' | 'invalid_request',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** RFC 8414 §3 and OpenID discovery: where an issuer's metadata lives. */
+export function metadataUrls(issuer: string): string[] {
+  const u = new URL(issuer);
+  const path = u.pathname === '/' ? '' : u.pathname.replace(/\/$/, '');
+  return [
+    `${u.origin}/.well-known/oauth-authorization-server${path}`,
+    `${u.origin}${path}/.well-known/openid-configuration`,
+  ];
+}
+
+export function createOAuth(opts: OAuthOptions) {
+  const get = opts.fetch ?? fetch;
+  let meta: Promise<IssuerMetadata> | undefined;
+  let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+
+  async function discover(): Promise<IssuerMetadata> {
+    const problems: string[] = [];
+    for (const url of metadataUrls(opts.issuer)) {
+      try {
+        const res = await get(url, {
+          signal: AbortSignal.timeout(5_000),
+          headers: { accept: 'application/json' },
+        });
+        if (!res.ok) {
+          problems.push(`${url}: HTTP ${res.status}`);
+          continue;
+        }
+        const m = (await res.json()) as IssuerMetadata;
+        // RFC 8414 §3.3: the metadata must name the very issuer it was fetched for.
+        if (m.issuer !== opts.issuer)
+          throw new ConfigError(`${url} names issuer "${m.issuer}", not DBOPS_OAUTH_ISSUER "${opts.issuer}"`);
+        if (!m.jwks_uri) throw new ConfigError(`${url} has no jwks_uri: the server cannot verify tokens`);
+        return m;
+      } catch (e) {
+        if (e instanceof ConfigError) throw e;
+        problems.push(`${url}: ${(e as Error).message}`);
+      }
+    }
+    throw new ConfigError(`cannot read the metadata of DBOPS_OAUTH_ISSUER: ${problems.join('; ')}`);
+  }
+
+  /** The issuer's metadata, read once; a failure is not kept, so the next request tries again. */
+  function metadata(): Promise<IssuerMetadata> {
+    meta ??= discover().catch((e: unknown) => {
+      meta = undefined;
+      throw e;
+    });
+    return meta;
+  }
+
+  async function keys() {
+    if (!jwks) {
+      const m = await metadata();
+      // Kept 10 minutes; a token with an unknown key id fetches the set again (at most every 30 s).
+      jwks = createRemoteJWKSet(new URL(m.jwks_uri), { cacheMaxAge: 600_000, cooldownDuration: 30_000 });
+    }
+    return jwks;
+  }
+
+  function scopesOf(p: JWTPayload): string[] {
+    if (typeof p.scope === 'string') return p.scope.split(' ').filter(Boolean);
+    if (Array.isArray(p.scp)) return p.scp.filter((s): s is string => typeof s === 'string');
+    return [];
+  }
+
+  async function verify(token: string): Promise<Verified> {
+    let alg: string | undefined;
+    try {
+      alg = decodeProtectedHeader(token).alg;
+    } catch {
+      throw new TokenRefused(
+        'invalid_token',
+        'The access token is not a JWT. This server verifies JWT access tokens: have the authorization server issue JWTs for this resource.',
+      );
+    }
+    if (!alg || alg === 'none') throw new TokenRefused('invalid_token', 'The access token is not signed.');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, await keys(), {
+        issuer: opts.issuer,
+        audience: opts.audiences(),
+        requiredClaims: ['exp'],
+        clockTolerance: 30,
+      }));
+    } catch (e) {
+      throw refusal(e);
+    }
+    const person = [payload.email, payload.preferred_username, payload.sub].find(
+      (v): v is string => typeof v === 'string' && v.length > 0,
+    );
+    if (!person)
+      throw new TokenRefused(
+        'invalid_token',
+        'The access token names nobody (no email, preferred_username or sub).',
+      );
+    const scopes = scopesOf(payload);
+    const [read, write] = opts.scopes;
+    if (read && write && !scopes.includes(read) && !scopes.includes(write))
+      throw new TokenRefused(
+        'insufficient_scope',
+        `The access token has neither scope "${read}" (read) nor "${write}" (changes).`,
+      );
+    const clientId = [payload.client_id, payload.azp].find((v): v is string => typeof v === 'string');
+    return {
+      person,
+      canWrite: !write || scopes.includes(write),
+      scopes,
+      expiresAt: payload.exp as number,
+      ...(clientId ? { clientId } : {}),
+    };
+  }
+
+  function refusal(e: unknown): TokenRefused {
+    if (e instanceof errors.JWTExpired) {
+      const exp = (e.payload as JWTPayload).exp;
+      return new TokenRefused(
+        'invalid_token',
+        `The access token expired${exp ? ` at ${new Date(exp * 1000).toISOString()}` : ''}: get a new one.`,
+      );
+    }
+    if (e instanceof errors.JWTClaimValidationFailed) {
+      const p = e.payload as JWTPayload;
+      if (e.claim === 'aud')
+        return new TokenRefused(
+          'invalid_token',
+          `The access token was issued for another audience (${JSON.stringify(p.aud ?? null)}); this server accepts ${opts.audiences().join(' or ')}.`,
+        );
+      if (e.claim === 'iss')
+        return new TokenRefused(
+          'invalid_token',
+          `The access token was issued by ${JSON.stringify(p.iss ?? null)}, not by ${opts.issuer}.`,
+        );
+      if (e.claim === 'nbf')
+        return new TokenRefused('invalid_token', 'The access token is not valid yet (nbf).');
+      if (e.claim === 'exp')
+        return new TokenRefused('invalid_token', 'The access token has no expiry (exp).');
+      return new TokenRefused('invalid_token', `The access token's "${e.claim}" claim is not acceptable.`);
+    }
+    if (e instanceof errors.JWSSignatureVerificationFailed)
+      return new TokenRefused(
+        'invalid_token',
+        "The access token's signature does not verify against the issuer's keys.",
+      );
+    if (e instanceof errors.JWKSNoMatchingKey)
+      return new TokenRefused(
+        'invalid_token',
+        'The access token is signed with a key the issuer does not publish.',
+      );
+    if (e instanceof errors.JOSEAlgNotAllowed || e instanceof errors.JOSENotSupported)
+      return new TokenRefused(
+        'invalid_token',
+        "The access token is signed with an algorithm the issuer's keys do not allow.",
+      );
+    if (e instanceof ConfigError || e instanceof errors.JWKSTimeout) {
+      opts.logger.warn('cannot verify access tokens now', { error: (e as Error).message });
+      return new TokenRefused(
+        'invalid_token',
+        "The issuer's keys cannot be read right now; try again shortly.",
+      );
+    }
+    return new TokenRefused('invalid_token', 'The access token is malformed.');
+  }
+
+  /** PKCE (S256) for the approval page's sign-in: the verifier stays with the browser's sealed cookie. */
+  function pkce() {
+    const verifier = randomBytes(32).toString('base64url');
+    return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  }
+
+  return {
+    issuer: opts.issuer,
+    metadata,
+    verify,
+    /** True when the approval page can sign people in here. */
+    signIn: opts.clientId !== undefined,
+    pkce,
+    async authorizeUrl(
+      redirectUri: string,
+      state: string,
+      challenge: string,
+      resource: string,
+    ): Promise<string> {
+      const m = await metadata();
+      if (!m.authorization_endpoint) throw new ConfigError('the issuer publishes no authorization_endpoint');
+      const u = new URL(m.authorization_endpoint);
+      u.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: opts.clientId ?? '',
+        redirect_uri: redirectUri,
+        scope: ['openid', 'email', 'profile', ...opts.scopes].join(' '),
+        state,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource,
+      }).toString();
+      return u.toString();
+    },
+    /** Exchanges the code for an access token and verifies it like any other token. */
+    async redeem(code: string, verifier: string, redirectUri: string, resource: string): Promise<Verified> {
+      const m = await metadata();
+      if (!m.token_endpoint) throw new ConfigError('the issuer publishes no token_endpoint');
+      const body = new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+        client_id: opts.clientId ?? '',
+        resource,
+      });
+      const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+      if (opts.clientSecret)
+        headers.authorization = `Basic ${Buffer.from(
+          `${encodeURIComponent(opts.clientId ?? '')}:${encodeURIComponent(opts.clientSecret)}`,
+        ).toString('base64')}`;
+      const res = await get(m.token_endpoint, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      const answer = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string };
+      if (!res.ok || !answer.access_token)
+        throw new TokenRefused(
+          'invalid_request',
+          `The issuer refused the sign-in (${answer.error ?? `HTTP ${res.status}`}).`,
+        );
+      return verify(answer.access_token);
+    },
+  };
+}
+
+export type OAuth = ReturnType<typeof createOAuth>;
