@@ -157,7 +157,8 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
     }
     if (identity?.oauth && path === '/approvals/callback') return finishSignIn(req, res, url, o, send);
 
-    if (identity && !post && url.searchParams.has('token')) {
+    // Never an OAuth access token in a URL (OAuth 2.1 §5.1.1): the exchange is for the server's own tokens.
+    if (identity && identity.mode !== 'oauth' && !post && url.searchParams.has('token')) {
       // One-time exchange of ?token= into a cookie; the redirect drops it from the address bar and history.
       const named = await personFor(url.searchParams.get('token') ?? '');
       if (!named) return send(401, loginPage(safeNext(path), o, 'That token is not valid.'));

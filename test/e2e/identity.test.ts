@@ -244,6 +244,16 @@ describe('the server as an OAuth resource server', () => {
     }
   });
 
+  it('answers 403 insufficient_scope to a token with neither scope, and never takes an access token from a URL', async () => {
+    const r = await post({ authorization: `Bearer ${await forged({ scope: 'openid' })}` });
+    expect(r.status).toBe(403);
+    expect(r.headers['www-authenticate']).toMatch(/error="insufficient_scope"/);
+    expect(JSON.parse(r.body).detail).toContain(`neither scope "${READ}"`);
+    const inUrl = await raw(`${http.origin}/approvals?token=${await tokenFor('bob-agent')}&b=1`, 'GET');
+    expect(inUrl.status).toBe(401);
+    expect(inUrl.headers['set-cookie']).toBeUndefined();
+  });
+
   it('gives a token without the write scope the read-only catalog', async () => {
     const carol = await mcp(await tokenFor('carol-agent'), 'carol-cli');
     const tools = (await carol.c.listTools()).tools.map((t) => t.name);
@@ -359,7 +369,9 @@ describe.skipIf(!hasChromium)('two people, one server: who asks, who approves', 
     const main = await page.locator('main').innerText();
     expect(main).toContain('requested by alice@example.com with alice-cli 7.1');
     expect(main).toContain('Signed in as bob@example.com (approver)');
-    const cookie = (await browser.cookies(`${http.origin}/approvals/${approvalId}`)).find((c) => c.name === 'dbops_auth')!;
+    const cookie = (await browser.cookies(`${http.origin}/approvals/${approvalId}`)).find(
+      (c) => c.name === 'dbops_auth',
+    )!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
     await Promise.all([
       page.waitForResponse((r) => r.request().method() === 'POST'),
