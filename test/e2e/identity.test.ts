@@ -37,7 +37,8 @@ const SECRET = 'agent-secret-0123456789';
 
 let idp: Server;
 let issuer: string;
-let key: { privateKey: CryptoKey; jwk: JWK };
+let key: { privateKey: SigningKey; jwk: JWK };
+type SigningKey = Parameters<SignJWT['sign']>[0];
 let runtime: Runtime;
 let http: RunningHttp;
 let auditLog: string;
@@ -52,7 +53,7 @@ beforeAll(async () => {
   issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
   const pair = await generateKeyPair('RS256', { extractable: true });
   key = {
-    privateKey: pair.privateKey as CryptoKey,
+    privateKey: pair.privateKey as SigningKey,
     jwk: { ...(await exportJWK(pair.privateKey)), kid: 'k1', alg: 'RS256', use: 'sig' },
   };
 
@@ -356,6 +357,16 @@ describe.skipIf(!hasChromium)('two people, one server: who asks, who approves', 
     );
     expect(selfApproval.status).toBe(403);
     expect(JSON.parse(selfApproval.body)).toMatchObject({ error: 'four_eyes' });
+    // The link alice's assistant showed her opens her request for her alone: she may decline, not approve.
+    expect(url).toMatch(new RegExp(`/approvals/${approvalId}\\?as=[\\w-]{43}$`));
+    const viaLink = await raw(url, 'GET');
+    expect(viaLink.status).toBe(200);
+    expect(viaLink.body).toContain('an approver other than you must approve it');
+    expect(viaLink.body).not.toContain('value="approve"');
+    expect(viaLink.body).toContain('value="decline"');
+    const tampered = await raw(url.replace(/as=./, 'as=A'), 'GET');
+    expect(tampered.status).toBe(200); // the bounce: no viewer yet
+    expect(tampered.body).toContain('http-equiv="refresh"');
 
     // Bob, in a browser: the link alice's assistant showed, the issuer's sign-in, then the page.
     const page = await browser.newPage();
