@@ -1,8 +1,8 @@
 // The server over its real transports: Streamable HTTP (Origin, Host, bearer token, limits) and stdio
 // (the built CLI as a child process, stdout carrying only the protocol).
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -336,6 +336,22 @@ describe('stdio transport (built CLI)', () => {
     const del = await run(['delete_maintenance_window', id, '--demo', '--yes']);
     expect(del.code, del.err).toBe(0);
     expect(del.out).toContain(`Maintenance window ${w.id} deleted`);
+    // Over the command line the person is this machine's user, and --yes is their consent, on record as such.
+    const audited = readFileSync(join(stateDir, 'audit.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((e) => e.tool === 'delete_maintenance_window');
+    expect(audited.map((e) => [e.outcome, e.channel])).toEqual([
+      ['confirmed', '--yes'],
+      ['executed', '--yes'],
+    ]);
+    for (const e of audited)
+      expect(e).toMatchObject({
+        requester: userInfo().username,
+        approver: userInfo().username,
+        client: 'dbops-mcp-call 1',
+      });
     // Gone in the next process too: the delete really happened.
     const after = await run(['get_maintenance_window', id, '--demo']);
     expect(after.code).toBe(1);

@@ -1,13 +1,15 @@
 // Trust: no change without consent, no change misreported, no process left behind. Each block reproduces one
 // finding of the trust review against the real server, client and simulator.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApprovalService } from '../../src/approval/index.js';
+import { createIdentity } from '../../src/identity/index.js';
+import { mintNamedToken } from '../../src/identity/tokens.js';
 import { createLogger } from '../../src/log.js';
 import { registerPrompts } from '../../src/mcp/prompts.js';
 import { createSecretKeeper } from '../../src/policy/secrets.js';
@@ -298,6 +300,70 @@ describe('finding 8: HTTP holds under load', () => {
       );
       expect(init.status).toBe(503);
       expect(String(init.headers['retry-after'])).toMatch(/^\d+$/);
+      await Promise.all(calls);
+    } finally {
+      sim.setFaults({ latencyMs: 0 });
+      await http.close();
+      await t.close();
+    }
+  });
+
+  it('caps sessions per person: only their own idle session makes room; all busy → 503 naming the setting', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dbops-people-'));
+    const [alice, bob] = [mintNamedToken('alice'), mintNamedToken('bob')];
+    writeFileSync(join(dir, 'tokens'), `${alice.line}\n${bob.line}\n`);
+    const t = await startTestServer({ sim });
+    const http = await startTestHttp(t.deps, {
+      maxSessionsPerPerson: 2,
+      identity: createIdentity({ httpTokensFile: join(dir, 'tokens'), oauthScopes: [] }, logger),
+    });
+    const as = async (token: string) => {
+      const transport = new StreamableHTTPClientTransport(new URL(http.url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      });
+      const client = new Client({ name: 'cap', version: '1' });
+      await client.connect(transport);
+      return client;
+    };
+    try {
+      const bobs = await as(bob.token);
+      const first = await as(alice.token);
+      await as(alice.token);
+      await as(alice.token); // alice's third: her least recently used idle session goes, not bob's
+      expect(http.sessions()).toBe(3);
+      await expect(first.listTools()).rejects.toThrow(/404|Session not found/);
+      expect((await bobs.listTools()).tools.length).toBeGreaterThan(0);
+      // Both of alice's sessions busy: her next one is refused, naming the per-person cap; bob still gets one.
+      const busy = [await as(alice.token), await as(alice.token)];
+      sim.setFaults({ latencyMs: 1_500 });
+      const calls = busy.map((c) => c.callTool({ name: 'list_hosts', arguments: {} }));
+      await new Promise((r) => setTimeout(r, 300));
+      const init = (token: string) =>
+        raw(
+          http.url,
+          'POST',
+          {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${token}`,
+          },
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 'x', version: '1' },
+            },
+          }),
+        );
+      const refused = await init(alice.token);
+      expect(refused.status).toBe(503);
+      expect(refused.body).toContain('DBOPS_HTTP_MAX_SESSIONS_PER_PERSON');
+      expect(refused.body).toContain('(alice)');
+      sim.setFaults({ latencyMs: 0 });
+      expect((await init(bob.token)).status).toBe(200);
       await Promise.all(calls);
     } finally {
       sim.setFaults({ latencyMs: 0 });
