@@ -7,6 +7,21 @@ import { sanitize } from './untrusted.js';
 
 export const MAX_STRUCTURED_CHARS = 16_000;
 
+/**
+ * One budget for a whole answer (DBOPS_MAX_OUTPUT_CHARS): some clients (LangChain, mcp-use) hand the model the
+ * text and the structured content together. The text takes at most two thirds of it; the structured part gets
+ * what the text left less 2 % for the client's own wrapping (JSON-encoding the text escapes its newlines), a
+ * third at least and never more than MAX_STRUCTURED_CHARS: together they stay within the budget.
+ */
+export function shareBudget(budget: number) {
+  const wrapping = Math.ceil(budget / 50);
+  return {
+    text: Math.floor((budget * 2) / 3),
+    structured: (textLength: number) =>
+      Math.min(MAX_STRUCTURED_CHARS, Math.max(Math.floor(budget / 3) - wrapping, budget - textLength - wrapping)),
+  };
+}
+
 /** Strings the model must receive whole: the consent handles and the instruction itself. */
 const WHOLE = new Set(['nextStep', 'confirmationToken', 'approvalId', 'url']);
 

@@ -8,7 +8,7 @@ import { readAges } from '../api/cache.js';
 import type { ApiClient } from '../api/client.js';
 import { type Config, ConfigError, nearest } from '../config.js';
 import { capText } from '../format/markdown.js';
-import { boundStructured } from '../format/structured.js';
+import { boundStructured, shareBudget } from '../format/structured.js';
 import { cell, newFence } from '../format/untrusted.js';
 import { osPerson, type Person } from '../identity/index.js';
 import type { Logger, LogLevel } from '../log.js';
@@ -283,11 +283,12 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             counted(String((answer.structured as { outcome?: unknown }).outcome ?? 'ok'));
             const narrow = 'Narrow it with pageNum/itemsPerPage or filters.';
             const aged = withDataAge(answer, reads.oldestAt);
+            const budget = shareBudget(deps.config.maxOutputChars);
+            const text = capText(aged.text, budget.text, narrow, fence.tag);
             return {
-              content: [
-                { type: 'text', text: capText(aged.text, deps.config.maxOutputChars, narrow, fence.tag) },
-              ],
+              content: [{ type: 'text', text }],
               structuredContent: boundStructured(aged.structured, {
+                max: budget.structured(text.length),
                 nextStep: nextStepOf(tool, answer, fence.tag),
                 more: howToGetMore(tool),
               }),

@@ -184,7 +184,7 @@ const langchain: Library = {
 const LIBRARIES = [aiSdk('text'), aiSdk('structured'), langchain];
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u202A-\u202E\u200B-\u200F\u2066-\u2069]/;
 /** The most a model may be handed for one call: the text cap, the structured cap, or both. */
-const LIMIT = { text: 12_100, structured: 16_100, 'text+structured': 28_500 };
+const LIMIT = { text: 12_100, structured: 16_100, 'text+structured': 12_100 };
 /** What each library showed, printed once at the end (the report's before/after table). */
 const shown: string[] = [];
 

@@ -1,12 +1,15 @@
-// What a client that shows the model only structuredContent (or the whole result, JSON-encoded) gets: at the
-// demo data and at 100× the demo data, triage and every list tool stay under the cap, platform text arrives
-// sanitized, and every answer says what to do next.
+// What a client that shows the model only structuredContent (or the whole result: LangChain and mcp-use hand
+// the model the text and the structured content together) gets: at the demo data and at 100× the demo data,
+// triage and every list tool stay under the caps — the structured part alone, and the text and the structured
+// part together within one budget (DBOPS_MAX_OUTPUT_CHARS) — and every answer says what to do next.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
 import { scaleStore } from '../clients/scale.js';
 import { startTestServer, type TestServer } from '../helpers/mcp.js';
 
 const CAP = 16_000;
+/** DBOPS_MAX_OUTPUT_CHARS's default: text and JSON(structuredContent) together. */
+const BOTH = 12_000;
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 
 /** Triage and every list tool, with the arguments a model would send first. */
@@ -54,16 +57,20 @@ for (const times of [1, 100]) {
 
     it('is at most 16,000 characters for triage and every list tool, with a nextStep', async () => {
       const sizes: Record<string, number> = {};
+      const together: Record<string, number> = {};
       for (const [name, args] of listCalls(sim)) {
         const r = await t.call(name, args);
         expect(r.isError, `${name}: ${r.text}`).toBe(false);
         const size = JSON.stringify(r.structured).length;
         sizes[`${name} ${JSON.stringify(args)}`] = size;
+        together[`${name} ${JSON.stringify(args)}`] = r.text.length + size;
         if (typeof r.structured?.['nextStep'] !== 'string') sizes[`${name} without nextStep`] = 0;
       }
       console.log(`structured sizes at ${times}×`, sizes);
       const over = Object.entries(sizes).filter(([, n]) => n > CAP || n === 0);
       expect(over).toEqual([]);
+      console.log(`text + structured at ${times}×`, together);
+      expect(Object.entries(together).filter(([, n]) => n > BOTH)).toEqual([]);
     }, 120_000);
   });
 }
