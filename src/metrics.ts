@@ -31,15 +31,15 @@ export const consentSteps = new Counter({
 
 export const platformRequests = new Counter({
   name: 'dbops_platform_requests_total',
-  help: 'HTTP requests to the platform by method and status (digest challenges included)',
-  labelNames: ['method', 'status'] as const,
+  help: 'HTTP requests to the platform by installation, method and status (digest challenges included)',
+  labelNames: ['platform', 'method', 'status'] as const,
   registers: [registry],
 });
 
 export const platformRequestSeconds = new Histogram({
   name: 'dbops_platform_request_duration_seconds',
-  help: 'Platform request latency',
-  labelNames: ['method'] as const,
+  help: 'Platform request latency by installation',
+  labelNames: ['platform', 'method'] as const,
   buckets: seconds,
   registers: [registry],
 });

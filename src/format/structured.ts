@@ -18,7 +18,10 @@ export function shareBudget(budget: number) {
   return {
     text: Math.floor((budget * 2) / 3),
     structured: (textLength: number) =>
-      Math.min(MAX_STRUCTURED_CHARS, Math.max(Math.floor(budget / 3) - wrapping, budget - textLength - wrapping)),
+      Math.min(
+        MAX_STRUCTURED_CHARS,
+        Math.max(Math.floor(budget / 3) - wrapping, budget - textLength - wrapping),
+      ),
   };
 }
 

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { createApiClient } from '../api/client.js';
 import { type ApprovalService, createApprovalService } from '../approval/index.js';
-import { type Config, ConfigError } from '../config.js';
+import { type Config, ConfigError, loadPlatforms, type PlatformSpec } from '../config.js';
 import { createIdentity, type Identity } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import { cacheReads, consentSteps, platformRequestSeconds, platformRequests } from '../metrics.js';
@@ -15,7 +15,7 @@ import { memoryRecords, type RecordStore, redisRecords } from '../state/approval
 import { fileLedger, type Ledger, redisLedger } from '../state/ledger.js';
 import { redisReads } from '../state/reads.js';
 import type { RedisState } from '../state/redis.js';
-import type { ServerDeps } from './server.js';
+import type { PlatformRuntime, ServerDeps } from './server.js';
 
 export interface Runtime {
   deps: ServerDeps;
@@ -53,7 +53,17 @@ export async function createRuntime(
   let closeSim: (() => Promise<void>) | undefined;
   let demoBaseUrl: string | undefined;
   let api: { baseUrl: string; publicKey: string; privateKey: string };
-  if (config.demo || !config.baseUrl) {
+  // Several installations (DBOPS_PLATFORMS): the default one stands where the one platform would.
+  const several = config.platforms ? loadPlatforms(config.platforms) : undefined;
+  const first = several?.platforms.find((p) => p.name === several.default);
+  if (first) {
+    api = first;
+    config = {
+      ...config,
+      projectId: first.projectId ?? config.projectId,
+      orgId: first.orgId ?? config.orgId,
+    };
+  } else if (config.demo || !config.baseUrl) {
     const { startSimulator } = await import('../simulator/index.js');
     const sim = await startSimulator({
       dataset: 'demo',
@@ -94,23 +104,38 @@ export async function createRuntime(
     }
     api = { baseUrl, publicKey: config.publicKey ?? '', privateKey: config.privateKey ?? '' };
   }
-  const client = createApiClient({
-    ...api,
-    timeoutMs: config.timeoutMs,
-    maxRetries: config.maxRetries,
-    cacheTtlMs: config.cacheTtlMs,
-    rateLimit: config.rateLimit,
-    maxConcurrent: config.maxConcurrentRequests,
-    caFile: config.caFile,
-    tlsInsecure: config.tlsInsecure,
-    dialect: config.dialect,
-    onRead: (result) => cacheReads.inc({ result }),
-    onResponse: (method, status, ms) => {
-      platformRequests.inc({ method, status: String(status) });
-      platformRequestSeconds.observe({ method }, ms / 1000);
-    },
-    logger,
-  });
+  /** One client per installation: its own budget, cache identity and metrics label. */
+  const clientFor = (name: string, p: Partial<PlatformSpec> & typeof api) =>
+    createApiClient({
+      baseUrl: p.baseUrl,
+      publicKey: p.publicKey,
+      privateKey: p.privateKey,
+      timeoutMs: config.timeoutMs,
+      maxRetries: config.maxRetries,
+      cacheTtlMs: config.cacheTtlMs,
+      rateLimit: p.rateLimit ?? config.rateLimit,
+      maxConcurrent: p.maxConcurrentRequests ?? config.maxConcurrentRequests,
+      caFile: p.caFile ?? config.caFile,
+      tlsInsecure: p.tlsInsecure ?? config.tlsInsecure,
+      dialect: p.dialect ?? config.dialect,
+      onRead: (result) => cacheReads.inc({ result }),
+      onResponse: (method, status, ms) => {
+        platformRequests.inc({ platform: name, method, status: String(status) });
+        platformRequestSeconds.observe({ platform: name, method }, ms / 1000);
+      },
+      logger,
+    });
+  const client = clientFor(several?.default ?? 'default', { ...first, ...api });
+  const platforms: PlatformRuntime[] | undefined =
+    several && several.platforms.length > 1
+      ? several.platforms.map((p) => ({
+          name: p.name,
+          api: p.name === several.default ? client : clientFor(p.name, p),
+          defaults: { projectId: p.projectId, orgId: p.orgId },
+          readOnly: p.readOnly,
+        }))
+      : undefined;
+  if (first?.readOnly && !platforms) config = { ...config, readOnly: true };
   const auditLog = createAuditLog(config.auditLog, logger, {
     maxBytes: config.auditMaxBytes,
     keep: config.auditKeep,
@@ -196,9 +221,11 @@ export async function createRuntime(
       audit,
       secrets: createSecretKeeper(config.secretsDir, config.revealSecrets),
       approvals: approvals?.channel,
+      ...(platforms ? { platforms: { default: several?.default ?? '', all: platforms } } : {}),
     },
     async close() {
       await approvals?.close();
+      await Promise.all((platforms ?? []).filter((p) => p.api !== client).map((p) => p.api.close()));
       await client.close();
       await closeSim?.();
       await redis?.close();

@@ -4,6 +4,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type LoggingLevel, McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { readAges } from '../api/cache.js';
 import type { ApiClient } from '../api/client.js';
 import { type Config, ConfigError, nearest } from '../config.js';
@@ -14,7 +15,7 @@ import { osPerson, type Person } from '../identity/index.js';
 import type { Logger, LogLevel } from '../log.js';
 import { toolCallSeconds, toolCalls } from '../metrics.js';
 import type { AuditLog } from '../policy/audit.js';
-import { consentFacts, consentInstruction } from '../policy/consent.js';
+import { consentFacts, consentInstruction, kindOf } from '../policy/consent.js';
 import { type ApprovalChannel, callTool } from '../policy/guard.js';
 import type { createSecretKeeper } from '../policy/secrets.js';
 import type { TokenSigner } from '../policy/tokens.js';
@@ -59,6 +60,31 @@ export interface ServerDeps {
   person?: Person;
   /** How the audit names consent by elicitation on this server (`--yes` for `dbops-mcp call --yes`). */
   elicitationChannel?: string;
+  /** Several installations (DBOPS_PLATFORMS): every tool then takes `platform`. */
+  platforms?: { default: string; all: PlatformRuntime[] };
+}
+
+/** One installation the server serves: its own client (budget, cache), default project and rights. */
+export interface PlatformRuntime {
+  name: string;
+  api: ApiClient;
+  defaults: { projectId?: string; orgId?: string };
+  readOnly: boolean;
+}
+
+const withPlatform = new WeakMap<AnyTool, AnyTool>();
+/** The tool with a `platform` argument (made once per tool: its schemas are cached by the tool object). */
+function platformTool(tool: AnyTool, names: string[], byDefault: string): AnyTool {
+  let t = withPlatform.get(tool);
+  if (!t) {
+    const which = names.map((n) => (n === byDefault ? `${n} (default)` : n)).join(', ');
+    t = {
+      ...tool,
+      input: { ...tool.input, platform: z.enum(names).optional().describe(`Which installation: ${which}`) },
+    } as AnyTool;
+    withPlatform.set(tool, t);
+  }
+  return t;
 }
 
 type ToolFilters = Pick<Config, 'readOnly' | 'tools' | 'disabledTools'> & {
@@ -220,7 +246,11 @@ export function createMcpServer(deps: ServerDeps): McpServer {
         ...deps.config,
         readOnlyFor: `your access token, which lacks the "${write}" scope (DBOPS_OAUTH_SCOPES)`,
       };
-  const tools = enabledTools(filters, deps.catalog);
+  const several = deps.platforms;
+  const names = several?.all.map((p) => p.name) ?? [];
+  const tools = enabledTools(filters, deps.catalog).map((t) =>
+    several ? platformTool(t, names, several.default) : t,
+  );
   const consent = consentFacts(deps.config.confirm, tools);
 
   for (const tool of tools) {
@@ -233,17 +263,34 @@ export function createMcpServer(deps: ServerDeps): McpServer {
         outputSchema: wireSchemas(tool).output,
         annotations: annotationsFor(tool),
       },
-      (args: Record<string, unknown>, extra): Promise<ToolResult> =>
+      (given: Record<string, unknown>, extra): Promise<ToolResult> =>
         handling.run(server, async (): Promise<ToolResult> => {
           const progressToken = extra.mcpReq._meta?.progressToken;
+          // The installation this call is for; named in the arguments, so consent is bound to it too.
+          const platform = several?.all.find((p) => p.name === (given.platform ?? several.default));
+          const args = platform ? { ...given, platform: platform.name } : given;
+          const api = platform?.api ?? deps.api;
+          if (platform?.readOnly && kindOf(tool, args) !== 'read')
+            return {
+              content: [
+                {
+                  type: 'text',
+                  text: `Platform \`${platform.name}\` is read-only on this server (readOnly in DBOPS_PLATFORMS); nothing was called.`,
+                },
+              ],
+              isError: true,
+            };
           const ctx: ToolContext = {
-            api: deps.api,
-            defaults: { projectId: deps.config.projectId, orgId: deps.config.orgId },
+            api,
+            defaults: platform
+              ? platform.defaults
+              : { projectId: deps.config.projectId, orgId: deps.config.orgId },
+            ...(platform ? { platform: platform.name } : {}),
             signal: extra.mcpReq.signal,
             req: { signal: extra.mcpReq.signal },
             now,
             logger: deps.logger,
-            names: callNames(deps.api, deps.logger),
+            names: callNames(api, deps.logger),
             secrets: deps.secrets,
             progress: async (progress, total, message) => {
               if (progressToken === undefined) return;
@@ -305,7 +352,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
 
   // A tool hidden by a setting answers a call with the setting that hides it, instead of "not found"; it
   // stays out of tools/list (the handler below) and never reaches the policy layer or the platform.
-  for (const tool of (deps.catalog ?? fullCatalog).filter((t) => !tools.includes(t))) {
+  for (const tool of (deps.catalog ?? fullCatalog).filter((t) => !tools.some((x) => x.name === t.name))) {
     const text = `${tool.name} is disabled on this server by ${hiddenBy(filters, tool)}; nothing was called. Ask the operator if it is needed.`;
     server.registerTool(tool.name, { description: tool.description }, async () => ({
       content: [{ type: 'text', text }],

@@ -35,6 +35,8 @@ export interface AuditEntry {
   client?: string;
   /** Who consented: the approver on the approval page, else the requester through their channel. */
   approver?: string;
+  /** The installation changed, when the server serves several (DBOPS_PLATFORMS). */
+  platform?: string;
 }
 
 export interface AuditRotation {

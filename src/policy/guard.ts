@@ -166,7 +166,7 @@ async function guarded(
   deps: GuardDeps,
   f: FormatContext,
 ): Promise<ToolAnswer | ConsentQuestion> {
-  const who = whoOf(env);
+  const who = { ...whoOf(env), ...(ctx.platform ? { platform: ctx.platform } : {}) };
   const write = (e: Omit<AuditEntry, keyof typeof who>) => deps.audit.write({ ...e, ...who });
   const audited = { tool: tool.name, args };
   if (!needsConsent(kind, deps.config.confirm)) return executeAudited(tool, args, ctx, f, write, 'none');
@@ -200,7 +200,16 @@ async function guarded(
   // Masked once here: every channel below shows this preview to the model or the person.
   const previewOf = async () => {
     await ctx.names.learn(args, ctx.signal);
-    return redactPreview(tool.preview ? await tool.preview(ctx, args) : defaultPreview(tool, args));
+    const p = tool.preview ? await tool.preview(ctx, args) : defaultPreview(tool, args);
+    // With several installations, the person must see which one changes.
+    const where = ctx.platform
+      ? {
+          ...p,
+          action: `${p.action} — on platform \`${ctx.platform}\``,
+          target: { platform: ctx.platform, ...p.target },
+        }
+      : p;
+    return redactPreview(where);
   };
 
   if (env.answer) {
@@ -358,8 +367,8 @@ async function execute(tool: AnyTool, args: CallArgs, ctx: ToolContext, f: Forma
   return tool.format(result, args, f) as ToolAnswer;
 }
 
-/** Writes an audit entry with who asked (and through which client) added. */
-type Write = (e: Omit<AuditEntry, 'requester' | 'client'>) => Promise<void>;
+/** Writes an audit entry with who asked (and through which client) and the installation added. */
+type Write = (e: Omit<AuditEntry, 'requester' | 'client' | 'platform'>) => Promise<void>;
 
 function whoOf(env: CallEnv): Pick<AuditEntry, 'requester' | 'client'> {
   const r = env.requester;

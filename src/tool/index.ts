@@ -17,6 +17,8 @@ export type ToolKind = 'read' | 'write' | 'destructive';
 export interface ToolContext {
   api: ApiClient;
   defaults: { projectId?: string; orgId?: string };
+  /** The installation's name when the server serves several (DBOPS_PLATFORMS): previews and audit name it. */
+  platform?: string;
   signal: AbortSignal;
   now: () => Date;
   logger: Logger;
