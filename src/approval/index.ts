@@ -57,6 +57,8 @@ export function createApprovalService(opts: ApprovalServiceOptions): ApprovalSer
   const people = opts.identity !== undefined && opts.identity.mode !== 'none';
   const channel = createApprovalStore({
     approvers: opts.approvers,
+    // Capped per person only where people are told apart: one shared token is everyone at once.
+    capPerPerson: opts.identity?.mode === 'oauth' || opts.identity?.mode === 'token-file',
     ...(people ? { linkFor: (id: string, person: string) => signedLink(key, id, person) } : {}),
     ttlMs: opts.ttlMs,
     audit: opts.audit,

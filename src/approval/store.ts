@@ -93,6 +93,8 @@ export interface ApprovalStoreOptions {
   maxPendingPerOwner?: number;
   /** DBOPS_APPROVERS: people who may decide anyone's request. */
   approvers?: string[];
+  /** Cap pending approvals per person too (when the server tells people apart). */
+  capPerPerson?: boolean;
   /** The signed link that opens one request for its requester (when people sign in). */
   linkFor?: (id: string, person: string) => string;
 }
@@ -215,19 +217,22 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
         {
           id: a.id,
           body: JSON.stringify(body),
-          ...(r ? { owners: [`person:${r.person}`, r.key] } : {}),
+          ...(r ? { owners: [r.key, `person:${r.person}`] } : {}),
           expiresAtMs: a.expiresAt.getTime(),
           keepMs: KEEP_MS,
         },
-        { perOwner: [MAX_PENDING_PER_PERSON, perOwner], total: MAX_PENDING },
+        {
+          perOwner: [perOwner, opts.capPerPerson ? MAX_PENDING_PER_PERSON : MAX_PENDING],
+          total: MAX_PENDING,
+        },
         createdAt.getTime(),
       );
       const ask = `ask the person to decide on ${origin}/approvals first (or let them expire).`;
-      if (added === 0)
+      if (added === 1)
         throw new ToolInputError(
           `${MAX_PENDING_PER_PERSON} approvals asked for by ${r?.person} are already waiting (the cap per person); ${ask}`,
         );
-      if (added === 1)
+      if (added === 0)
         throw new ToolInputError(
           `${perOwner} approvals from this ${r?.session ? 'session' : `client (${r?.client})`} are already waiting (the cap per ${r?.session ? 'session' : 'client'}); ${ask}`,
         );

@@ -98,7 +98,11 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
   const sessions = new Map<string, Session>();
   gauge('dbops_http_sessions', '2025-era HTTP sessions held now', () => sessions.size);
   const maxSessions = opts.maxSessions ?? 100;
-  const perPerson = opts.maxSessionsPerPerson ?? 20;
+  // Per person only where people are told apart: one shared token (or none) is everyone at once.
+  const perPerson =
+    identity.mode === 'oauth' || identity.mode === 'token-file'
+      ? (opts.maxSessionsPerPerson ?? 20)
+      : Infinity;
   let port = opts.port;
   let selfOrigin = '';
   /** This replica's own address, for the others to pass a session's requests on to. */

@@ -55,7 +55,9 @@ describe('GET /metrics and /readyz', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/plain/);
     const text = await res.text();
     expect(text).toMatch(/dbops_tool_calls_total\{tool="list_alert_configs",outcome="ok"\} 1/);
-    expect(text).toMatch(/dbops_platform_requests_total\{platform="default",method="GET",status="200"\} [1-9]/);
+    expect(text).toMatch(
+      /dbops_platform_requests_total\{platform="default",method="GET",status="200"\} [1-9]/,
+    );
     expect(text).toMatch(/dbops_cache_requests_total\{result="miss"\} [1-9]/);
     expect(text).toMatch(/dbops_tool_call_duration_seconds_count\{tool="list_alert_configs"\} 1/);
     expect(text).toMatch(/dbops_http_sessions \d/);

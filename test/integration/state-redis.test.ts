@@ -62,6 +62,7 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
           ledger,
           records: redisRecords(c),
           maxPendingPerOwner: opts.perOwner,
+          capPerPerson: true,
           tickMs: 20,
         }),
       });
