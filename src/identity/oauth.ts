@@ -4,7 +4,7 @@
 // Every refusal says why in words a person can act on; nothing of a token is ever logged.
 // The approval page signs people in against the same issuer (authorization code with PKCE, S256).
 import { createHash, randomBytes } from 'node:crypto';
-import { createRemoteJWKSet, decodeProtectedHeader, errors, type JWTPayload, jwtVerify } from 'jose';
+import type { JWTPayload } from 'jose';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../log.js';
 
@@ -57,10 +57,17 @@ export function metadataUrls(issuer: string): string[] {
   ];
 }
 
+/** Loaded on the first token: a server without OAuth (stdio, most starts) never pays for it. */
+let jose: Promise<typeof import('jose')> | undefined;
+const lib = () => {
+  jose ??= import('jose');
+  return jose;
+};
+
 export function createOAuth(opts: OAuthOptions) {
   const get = opts.fetch ?? fetch;
   let meta: Promise<IssuerMetadata> | undefined;
-  let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+  let jwks: ReturnType<typeof import('jose')['createRemoteJWKSet']> | undefined;
 
   async function discover(): Promise<IssuerMetadata> {
     const problems: string[] = [];
@@ -101,7 +108,10 @@ export function createOAuth(opts: OAuthOptions) {
     if (!jwks) {
       const m = await metadata();
       // Kept 10 minutes; a token with an unknown key id fetches the set again (at most every 30 s).
-      jwks = createRemoteJWKSet(new URL(m.jwks_uri), { cacheMaxAge: 600_000, cooldownDuration: 30_000 });
+      jwks = (await lib()).createRemoteJWKSet(new URL(m.jwks_uri), {
+        cacheMaxAge: 600_000,
+        cooldownDuration: 30_000,
+      });
     }
     return jwks;
   }
@@ -113,6 +123,7 @@ export function createOAuth(opts: OAuthOptions) {
   }
 
   async function verify(token: string): Promise<Verified> {
+    const { decodeProtectedHeader, jwtVerify, errors } = await lib();
     let alg: string | undefined;
     try {
       alg = decodeProtectedHeader(token).alg;
@@ -132,7 +143,7 @@ export function createOAuth(opts: OAuthOptions) {
         clockTolerance: 30,
       }));
     } catch (e) {
-      throw refusal(e);
+      throw refusal(e, errors);
     }
     const person = [payload.email, payload.preferred_username, payload.sub].find(
       (v): v is string => typeof v === 'string' && v.length > 0,
@@ -159,7 +170,7 @@ export function createOAuth(opts: OAuthOptions) {
     };
   }
 
-  function refusal(e: unknown): TokenRefused {
+  function refusal(e: unknown, errors: typeof import('jose')['errors']): TokenRefused {
     if (e instanceof errors.JWTExpired) {
       const exp = (e.payload as JWTPayload).exp;
       return new TokenRefused(
