@@ -210,6 +210,21 @@ describe('triage_project', () => {
 });
 
 describe('list_open_alerts', () => {
+  it('reads many things at once under one call without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const hear = (w: Error) => warnings.push(w.name);
+    process.on('warning', hear);
+    try {
+      // triage_installation reads every project at once: well over ten reads share the call's signal.
+      expect((await t.call('triage_installation', {})).isError).toBe(false);
+      expect((await t.call('triage_project', {})).isError).toBe(false);
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      process.off('warning', hear);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('lists the open and tracking alerts of a project grouped by cause, with progress', async () => {
     const projectId = sim.projectIds[0]!;
     const { r, progress } = await callWithProgress(t, 'list_open_alerts', {});
