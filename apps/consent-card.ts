@@ -1,13 +1,13 @@
 // The consent card for guarded calls: the preview of the change as a card (what is gained and lost, who and
 // what is affected) with the link to the approval page. Approval stays with the person, on that page or in
 // the client's own dialog: the card has no approve button.
-import { consentCard, el, obj, startView, str } from './shared.js';
+import { consentCard, dataOf, el, obj, startView, str } from './shared.js';
 
 const root = el('main');
 document.body.append(root);
 
 startView('consent card', (r, app) => {
-  const s = r.structuredContent ?? {};
+  const s = dataOf(r);
   if (r.isError) {
     root.replaceChildren(el('p', 'status', str(r.content?.[0]?.text) || 'The call failed.'));
     return;

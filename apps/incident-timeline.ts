@@ -9,6 +9,7 @@ import {
   button,
   callThroughHost,
   consentCard,
+  dataOf,
   el,
   type Json,
   ms,
@@ -222,7 +223,7 @@ function render(s: Json, app: App): void {
         ? { alertId: al.id, acknowledgedUntil: new Date(Date.now() + 2 * 3_600_000).toISOString() }
         : { projectId: s.projectId, alertId: al.id, forHours: 2 };
       const r = await callThroughHost(app, g.global ? 'acknowledge_global_alert' : 'acknowledge_alert', args);
-      const sc = obj(r.structuredContent);
+      const sc = dataOf(r);
       if (r.isError) {
         say(str(r.content?.[0]?.text) || 'The server refused the call.', 'error');
         b.disabled = false;
@@ -252,8 +253,8 @@ function fields(pairs: Array<[string, unknown]>): HTMLElement {
 }
 
 startView('incident timeline', (r, app) => {
-  const s = r.structuredContent;
-  if (r.isError || !s?.timeline) {
+  const s = dataOf(r);
+  if (r.isError || !s.timeline) {
     root.replaceChildren(el('p', 'status', str(r.content?.[0]?.text) || 'This result has no timeline.'));
     return;
   }

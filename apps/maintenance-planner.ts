@@ -7,6 +7,7 @@ import {
   axis,
   callThroughHost,
   consentCard,
+  dataOf,
   el,
   type Json,
   ms,
@@ -125,7 +126,7 @@ function draw(existing: Win[], proposed: Win | undefined, s: Json, app: App): vo
 }
 
 startView('maintenance planner', (r, app) => {
-  const s = r.structuredContent ?? {};
+  const s = dataOf(r);
   if (r.isError) {
     root.replaceChildren(el('p', 'status', str(r.content?.[0]?.text) || 'The call failed.'));
     return;
@@ -140,6 +141,6 @@ startView('maintenance planner', (r, app) => {
       ...(obj(obj(s.preview).target).project ? { projectId: obj(obj(s.preview).target).project } : {}),
       itemsPerPage: 50,
     })
-      .then((l) => draw(windowsOf(obj(l.structuredContent)).map(toWin), proposed, s, app))
+      .then((l) => draw(windowsOf(dataOf(l)).map(toWin), proposed, s, app))
       .catch(() => {});
 });

@@ -1,6 +1,8 @@
 // What the three views share: connecting to the host through ext-apps' App, the host's theme, building DOM
 // from platform text (always textContent, never HTML), a time axis, and the consent card of a guarded call.
-// Views read only a tool result's structuredContent: its bounded shape is their contract.
+// Views read a tool result's data through dataOf(): its structuredContent, or when the server had to shorten
+// that part for the model (one output budget for text and structured content), the fuller copy it sends the
+// view in the result's _meta. Either way its bounded shape is their contract.
 import {
   App,
   applyDocumentTheme,
@@ -12,6 +14,7 @@ import {
 export type Json = Record<string, unknown>;
 export interface ToolResultLike {
   structuredContent?: Json;
+  _meta?: Json;
   isError?: boolean;
   content?: Array<{ type: string; text?: string }>;
 }
@@ -20,6 +23,17 @@ export const str = (v: unknown): string => (typeof v === 'string' ? v : v == nul
 export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 export const ms = (iso: unknown): number => Date.parse(str(iso));
+
+/** Where the server puts a view's fuller copy of the data (src/mcp/apps.ts VIEW_DATA, the same string). */
+export const VIEW_DATA = 'dbops-mcp/view-data';
+
+/** A result's data for the view: the fuller copy when the server sent one, else structuredContent. */
+export function dataOf(r: ToolResultLike): Json {
+  const full = r._meta?.[VIEW_DATA];
+  return full && typeof full === 'object' && !Array.isArray(full)
+    ? (full as Json)
+    : (r.structuredContent ?? {});
+}
 
 /** An element whose text is set as text: platform text can never become markup. */
 export function el<K extends keyof HTMLElementTagNameMap>(

@@ -19,6 +19,8 @@ import { approvalJson, approvalPage, bouncePage, listPage, loginPage, messagePag
 import { type ApprovalStore, mayDecide, mayView, type Viewer } from './store.js';
 
 export type Routes = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
+/** Sends a page with the security headers; true (handled). */
+type Send = (status: number, html: string, headers?: Record<string, string | string[]>) => boolean;
 
 export interface ApprovalRoutesOptions {
   store: ApprovalStore;
@@ -117,7 +119,7 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
     url: URL,
     path: string,
     o: { nonce: string },
-    send: (status: number, html: string, headers?: Record<string, string | string[]>) => boolean,
+    send: Send,
   ): Promise<boolean> {
     const { nonce } = o;
     const json = (status: number, body: unknown) => {
@@ -348,7 +350,7 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
     res: ServerResponse,
     url: URL,
     o: { nonce: string },
-    send: (status: number, html: string, headers?: Record<string, string | string[]>) => boolean,
+    send: Send,
   ): Promise<boolean> {
     const oauth = identity?.oauth;
     const m = /^([\w-]+)\.([\w-]+)\.([\w-]*)\.(\d{13})\.([\w-]{43})$/.exec(cookies(req)[OAUTH_COOKIE] ?? '');

@@ -46,6 +46,13 @@ export const VIEWS = {
 } satisfies Record<string, View>;
 
 export type ViewName = keyof typeof VIEWS;
+
+/**
+ * Where a result carries its view's fuller data when structuredContent was shortened for the model (one output
+ * budget for text and structured content): hosts pass a result's _meta to the view, clients do not pass it to
+ * the model. apps/shared.ts reads the same key.
+ */
+export const VIEW_DATA = 'dbops-mcp/view-data';
 export const viewUri = (view: ViewName) => `ui://dbops-mcp/${view}`;
 
 /** The view of a tool, or undefined. */

@@ -23,7 +23,7 @@ import type { AnyTool, ToolAnswer, ToolContext } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 import { callNames } from '../tool/names.js';
 import { packageVersion } from '../version.js';
-import { registerApps, withView } from './apps.js';
+import { registerApps, VIEW_DATA, viewOf, withView } from './apps.js';
 import { catalog as fullCatalog } from './catalog.js';
 import { askPerson, consentCodec, consentEnv, type ToolResult } from './consent.js';
 import { errorMessage } from './errors.js';
@@ -332,13 +332,21 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             const aged = withDataAge(answer, reads.oldestAt);
             const budget = shareBudget(deps.config.maxOutputChars);
             const text = capText(aged.text, budget.text, narrow, fence.tag);
-            return {
-              content: [{ type: 'text', text }],
-              structuredContent: boundStructured(aged.structured, {
-                max: budget.structured(text.length),
+            const bound = (max?: number) =>
+              boundStructured(aged.structured, {
+                ...(max ? { max } : {}),
                 nextStep: nextStepOf(tool, answer, fence.tag),
                 more: howToGetMore(tool),
-              }),
+              });
+            const structuredContent = bound(budget.structured(text.length));
+            // A view draws the whole bounded answer even where the model's share had to be shorter.
+            const full = viewOf(tool) && structuredContent.leftOut ? bound() : undefined;
+            return {
+              content: [{ type: 'text', text }],
+              structuredContent,
+              ...(full && JSON.stringify(full).length > JSON.stringify(structuredContent).length
+                ? { _meta: { [VIEW_DATA]: full } }
+                : {}),
             };
           } catch (e) {
             const text = errorMessage(e, tool.name);

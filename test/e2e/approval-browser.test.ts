@@ -2,20 +2,19 @@
 // link a guarded call returned, reads the preview, clicks Approve or Decline, and the resumed call does (or
 // does not) change the platform. A cross-site form and an expired approval must change nothing.
 // Set DBOPS_SCREENSHOT=docs/approval-page.png to refresh the documentation's screenshot.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ApprovalService, createApprovalService } from '../../src/approval/index.js';
 import { silentLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
+import { type Browser, CHROMIUM, hasChromium, launchChromium } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/mcp.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(
     `approval browser tests skipped: ${CHROMIUM} is absent (install it with: apt-get install -y chromium)`,
@@ -24,35 +23,17 @@ if (!hasChromium)
 const TOOL = 'set_alert_config_enabled';
 
 describe.skipIf(!hasChromium)('approval page in a real browser', () => {
+  let chrome: Browser;
   let browser: BrowserContext;
-  let profile: string;
   const open: Array<{ close(): Promise<void> }> = [];
 
   beforeAll(async () => {
-    profile = mkdtempSync(join(tmpdir(), 'dbops-chromium-'));
-    // launchPersistentContext is how playwright takes a --user-data-dir: a fresh one per run.
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: { width: 900, height: 900 },
-      timeout: 45_000,
-    });
-    browser.setDefaultTimeout(10_000);
+    chrome = await launchChromium();
+    browser = chrome.context;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await chrome?.close();
   });
 
   afterEach(async () => {

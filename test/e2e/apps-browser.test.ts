@@ -3,27 +3,27 @@
 // and forwards the tool calls the view asks for to our server. A press on "Acknowledge for 2 h" must arrive as
 // an ordinary tools/call that stops at consent; no view may reach the network.
 // Set DBOPS_SCREENSHOTS=1 to refresh the README's screenshots in docs/img/.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getToolUiResourceUri } from '@modelcontextprotocol/ext-apps/app-bridge';
-import { type BrowserContext, chromium, type FrameLocator, type Page } from 'playwright-core';
+import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ApprovalService, createApprovalService } from '../../src/approval/index.js';
 import { silentLogger } from '../../src/log.js';
+import { VIEW_DATA } from '../../src/mcp/apps.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import { startAppHost } from '../helpers/app-host.js';
+import { type Browser, CHROMIUM, hasChromium, launchChromium } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/mcp.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(`MCP Apps browser tests skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
 const shots = process.env.DBOPS_SCREENSHOTS ? 'docs/img' : mkdtempSync(join(tmpdir(), 'dbops-views-'));
 
 describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBridge', () => {
+  let chrome: Browser;
   let browser: BrowserContext;
-  let profile: string;
   let host: Awaited<ReturnType<typeof startAppHost>>;
   let approvals: ApprovalService;
   let t: TestServer;
@@ -45,21 +45,8 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     // Every change asks first (DBOPS_CONFIRM=write): acknowledging is a write.
     t = await startTestServer({ approvals: approvals.channel, config: { auditLog, confirm: 'write' } });
     host = await startAppHost();
-    profile = mkdtempSync(join(tmpdir(), 'dbops-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-      viewport: { width: 960, height: 900 },
-      timeout: 45_000,
-    });
-    browser.setDefaultTimeout(10_000);
+    chrome = await launchChromium({ width: 960, height: 900 });
+    browser = chrome.context;
     await browser.route('**/*', (route) => {
       const url = route.request().url();
       if (url.startsWith(host.origin)) return route.continue();
@@ -74,8 +61,7 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await chrome?.close();
     await host?.close();
     await t?.close();
     await approvals?.close();
@@ -113,7 +99,10 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     await page.goto(host.url);
     await page.evaluate((s) => (globalThis as any).showView(s), { ...view, result, theme });
     const frame = page.frameLocator('iframe');
-    return { page, frame, result: result as { structuredContent?: Record<string, unknown> } };
+    const r = result as { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
+    // What the view draws: the fuller copy when the model's share was shortened, else structuredContent.
+    const data = (r._meta?.[VIEW_DATA] ?? r.structuredContent) as Record<string, unknown>;
+    return { page, frame, result: r, data };
   }
 
   async function screenshot(page: Page, name: string) {
@@ -124,8 +113,10 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
   const text = (frame: FrameLocator) => frame.locator('main').innerText();
 
   it('incident timeline: causes, hosts and windows on one axis; acknowledging asks the person, never executes', async () => {
-    const { page, frame, result } = await show('triage_project', {});
-    const s = result.structuredContent!;
+    const { page, frame, result, data: s } = await show('triage_project', {});
+    // The model's share of the answer is shortened (one budget with the text); the view gets all of it.
+    expect(result.structuredContent!.leftOut).toBeDefined();
+    expect(JSON.stringify(s).length).toBeGreaterThan(JSON.stringify(result.structuredContent).length);
     const groups = (s.alerts as { groups: Array<{ cause: string; alerts: Array<Record<string, string>> }> })
       .groups;
     expect(groups.length).toBeGreaterThan(0);

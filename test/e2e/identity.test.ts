@@ -4,7 +4,7 @@
 // Chromium through the provider's own login and consent pages. The MCP v2 client makes the calls with those
 // tokens. Hand-made tokens appear only where a token must be broken (expired, unsigned, not yet valid); they
 // are signed with the provider's own key so that nothing but the broken claim differs.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,17 +12,16 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import type { RunningHttp } from '../../src/mcp/http.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';
+import { type Browser, hasChromium, launchChromium } from '../helpers/browser.js';
 import { raw } from '../helpers/http.js';
 import { startTestHttp } from '../helpers/mcp.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const READ = 'dbops:read';
 const WRITE = 'dbops:write';
 const TOOL = 'set_alert_config_enabled';
@@ -290,30 +289,14 @@ describe('the server as an OAuth resource server', () => {
 });
 
 describe.skipIf(!hasChromium)('two people, one server: who asks, who approves', () => {
+  let chrome: Browser;
   let browser: BrowserContext;
-  let profile: string;
   beforeAll(async () => {
-    profile = mkdtempSync(join(tmpdir(), 'dbops-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      timeout: 45_000,
-    });
-    browser.setDefaultTimeout(15_000);
+    chrome = await launchChromium();
+    browser = chrome.context;
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await chrome?.close();
   });
 
   it('alice asks, sees only her own request and cannot approve it; bob signs in with the issuer and approves; the audit says who', async () => {
