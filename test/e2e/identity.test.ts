@@ -9,7 +9,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  ClientCredentialsProvider,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 import type { BrowserContext } from 'playwright-core';
@@ -221,6 +225,26 @@ describe('the server as an OAuth resource server', () => {
     expect(anonymous.headers['www-authenticate']).toBe(
       `Bearer resource_metadata="${http.origin}/.well-known/oauth-protected-resource/mcp", scope="${READ} ${WRITE}"`,
     );
+  });
+
+  it('lets the MCP SDK client sign in by itself: 401, the metadata, the issuer, a client-credentials token for this resource', async () => {
+    const c = new Client(
+      { name: 'sdk-oauth', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(http.url), {
+        authProvider: new ClientCredentialsProvider({
+          clientId: 'alice-agent',
+          clientSecret: SECRET,
+          scope: `${READ} ${WRITE}`,
+          expectedIssuer: issuer,
+        }),
+      }),
+    );
+    const tools = (await c.listTools()).tools.map((t) => t.name);
+    expect(tools).toContain(TOOL);
+    await c.close();
   });
 
   it('refuses a token for another audience, an expired one, an unsigned one and one not valid yet, each saying why', async () => {
