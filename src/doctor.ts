@@ -13,8 +13,11 @@ import { createDigestAuth, parseDigestChallenge } from './api/digest.js';
 import { ApiError, sanitizeText } from './api/errors.js';
 import { errorCodeOf, isPlainHttpOnTls, normaliseBaseUrl } from './api/transport.js';
 import { type Config, ConfigError, loadConfig, unknownSettings } from './config.js';
+import { createIdentity, type Identity } from './identity/index.js';
+import { silentLogger } from './log.js';
 import { catalog } from './mcp/catalog.js';
 import { enabledTools } from './mcp/server.js';
+import { isLoopback } from './net.js';
 import { liveOwner } from './state/owner.js';
 import { maxKindOf } from './tool/index.js';
 
@@ -490,8 +493,72 @@ export async function runDoctor(args: string[], env: NodeJS.ProcessEnv = process
   );
   checks.push(stateDirCheck(config));
   if (config.stateUrl) checks.push(await redisCheck(config.stateUrl));
-  if (config.transport === 'http') checks.push(await portCheck(config.host, config.port));
+  if (config.transport === 'http') {
+    checks.push(await identityCheck(config));
+    checks.push(await portCheck(config.host, config.port));
+  }
   return checks;
+}
+
+/** How the HTTP server will know who asks: the tokens file parses, the issuer's metadata and keys answer. */
+async function identityCheck(config: Config): Promise<Check> {
+  const step = 'identity';
+  let identity: Identity;
+  try {
+    identity = createIdentity(config, silentLogger);
+  } catch (e) {
+    return fail(
+      step,
+      sanitizeText((e as Error).message, 300),
+      'Correct the file or setting as the message says',
+    );
+  }
+  const approvers = config.approvers.length > 0;
+  switch (identity.mode) {
+    case 'none':
+      return isLoopback(config.host)
+        ? pass(
+            step,
+            `this machine's user alone (loopback, no token)${approvers ? '; DBOPS_APPROVERS has no effect' : ''}`,
+          )
+        : fail(
+            step,
+            `nobody is told apart and ${config.host} is beyond loopback: the server will refuse to start`,
+            'Set DBOPS_OAUTH_ISSUER, DBOPS_HTTP_TOKENS_FILE or DBOPS_HTTP_TOKEN, or bind 127.0.0.1',
+          );
+    case 'http-token':
+      return pass(
+        step,
+        `one person, the holder of DBOPS_HTTP_TOKEN${approvers ? '; DBOPS_APPROVERS cannot tell people apart with one token' : ''}`,
+      );
+    case 'token-file':
+      return pass(step, `named tokens from ${config.httpTokensFile}`);
+    case 'oauth': {
+      const oauth = identity.oauth!;
+      try {
+        const meta = await oauth.metadata();
+        const res = await fetch(meta.jwks_uri, { signal: AbortSignal.timeout(5_000) });
+        const keys = res.ok ? ((await res.json()) as { keys?: unknown[] }).keys : undefined;
+        if (!keys?.length)
+          return fail(
+            step,
+            `the issuer's keys (${sanitizeText(meta.jwks_uri, 200)}) answered ${res.status} with no key`,
+            'Check the issuer: tokens cannot be verified without its published keys',
+          );
+        const signIn = config.oauthClientId ? ', the approval page signs people in' : '';
+        return pass(
+          step,
+          `OAuth: issuer ${config.oauthIssuer} and its ${keys.length} signing key(s) answer${signIn}`,
+        );
+      } catch (e) {
+        return fail(
+          step,
+          sanitizeText((e as Error).message, 300),
+          'Make DBOPS_OAUTH_ISSUER exactly the issuer its metadata names (/.well-known/oauth-authorization-server or openid-configuration), reachable from this server',
+        );
+      }
+    }
+  }
 }
 
 /**

@@ -120,6 +120,34 @@ describe('dbops-mcp doctor', () => {
     }
   });
 
+  it('who asks over HTTP: an issuer that does not answer, a malformed tokens file, each with its fix', async () => {
+    const issuer = await doctor({ ...platform(), DBOPS_OAUTH_ISSUER: 'http://127.0.0.1:1/realms/ops' }, [
+      '--transport',
+      'http',
+      '--port',
+      '0',
+    ]);
+    expect(issuer.out).toMatch(/✗ identity: cannot read the metadata of DBOPS_OAUTH_ISSUER/);
+    expect(issuer.out).toContain('fix: Make DBOPS_OAUTH_ISSUER exactly the issuer');
+    expect(issuer.code).toBe(1);
+    const dir = mkdtempSync(join(tmpdir(), 'dbops-doctor-tokens-'));
+    writeFileSync(join(dir, 'tokens'), 'priya plaintext\n');
+    const file = await doctor({ ...platform(), DBOPS_HTTP_TOKENS_FILE: join(dir, 'tokens') }, [
+      '--transport',
+      'http',
+      '--port',
+      '0',
+    ]);
+    expect(file.out).toMatch(/✗ identity: .*line 1: expected "<name> sha256:<hash>"/);
+    const ok = await doctor({ ...platform(), DBOPS_HTTP_TOKEN: 't'.repeat(24) }, [
+      '--transport',
+      'http',
+      '--port',
+      '0',
+    ]);
+    expect(ok.out).toContain('✓ identity: one person, the holder of DBOPS_HTTP_TOKEN');
+  });
+
   it('an unreachable state store: says so', async () => {
     const r = await doctor({
       ...platform(),
