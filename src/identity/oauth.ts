@@ -26,6 +26,8 @@ export interface OAuthOptions {
   clientSecret?: string;
   logger: Logger;
   fetch?: typeof fetch;
+  /** Least time between two fetches of the keys (a token naming an unknown key fetches them again). */
+  keysCooldownMs?: number;
 }
 
 /** A verified token: who, and what the token allows. */
@@ -110,7 +112,7 @@ export function createOAuth(opts: OAuthOptions) {
       // Kept 10 minutes; a token with an unknown key id fetches the set again (at most every 30 s).
       jwks = (await lib()).createRemoteJWKSet(new URL(m.jwks_uri), {
         cacheMaxAge: 600_000,
-        cooldownDuration: 30_000,
+        cooldownDuration: opts.keysCooldownMs ?? 30_000,
       });
     }
     return jwks;
