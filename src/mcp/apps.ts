@@ -4,8 +4,12 @@
 // `_meta.ui` of a tool's listing and loses nothing: the text and structuredContent answers are unchanged.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
-import type { McpServer, ReadResourceResult, Tool } from '@modelcontextprotocol/server';
+import {
+  getUiCapability,
+  RESOURCE_MIME_TYPE,
+  RESOURCE_URI_META_KEY,
+} from '@modelcontextprotocol/ext-apps/server';
+import type { ClientCapabilities, McpServer, ReadResourceResult, Tool } from '@modelcontextprotocol/server';
 import type { AnyTool } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 
@@ -49,10 +53,15 @@ export type ViewName = keyof typeof VIEWS;
 
 /**
  * Where a result carries its view's fuller data when structuredContent was shortened for the model (one output
- * budget for text and structured content): hosts pass a result's _meta to the view, clients do not pass it to
- * the model. apps/shared.ts reads the same key.
+ * budget for text and structured content), sent only to hosts that show views: some client libraries hand
+ * the model the whole result, _meta included. apps/shared.ts reads the same key.
  */
 export const VIEW_DATA = 'dbops-mcp/view-data';
+
+/** Whether the client is a host that shows views (it declares the MCP Apps extension with our MIME type). */
+export function showsViews(caps: ClientCapabilities | undefined): boolean {
+  return getUiCapability(caps)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
+}
 export const viewUri = (view: ViewName) => `ui://dbops-mcp/${view}`;
 
 /** The view of a tool, or undefined. */

@@ -66,12 +66,16 @@ function requesterOf(server: McpServer, ctx: ServerContext, person: Person): Req
 }
 
 /** The client's capabilities for this request: per request on 2026-07-28, from initialize on 2025. */
-function canElicit(server: McpServer, ctx: ServerContext): boolean {
+export function capabilitiesOf(server: McpServer, ctx: ServerContext): ClientCapabilities | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps =
+  return (
     (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ??
-    server.server.getClientCapabilities();
-  return formElicitation(caps?.elicitation);
+    server.server.getClientCapabilities()
+  );
+}
+
+function canElicit(server: McpServer, ctx: ServerContext): boolean {
+  return formElicitation(capabilitiesOf(server, ctx)?.elicitation);
 }
 
 /** `elicitation: {}` declares form mode (the spec's reading, and what several clients send); `{ url: {} }` alone does not. */

@@ -23,9 +23,9 @@ import type { AnyTool, ToolAnswer, ToolContext } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 import { callNames } from '../tool/names.js';
 import { packageVersion } from '../version.js';
-import { registerApps, VIEW_DATA, viewOf, withView } from './apps.js';
+import { registerApps, showsViews, VIEW_DATA, viewOf, withView } from './apps.js';
 import { catalog as fullCatalog } from './catalog.js';
-import { askPerson, consentCodec, consentEnv, type ToolResult } from './consent.js';
+import { askPerson, capabilitiesOf, consentCodec, consentEnv, type ToolResult } from './consent.js';
 import { errorMessage } from './errors.js';
 import { annotationsFor, argsSchemaFor, listingOf, outputSchemaFor } from './schemas.js';
 
@@ -339,8 +339,11 @@ export function createMcpServer(deps: ServerDeps): McpServer {
                 more: howToGetMore(tool),
               });
             const structuredContent = bound(budget.structured(text.length));
-            // A view draws the whole bounded answer even where the model's share had to be shorter.
-            const full = viewOf(tool) && structuredContent.leftOut ? bound() : undefined;
+            // A host's view draws the whole bounded answer even where the model's share had to be shorter.
+            const full =
+              viewOf(tool) && structuredContent.leftOut && showsViews(capabilitiesOf(server, extra))
+                ? bound()
+                : undefined;
             return {
               content: [{ type: 'text', text }],
               structuredContent,

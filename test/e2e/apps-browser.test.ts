@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getToolUiResourceUri } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ApprovalService, createApprovalService } from '../../src/approval/index.js';
@@ -43,7 +44,12 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     });
     await approvals.listen();
     // Every change asks first (DBOPS_CONFIRM=write): acknowledging is a write.
-    t = await startTestServer({ approvals: approvals.channel, config: { auditLog, confirm: 'write' } });
+    // A host that shows views says so (the MCP Apps extension): only then does a result carry the view's data.
+    t = await startTestServer({
+      approvals: approvals.channel,
+      config: { auditLog, confirm: 'write' },
+      capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } },
+    });
     host = await startAppHost();
     chrome = await launchChromium({ width: 960, height: 900 });
     browser = chrome.context;

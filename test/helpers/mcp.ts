@@ -34,6 +34,8 @@ export interface TestServerOptions {
   extensions?: ServerDeps['extensions'];
   now?: () => Date;
   tokens?: TokenSigner;
+  /** More client capabilities (e.g. the MCP Apps extension a host with views declares). */
+  capabilities?: Record<string, unknown>;
 }
 
 export interface CallResult {
@@ -80,7 +82,7 @@ export async function startTestServer(opts: TestServerOptions = {}) {
   const server = createMcpServer(deps);
   const client = new Client(
     { name: 'test-client', version: '1.0.0' },
-    { capabilities: opts.elicit ? { elicitation: { form: {} } } : {} },
+    { capabilities: { ...(opts.elicit ? { elicitation: { form: {} } } : {}), ...opts.capabilities } },
   );
   const elicitations: ElicitRequest[] = [];
   if (opts.elicit) {
