@@ -137,8 +137,9 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
     const post = req.method === 'POST';
     if (!post && req.method !== 'GET' && req.method !== 'HEAD')
       return send(405, messagePage('Not allowed', 'Use the buttons on the page.', o), { allow: 'GET, POST' });
-    const scripted = req.headers.authorization !== undefined;
-    // A script's bearer header is never sent by a browser on its own: only cookie-carrying posts need the checks.
+    // A script's bearer header is never sent by a browser on its own: only cookie-carrying posts need the checks
+    // (and with nobody told apart, every post is a browser's).
+    const scripted = identity !== undefined && req.headers.authorization !== undefined;
     if (post && !scripted && !sameOrigin(req)) {
       logger.warn('approval page: cross-site request refused', {
         path,
