@@ -12,7 +12,7 @@ import { createApiClient } from './api/client.js';
 import { createDigestAuth, parseDigestChallenge } from './api/digest.js';
 import { ApiError, sanitizeText } from './api/errors.js';
 import { errorCodeOf, isPlainHttpOnTls, normaliseBaseUrl } from './api/transport.js';
-import { type Config, ConfigError, loadConfig, unknownSettings } from './config.js';
+import { type Config, ConfigError, loadConfig, loadPlatforms, unknownSettings } from './config.js';
 import { createIdentity, type Identity } from './identity/index.js';
 import { silentLogger } from './log.js';
 import { catalog } from './mcp/catalog.js';
@@ -486,11 +486,32 @@ export const portFix = (port: number) =>
 export async function runDoctor(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
   const { checks, config } = settingsCheck(args, env);
   if (!config) return checks;
-  checks.push(
-    ...(await platformChecks(config).catch((e: unknown) => [
+  const checked = (c: Config) =>
+    platformChecks(c).catch((e: unknown) => [
       fail('platform', sanitizeText((e as Error).message, 300), 'See the message'),
-    ])),
-  );
+    ]);
+  if (config.platforms) {
+    // Each installation of DBOPS_PLATFORMS on its own, its checks named after it.
+    let several: ReturnType<typeof loadPlatforms>;
+    try {
+      several = loadPlatforms(config.platforms);
+    } catch (e) {
+      checks.push(fail('platforms', (e as Error).message, 'Correct the file as the message says'));
+      return checks;
+    }
+    for (const p of several.platforms) {
+      const one: Config = {
+        ...config,
+        ...p,
+        demo: false,
+        caFile: p.caFile ?? config.caFile,
+        tlsInsecure: p.tlsInsecure ?? config.tlsInsecure,
+        dialect: p.dialect ?? config.dialect,
+        readOnly: p.readOnly || config.readOnly,
+      };
+      for (const c of await checked(one)) checks.push({ ...c, step: `${p.name}: ${c.step}` });
+    }
+  } else checks.push(...(await checked(config)));
   checks.push(stateDirCheck(config));
   if (config.stateUrl) checks.push(await redisCheck(config.stateUrl));
   if (config.transport === 'http') {

@@ -428,9 +428,14 @@ export async function runCall(args: string[]): Promise<number> {
   }
 }
 
-/** What GET /readyz reports: the platform answers an authenticated read now, and the state store answers. */
-async function readiness(runtime: Awaited<ReturnType<typeof createRuntime>>) {
-  const check = async (probe: () => Promise<unknown>) => {
+/**
+ * What GET /readyz reports: the platform (each installation, with several) answers an authenticated read now,
+ * and the state store answers.
+ */
+export async function readiness(
+  runtime: Awaited<ReturnType<typeof createRuntime>>,
+): Promise<Record<string, { ok: boolean; detail?: string }>> {
+  const check = async (probe: () => Promise<unknown>): Promise<{ ok: boolean; detail?: string }> => {
     try {
       await probe();
       return { ok: true };
@@ -438,12 +443,19 @@ async function readiness(runtime: Awaited<ReturnType<typeof createRuntime>>) {
       return { ok: false, detail: (e as Error).message };
     }
   };
-  const { api } = runtime.deps;
-  return {
-    // Fresh: a kept answer would say nothing about the platform now.
-    platform: await check(() =>
+  // Fresh: a kept answer would say nothing about the platform now.
+  const answers = (api: ServerDeps['api']) =>
+    check(() =>
       freshReads(() => api.request({ method: 'GET', path: '/groups', query: { itemsPerPage: 1 } })),
-    ),
+    );
+  const several = runtime.deps.platforms?.all;
+  const platforms: Record<string, { ok: boolean; detail?: string }> = several
+    ? Object.fromEntries(
+        await Promise.all(several.map(async (p) => [`platform:${p.name}`, await answers(p.api)])),
+      )
+    : { platform: await answers(runtime.deps.api) };
+  return {
+    ...platforms,
     ...(runtime.redis
       ? { stateStore: await check(() => (runtime.redis as RedisState).eval('return 1', [], [])) }
       : {}),

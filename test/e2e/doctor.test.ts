@@ -148,6 +148,27 @@ describe('dbops-mcp doctor', () => {
     expect(ok.out).toContain('✓ identity: one person, the holder of DBOPS_HTTP_TOKEN');
   });
 
+  it('several installations: checks each one, named, and says which fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dbops-doctor-platforms-'));
+    const file = join(dir, 'platforms.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        default: 'prod',
+        platforms: {
+          prod: { baseUrl: sim.baseUrl, publicKey: sim.keys.publicKey, privateKey: sim.keys.privateKey },
+          staging: { baseUrl: 'http://127.0.0.1:1', publicKey: 'k', privateKey: 'not-shown-anywhere' },
+        },
+      }),
+    );
+    const r = await doctor({ DBOPS_PLATFORMS: file, XDG_STATE_HOME: dir });
+    expect(r.out).toMatch(/✓ prod: URL/);
+    expect(r.out).toMatch(/✓ prod: API key/);
+    expect(r.out).toMatch(/✗ staging: URL/);
+    expect(r.out).not.toContain('not-shown-anywhere');
+    expect(r.code).toBe(1);
+  });
+
   it('an unreachable state store: says so', async () => {
     const r = await doctor({
       ...platform(),

@@ -9,6 +9,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema, loadPlatforms } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
+import { readiness } from '../../src/mcp/cli.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
@@ -141,6 +142,20 @@ describe('several installations', () => {
       expect.objectContaining({ tool: TOOL, platform: 'staging' }),
     ]);
     expect(audit.find((e) => e.outcome === 'rejected')).toMatchObject({ platform: 'prod' });
+  });
+
+  it('is ready when every installation answers, and names the one that does not', async () => {
+    const all = await readiness(runtime);
+    expect(Object.keys(all)).toEqual(['platform:prod', 'platform:staging', 'platform:staging-ro']);
+    expect(Object.values(all).every((c) => c.ok)).toBe(true);
+    staging.setFaults({ errorRate: 1, errorStatuses: [500] });
+    try {
+      const now = await readiness(runtime);
+      expect(now['platform:prod']?.ok).toBe(true);
+      expect(now['platform:staging']?.ok).toBe(false);
+    } finally {
+      staging.setFaults({ errorRate: 0 });
+    }
   });
 
   it('says what is wrong with a platforms file: the platform, the field, never a key', () => {
