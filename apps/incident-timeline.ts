@@ -187,7 +187,15 @@ function render(s: Json, app: App): void {
     details.hidden = false;
     const value = obj(al.currentValue);
     const result = el('div', 'result');
-    const ack = button('Acknowledge for 2 h', () => void acknowledge(al, g, ack, result), 'ack');
+    // Acknowledged for longer already: 2 hours from now would shorten it, so it is not offered.
+    const longer = ms(al.acknowledgedUntil) > Date.now() + 2 * 3_600_000;
+    const ack: HTMLElement = longer
+      ? el(
+          'p',
+          'sub',
+          `Acknowledged until ${utc(al.acknowledgedUntil)}: acknowledging for 2 h now would shorten it.`,
+        )
+      : button('Acknowledge for 2 h', () => void acknowledge(al, g, ack as HTMLButtonElement, result), 'ack');
     details.replaceChildren(
       el('h2', '', `${str(g.cause)} on ${hostOf(al)}`),
       fields([

@@ -185,6 +185,25 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     await frame.locator('.details').screenshot({ path: join(shots, 'consent-card-light.png') });
   });
 
+  it('incident timeline: an alert acknowledged for longer offers no 2-hour acknowledgement that would shorten it', async () => {
+    const { frame, data: s } = await show('triage_project', {});
+    const groups = (s.alerts as { groups: Array<{ alerts: Array<Record<string, string>> }> }).groups;
+    const later = Date.now() + 3 * 3_600_000;
+    const long = groups
+      .flatMap((g) => g.alerts)
+      .find((a) => a.acknowledgedUntil && Date.parse(a.acknowledgedUntil) > later && a.hostnameAndPort)!;
+    expect(long, 'the demo data holds an alert acknowledged for hours').toBeDefined();
+    const others = groups.flatMap((g) => g.alerts).filter((a) => a.hostnameAndPort === long.hostnameAndPort);
+    const index = others.indexOf(long);
+    await frame
+      .getByRole('button', { name: new RegExp(`^${long.hostnameAndPort} \\(acknowledged\\)`) })
+      .nth(others.filter((a, i) => i < index && a.acknowledgedUntil).length)
+      .click();
+    await expect(frame.locator('.details').innerText()).resolves.toContain(long.id);
+    await expect(frame.getByRole('button', { name: 'Acknowledge for 2 h' }).count()).resolves.toBe(0);
+    await expect(frame.locator('.details').innerText()).resolves.toContain('would shorten it');
+  });
+
   it('incident timeline follows the host theme (dark)', async () => {
     const { page, frame } = await show('triage_project', {}, 'dark');
     await frame.locator('.mark').first().waitFor();
