@@ -37,7 +37,7 @@ function render(s: Json, app: App): void {
     el(
       'p',
       'sub',
-      `Project ${str(s.projectId)} · last ${str(win.hours)} h · oldest first, changes before what broke`,
+      `Project ${str(s.projectName) || str(s.projectId)} · last ${str(win.hours)} h · oldest first, changes before what broke`,
     ),
   );
   const say = status(root);

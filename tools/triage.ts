@@ -293,6 +293,7 @@ export const triageProject = defineTool({
   },
   output: {
     projectId: z.string(),
+    projectName: z.string().optional(),
     window: z.looseObject({ since: z.string(), until: z.string(), hours: z.number() }),
     alerts: z.looseObject({}).nullable(),
     automation: z.looseObject({}).nullable(),
@@ -361,6 +362,7 @@ export const triageProject = defineTool({
       text: triageText(t, f, groups, changes, tl),
       structured: {
         projectId: t.projectId,
+        projectName: f.names.projectName?.(t.projectId),
         window: { since: t.since, until: t.until, hours: t.hours },
         alerts: t.alerts
           ? {

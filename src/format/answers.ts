@@ -24,6 +24,8 @@ export interface NameBook {
   alertConfig(id: string): string;
   /** An API public key as "key `description` (publicKey)"; anything else (a username) as it is. */
   key(publicKeyOrUsername: string): string;
+  /** A project's own name when known (for structured answers; untrusted text, bounded and sanitized there). */
+  projectName?(id: string): string | undefined;
 }
 
 const asIs = (id: string) => id;

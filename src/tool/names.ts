@@ -73,6 +73,7 @@ export function callNames(api: ApiClient, logger?: Logger): CallNames {
 
   return {
     project: label('project'),
+    projectName: (id) => known.get(`project:${id}`),
     user: label('user'),
     host: label('host'),
     alertConfig: label('alertConfig'),

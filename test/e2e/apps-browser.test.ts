@@ -127,6 +127,9 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
       .groups;
     expect(groups.length).toBeGreaterThan(0);
     const main = await text(frame);
+    // The header names the project, not only its id.
+    const project = t.sim.store.data.projects.find((p) => p.id === t.sim.projectIds[0])!;
+    expect(main).toContain(`Project ${project.name} · last 24 h`);
     for (const g of groups) {
       expect(main).toContain(g.cause);
       for (const a of g.alerts) if (a.hostnameAndPort) expect(main).toContain(a.hostnameAndPort);
