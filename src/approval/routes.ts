@@ -405,15 +405,9 @@ function secure(req: IncomingMessage): boolean {
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_FORM) return undefined;
-    chunks.push(chunk as Buffer);
-  }
+  const text = await readSmall(req);
   try {
-    const v: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const v: unknown = JSON.parse(text ?? '');
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
@@ -454,6 +448,12 @@ function cookies(req: IncomingMessage): Record<string, string> {
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
   if (!req.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) return undefined;
+  const text = await readSmall(req);
+  return text === undefined ? undefined : new URLSearchParams(text);
+}
+
+/** A request body of at most MAX_FORM bytes as text; undefined when larger. */
+async function readSmall(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -461,5 +461,5 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefin
     if (size > MAX_FORM) return undefined;
     chunks.push(chunk as Buffer);
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return Buffer.concat(chunks).toString('utf8');
 }

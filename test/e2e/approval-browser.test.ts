@@ -7,12 +7,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type ApprovalService, createApprovalService } from '../../src/approval/index.js';
 import { silentLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
-import { type Browser, CHROMIUM, hasChromium, launchChromium } from '../helpers/browser.js';
+import { CHROMIUM, hasChromium, withChromium } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/mcp.js';
 
 if (!hasChromium)
@@ -23,21 +23,11 @@ if (!hasChromium)
 const TOOL = 'set_alert_config_enabled';
 
 describe.skipIf(!hasChromium)('approval page in a real browser', () => {
-  let chrome: Browser;
-  let browser: BrowserContext;
+  const chromium = withChromium();
   const open: Array<{ close(): Promise<void> }> = [];
 
-  beforeAll(async () => {
-    chrome = await launchChromium();
-    browser = chrome.context;
-  }, 60_000);
-
-  afterAll(async () => {
-    await chrome?.close();
-  });
-
   afterEach(async () => {
-    for (const p of browser.pages()) await p.close();
+    for (const p of chromium().pages()) await p.close();
     for (const o of open.splice(0).reverse()) await o.close();
   });
 
@@ -67,7 +57,7 @@ describe.skipIf(!hasChromium)('approval page in a real browser', () => {
   }
 
   async function visit(url: string): Promise<Page> {
-    const page = await browser.newPage();
+    const page = await chromium().newPage();
     const res = await page.goto(url);
     expect(res?.status()).toBe(200);
     return page;
@@ -168,7 +158,7 @@ describe.skipIf(!hasChromium)('approval page in a real browser', () => {
         return new Promise<void>((r) => evil.close(() => r()));
       },
     });
-    const attacker = await browser.newPage();
+    const attacker = await chromium().newPage();
     await attacker.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
     const [response] = await Promise.all([
       attacker.waitForResponse((r) => r.url() === s.c.url),

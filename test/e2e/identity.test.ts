@@ -16,14 +16,13 @@ import {
 } from '@modelcontextprotocol/client';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
-import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import type { RunningHttp } from '../../src/mcp/http.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';
-import { type Browser, hasChromium, launchChromium } from '../helpers/browser.js';
-import { raw } from '../helpers/http.js';
+import { hasChromium, withChromium } from '../helpers/browser.js';
+import { raw, rawInitialize } from '../helpers/http.js';
 import { startTestHttp } from '../helpers/mcp.js';
 
 const READ = 'dbops:read';
@@ -183,18 +182,7 @@ async function mcp(token: string, name: string) {
   return { c, call };
 }
 
-const post = (headers: Record<string, string>) =>
-  raw(
-    http.url,
-    'POST',
-    { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    }),
-  );
+const post = (headers: Record<string, string>) => rawInitialize(http.url, headers);
 
 /** A token like the issuer's, signed with its own key, with one claim changed. */
 const forged = (claims: Record<string, unknown>, alg = 'RS256') =>
@@ -313,15 +301,7 @@ describe('the server as an OAuth resource server', () => {
 });
 
 describe.skipIf(!hasChromium)('two people, one server: who asks, who approves', () => {
-  let chrome: Browser;
-  let browser: BrowserContext;
-  beforeAll(async () => {
-    chrome = await launchChromium();
-    browser = chrome.context;
-  }, 60_000);
-  afterAll(async () => {
-    await chrome?.close();
-  });
+  const chromium = withChromium();
 
   it('alice asks, sees only her own request and cannot approve it; bob signs in with the issuer and approves; the audit says who', async () => {
     const aliceToken = await tokenFor('alice-agent');
@@ -376,7 +356,7 @@ describe.skipIf(!hasChromium)('two people, one server: who asks, who approves', 
     expect(tampered.body).toContain('http-equiv="refresh"');
 
     // Bob, in a browser: the link alice's assistant showed, the issuer's sign-in, then the page.
-    const page = await browser.newPage();
+    const page = await chromium().newPage();
     await page.goto(`${http.origin}/approvals/${approvalId}`);
     await page.getByRole('link', { name: /Sign in with/ }).click();
     await page.locator('input[name=login]').fill('bob');
@@ -387,7 +367,7 @@ describe.skipIf(!hasChromium)('two people, one server: who asks, who approves', 
     const main = await page.locator('main').innerText();
     expect(main).toContain('requested by alice@example.com with alice-cli 7.1');
     expect(main).toContain('Signed in as bob@example.com (approver)');
-    const cookie = (await browser.cookies(`${http.origin}/approvals/${approvalId}`)).find(
+    const cookie = (await chromium().cookies(`${http.origin}/approvals/${approvalId}`)).find(
       (c) => c.name === 'dbops_auth',
     )!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });

@@ -14,7 +14,7 @@ import { createLogger } from '../../src/log.js';
 import { registerPrompts } from '../../src/mcp/prompts.js';
 import { createSecretKeeper } from '../../src/policy/secrets.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { raw } from '../helpers/http.js';
+import { raw, rawInitialize } from '../helpers/http.js';
 import { startTestHttp, startTestServer, type TestServer } from '../helpers/mcp.js';
 import { fencingProblems } from '../reliability/deps.js';
 
@@ -257,19 +257,6 @@ describe('finding 8: HTTP holds under load', () => {
     return { client, transport };
   };
   const logger = createLogger('error');
-  /** A raw 2025 initialize, to read the status and body a refused one gets. */
-  const initialize = (url: string, headers: Record<string, string> = {}) =>
-    raw(
-      url,
-      'POST',
-      { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-      }),
-    );
 
   it('caps sessions: the least recently used idle one goes; none idle → 503 with Retry-After', async () => {
     const t = await startTestServer({ sim });
@@ -293,7 +280,7 @@ describe('finding 8: HTTP holds under load', () => {
       sim.setFaults({ latencyMs: 1_500 });
       const calls = busy.map((b) => b.client.callTool({ name: 'list_hosts', arguments: {} }));
       await new Promise((r) => setTimeout(r, 300));
-      const init = await initialize(http.url);
+      const init = await rawInitialize(http.url);
       expect(init.status).toBe(503);
       expect(String(init.headers['retry-after'])).toMatch(/^\d+$/);
       await Promise.all(calls);
@@ -334,7 +321,7 @@ describe('finding 8: HTTP holds under load', () => {
       sim.setFaults({ latencyMs: 1_500 });
       const calls = busy.map((c) => c.callTool({ name: 'list_hosts', arguments: {} }));
       await new Promise((r) => setTimeout(r, 300));
-      const init = (token: string) => initialize(http.url, { authorization: `Bearer ${token}` });
+      const init = (token: string) => rawInitialize(http.url, { authorization: `Bearer ${token}` });
       const refused = await init(alice.token);
       expect(refused.status).toBe(503);
       expect(refused.body).toContain('DBOPS_HTTP_MAX_SESSIONS_PER_PERSON');

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -39,5 +40,20 @@ export async function launchChromium(viewport = { width: 900, height: 900 }): Pr
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
+  };
+}
+
+/** Chromium for one describe block: started before its tests, closed after; call the getter inside a test. */
+export function withChromium(viewport?: { width: number; height: number }): () => BrowserContext {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium(viewport);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('Chromium did not start');
+    return browser.context;
   };
 }

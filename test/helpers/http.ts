@@ -47,3 +47,18 @@ export async function decide(url: string, decision: 'approve' | 'decline' = 'app
   };
   return raw(url, 'POST', headers, body);
 }
+
+/** A raw 2025 initialize POST to /mcp, to read the status, headers and body a refused (or accepted) one gets. */
+export function rawInitialize(url: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return raw(
+    url,
+    'POST',
+    { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  );
+}
