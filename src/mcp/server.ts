@@ -347,9 +347,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             return {
               content: [{ type: 'text', text }],
               structuredContent,
-              ...(full && JSON.stringify(full).length > JSON.stringify(structuredContent).length
-                ? { _meta: { [VIEW_DATA]: full } }
-                : {}),
+              ...(full ? { _meta: { [VIEW_DATA]: full } } : {}),
             };
           } catch (e) {
             const text = errorMessage(e, tool.name);
