@@ -80,7 +80,15 @@ function platformTool(tool: AnyTool, names: string[], byDefault: string): AnyToo
     const which = names.map((n) => (n === byDefault ? `${n} (default)` : n)).join(', ');
     t = {
       ...tool,
-      input: { ...tool.input, platform: z.enum(names).optional().describe(`Which installation: ${which}`) },
+      input: {
+        ...tool.input,
+        platform: z
+          .enum(names, {
+            error: (i) => `no platform named ${JSON.stringify(i.input)}; this server has ${which}`,
+          })
+          .optional()
+          .describe(`Which installation: ${which}`),
+      },
     } as AnyTool;
     withPlatform.set(tool, t);
   }
@@ -270,7 +278,8 @@ export function createMcpServer(deps: ServerDeps): McpServer {
           const platform = several?.all.find((p) => p.name === (given.platform ?? several.default));
           const args = platform ? { ...given, platform: platform.name } : given;
           const api = platform?.api ?? deps.api;
-          if (platform?.readOnly && kindOf(tool, args) !== 'read')
+          if (platform?.readOnly && kindOf(tool, args) !== 'read') {
+            toolCalls.inc({ tool: tool.name, outcome: 'error' });
             return {
               content: [
                 {
@@ -280,6 +289,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
               ],
               isError: true,
             };
+          }
           const ctx: ToolContext = {
             api,
             defaults: platform

@@ -12,6 +12,7 @@ import { silentLogger } from '../../src/log.js';
 import { readiness } from '../../src/mcp/cli.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import { registry } from '../../src/metrics.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 
 let prod: Simulator;
@@ -107,7 +108,8 @@ describe('several installations', () => {
     const r = await call('list_projects', { platform: 'qa' });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/platform/);
-    expect(r.text).toContain('staging-ro');
+    expect(r.text).toContain('no platform named "qa"');
+    expect(r.text).toContain('prod (default), staging, staging-ro');
   });
 
   it('refuses a change on a read-only installation without calling it', async () => {
@@ -116,6 +118,10 @@ describe('several installations', () => {
     expect(r.isError).toBe(true);
     expect(r.text).toContain('Platform `staging-ro` is read-only');
     expect(staging.stats.snapshot().requests).toBe(before);
+    // Counted like any refused call.
+    expect(await registry.getSingleMetricAsString('dbops_tool_calls_total')).toMatch(
+      /dbops_tool_calls_total\{tool="set_alert_config_enabled",outcome="error"\} [1-9]/,
+    );
   });
 
   it('names the installation in the preview and the audit, and never applies consent given for one to another', async () => {
