@@ -1,24 +1,15 @@
 // The doctor as a user runs it after installing the package: `npm pack`, a global install of the tarball into
 // an empty prefix, then `dbops-mcp doctor` from the PATH — passing in demo mode (no configuration), failing with
 // the fix for a broken set-up. Catches a doctor that needs something the package does not ship.
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { npm, run } from '../helpers/npm.js';
 
-const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'dbops-doctor-pack-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const npm = (args: string[], cwd: string) =>
-  run('npm', [...args, '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error'], {
-    cwd,
-    timeout: 150_000,
-    maxBuffer: 16 << 20,
-  });
 
 /** The installed command's exit code and output (a failing doctor exits 1, which execFile rejects). */
 async function doctor(env: Record<string, string>, args: string[] = []) {

@@ -1,6 +1,6 @@
 // dbops-mcp doctor as an operator runs it: a real process, against the simulator and against each broken
 // set-up the README's users met, each failure naming its real cause and fix. The installed command (dist/bin).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chownSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { hasOpenssl, selfSignedCert } from '../helpers/tls.js';
 
 const cli = new URL('../../dist/bin/dbops-mcp.js', import.meta.url).pathname;
-const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const isRoot = process.getuid?.() === 0;
 
 let sim: Simulator;
@@ -270,28 +270,11 @@ describe('dbops-mcp doctor', () => {
     let https: ReturnType<typeof createHttpsServer>;
     beforeAll(async () => {
       const dir = mkdtempSync(join(tmpdir(), 'dbops-doctor-tls-'));
-      certFile = join(dir, 'cert.pem');
-      const made = spawnSync('openssl', [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        certFile,
-      ]);
-      expect(made.status).toBe(0);
+      const made = selfSignedCert(dir);
+      certFile = made.certFile;
       // Not the platform: a TLS server answering 200 to anything.
       https = createHttpsServer(
-        { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(certFile) },
+        { key: readFileSync(made.keyFile), cert: readFileSync(certFile) },
         (_req, res) => res.end('{}'),
       );
       await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));

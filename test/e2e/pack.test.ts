@@ -1,26 +1,16 @@
 // The package as a user gets it: `npm pack` of the built tree, installed from the tarball into an empty
 // folder, then the `dbops-mcp` command run from there. Catches a `files` list or `bin` that leaves out what
 // the command needs, and dependencies declared only as dev ones. Run after a build (npm test builds first).
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../tools/index.js';
+import { npm, run } from '../helpers/npm.js';
 
-const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'dbops-pack-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-// npm without the user's audit, funding and update noise; the cache makes a second run offline.
-const npm = (args: string[], cwd: string) =>
-  run('npm', [...args, '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error'], {
-    cwd,
-    timeout: 150_000,
-    maxBuffer: 16 << 20,
-  });
 
 describe('npm package', () => {
   it('installs from its tarball and runs `dbops-mcp tools`', { timeout: 180_000 }, async () => {

@@ -1,7 +1,6 @@
 // Network settings of the client over loopback: a private CA (caFile), skipping verification
 // (tlsInsecure, with a loud warning) and proxies from the environment.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -12,8 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { createLogger } from '../../src/log.js';
+import { hasOpenssl, selfSignedCert } from '../helpers/tls.js';
 
-const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'dbops-client-tls-'));
 const clients: ApiClient[] = [];
 const servers: Server[] = [];
@@ -42,26 +41,9 @@ describe.skipIf(!hasOpenssl)('TLS', () => {
   let httpsPort = 0;
   const certFile = join(dir, 'cert.pem');
   beforeAll(async () => {
-    const made = spawnSync('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      certFile,
-    ]);
-    expect(made.status).toBe(0);
+    const made = selfSignedCert(dir);
     const server = createHttpsServer(
-      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(certFile) },
+      { key: readFileSync(made.keyFile), cert: readFileSync(certFile) },
       answer,
     );
     httpsPort = await listen(server as unknown as Server);
