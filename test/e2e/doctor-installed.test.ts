@@ -1,11 +1,11 @@
 // The doctor as a user runs it after installing the package: `npm pack`, a global install of the tarball into
 // an empty prefix, then `dbops-mcp doctor` from the PATH — passing in demo mode (no configuration), failing with
 // the fix for a broken set-up. Catches a doctor that needs something the package does not ship.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { npm, run } from '../helpers/npm.js';
+import { installGlobally, npm, run } from '../helpers/npm.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'dbops-doctor-pack-'));
@@ -27,15 +27,7 @@ describe('dbops-mcp doctor from the installed package', () => {
     // --ignore-scripts: pack the build the tests run against instead of rebuilding it.
     const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root);
     const [info] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
-    const prefix = join(dir, 'prefix');
-    mkdirSync(prefix);
-    await npm(
-      ['install', '--global', '--prefer-offline', '--prefix', prefix, join(dir, info!.filename)],
-      dir,
-    );
-    const home = join(dir, 'home');
-    mkdirSync(home);
-    const env = { PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, HOME: home };
+    const env = await installGlobally(join(dir, info!.filename), dir);
 
     const demo = await doctor(env);
     expect(demo.out).toContain('✓ API key: the demo key is accepted');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../tools/index.js';
-import { npm, run } from '../helpers/npm.js';
+import { installGlobally, npm, run } from '../helpers/npm.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'dbops-pack-'));
@@ -61,15 +61,7 @@ describe('npm package', () => {
 
     // As the README says: a global install of the tarball into an empty prefix puts `dbops-mcp` on the PATH,
     // with --version, --help and a demo call that needs no configuration.
-    const prefix = join(dir, 'prefix');
-    mkdirSync(prefix);
-    await npm(
-      ['install', '--global', '--prefer-offline', '--prefix', prefix, join(dir, info!.filename)],
-      dir,
-    );
-    const home = join(dir, 'home');
-    mkdirSync(home);
-    const env = { PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, HOME: home };
+    const env = await installGlobally(join(dir, info!.filename), dir);
     const version = await run('dbops-mcp', ['--version'], { env, timeout: 30_000 });
     expect(version.stdout.trim()).toBe(manifest.version);
     const help = await run('dbops-mcp', ['--help'], { env, timeout: 30_000 });
