@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { tokenHash } from '../../src/identity/tokens.js';
 
 const cli = new URL('../../dist/src/cli.js', import.meta.url).pathname;
 
@@ -68,5 +69,19 @@ describe('cli', () => {
   });
   it('is executable through node', () => {
     expect(() => execFileSync(process.execPath, [cli, '--help'], { stdio: 'pipe' })).not.toThrow();
+  });
+});
+
+describe('dbops-mcp token', () => {
+  it('prints a fresh token on stdout and the tokens file line, with its hash only, on stderr', () => {
+    const out = spawnSync(process.execPath, [cli, 'token', 'priya@example.com'], { encoding: 'utf8' });
+    expect(out.status).toBe(0);
+    const token = out.stdout.trim();
+    expect(token).toMatch(/^[\w-]{43}$/);
+    expect(out.stderr).toContain(`priya@example.com sha256:${tokenHash(token)}`);
+    expect(out.stderr).not.toContain(token);
+    const bad = spawnSync(process.execPath, [cli, 'token', 'two words'], { encoding: 'utf8' });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('cannot name a person');
   });
 });
