@@ -39,6 +39,8 @@ export const serverEnv = (sim, work) => ({
   DBOPS_ORG_ID: sim.orgId,
   DBOPS_AUDIT_LOG: join(work, 'audit.log'),
   DBOPS_SECRETS_DIR: join(work, 'secrets'),
+  // Its own state directory: an HTTP server claims the one it uses, and the user's may be in use.
+  DBOPS_STATE_DIR: join(work, 'state'),
   DBOPS_LOG_LEVEL: 'error',
   // Timings of calls measure the work of a call: a kept answer would skip the platform (bench/load.mjs
   // measures the read cache itself).

@@ -22,8 +22,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Keep the audit log and secrets out of the user's directories; demo mode needs no other setting.
-export DBOPS_AUDIT_LOG=$work/audit.log DBOPS_SECRETS_DIR=$work/secrets DBOPS_LOG_LEVEL=warn
+# Keep the audit log, secrets and state out of the user's directories (an HTTP server claims its state
+# directory: another server of the user's may hold the default one); demo mode needs no other setting.
+export DBOPS_AUDIT_LOG=$work/audit.log DBOPS_SECRETS_DIR=$work/secrets DBOPS_STATE_DIR=$work/state DBOPS_LOG_LEVEL=warn
 export NO_COLOR=1 FORCE_COLOR=0 # plain failure logs
 
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
