@@ -67,7 +67,9 @@ export const listOpenAlerts = defineTool({
       );
       lines.push(f.fence.notice, f.fence.wrap(body));
       if (hidden)
-        lines.push(`${hidden} more alerts in structuredContent.alerts (or responseFormat=detailed).`);
+        lines.push(
+          `${hidden} more alerts not shown: list_open_alerts_for_config per configuration, or responseFormat=detailed.`,
+        );
       lines.push(
         `Next: ${ackTool(groups)} with an alertId while someone works on it; get_alert_config with an alertConfigId; triage_project for what changed before.`,
       );

@@ -20,6 +20,7 @@ import {
   ackTool,
   alertCounts,
   alertHeadline,
+  alertInGroup,
   alertWhere,
   fallbackNote,
   groupHeading,
@@ -369,7 +370,7 @@ export const triageProject = defineTool({
               source: t.alerts.source,
               truncated: t.alerts.truncated,
               ...alertCounts(t.alerts.alerts, f.now),
-              groups: groups.map((g) => ({ ...groupSummary(g), alerts: redact(g.alerts) })),
+              groups: groups.map((g) => ({ ...groupSummary(g), alerts: redact(g.alerts.map(alertInGroup)) })),
             }
           : null,
         automation: automation

@@ -72,5 +72,12 @@ for (const times of [1, 100]) {
       console.log(`text + structured at ${times}×`, together);
       expect(Object.entries(together).filter(([, n]) => n > BOTH)).toEqual([]);
     }, 120_000);
+
+    if (times > 1)
+      it('sends the model to a call for the alerts the text leaves out, not to a part that may be cut', async () => {
+        const r = await t.call('list_open_alerts', {});
+        expect(r.text).toMatch(/\d+ more alerts not shown: list_open_alerts_for_config per configuration/);
+        expect(r.text).not.toContain('structuredContent');
+      });
   });
 }

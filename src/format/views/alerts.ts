@@ -204,6 +204,16 @@ export const groupSummary = (g: AlertGroup) => ({
   alertIds: g.alerts.map((a) => a.id),
 });
 
+/**
+ * An alert inside its cause group (triage's structured part): what the group does not already say. Its type,
+ * metric and project are the group's; `links` are the platform's API addresses, of no use to a model or a view.
+ * Leaner alerts let more of a triage fit the answer's budget (DBOPS_MAX_OUTPUT_CHARS).
+ */
+export function alertInGroup(a: Alert): Record<string, unknown> {
+  const { links: _links, groupId: _groupId, eventTypeName: _type, metricName: _metric, ...rest } = a;
+  return rest;
+}
+
 export const fallbackNote = (source: string) =>
   source === 'per-config'
     ? 'This server has no project-wide alert list: the alerts were read per alert configuration, which shows OPEN alerts only (not TRACKING).'
