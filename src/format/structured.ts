@@ -8,20 +8,18 @@ import { sanitize } from './untrusted.js';
 export const MAX_STRUCTURED_CHARS = 16_000;
 
 /**
- * One budget for a whole answer (DBOPS_MAX_OUTPUT_CHARS): some clients (LangChain, mcp-use) hand the model the
- * text and the structured content together. The text takes at most two thirds of it; the structured part gets
- * what the text left less 2 % for the client's own wrapping (JSON-encoding the text escapes its newlines), a
- * third at least and never more than MAX_STRUCTURED_CHARS: together they stay within the budget.
+ * One budget for a whole answer (DBOPS_MAX_OUTPUT_CHARS): some clients hand the model the text and the
+ * structured content together, mcp-use even the whole result as JSON. So the budget is counted as that JSON:
+ * the text JSON-encoded (its newlines and quotes escaped) takes at most two thirds; the structured part gets
+ * what is left after the result's envelope (a third at least, never more than MAX_STRUCTURED_CHARS).
  */
 export function shareBudget(budget: number) {
-  const wrapping = Math.ceil(budget / 50);
+  /** `{"content":[{"type":"text","text":…}],"structuredContent":…,"isError":false}` around the two parts. */
+  const envelope = 100;
   return {
-    text: Math.floor((budget * 2) / 3),
-    structured: (textLength: number) =>
-      Math.min(
-        MAX_STRUCTURED_CHARS,
-        Math.max(Math.floor(budget / 3) - wrapping, budget - textLength - wrapping),
-      ),
+    /** Most characters the text may take once JSON-encoded. */
+    encodedText: Math.floor((budget * 2) / 3),
+    structured: (encodedText: number) => Math.min(MAX_STRUCTURED_CHARS, budget - envelope - encodedText),
   };
 }
 

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { createApiClient } from '../api/client.js';
 import { type ApprovalService, createApprovalService } from '../approval/index.js';
-import { type Config, ConfigError, loadPlatforms, type PlatformSpec } from '../config.js';
+import { type Config, ConfigError, loadPlatforms, type PlatformSpec, settingNames } from '../config.js';
 import { createIdentity, type Identity } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import { cacheReads, consentSteps, platformRequestSeconds, platformRequests } from '../metrics.js';
@@ -54,6 +54,14 @@ export async function createRuntime(
   let demoBaseUrl: string | undefined;
   let api: { baseUrl: string; publicKey: string; privateKey: string };
   // Several installations (DBOPS_PLATFORMS): the default one stands where the one platform would.
+  if (config.platforms) {
+    // One place says where the platform is: a URL or key beside the file would be ignored in silence.
+    const beside = (['baseUrl', 'publicKey', 'privateKey', 'demo'] as const).filter((k) => config[k]);
+    if (beside.length)
+      throw new ConfigError(
+        `DBOPS_PLATFORMS names the installations; remove ${beside.map((k) => settingNames[k].env).join(', ')} (each platform's URL and key go in the file)`,
+      );
+  }
   const several = config.platforms ? loadPlatforms(config.platforms) : undefined;
   const first = several?.platforms.find((p) => p.name === several.default);
   if (first) {

@@ -341,14 +341,18 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             const narrow = 'Narrow it with pageNum/itemsPerPage or filters.';
             const aged = withDataAge(answer, reads.oldestAt);
             const budget = shareBudget(deps.config.maxOutputChars);
-            const text = capText(aged.text, budget.text, narrow, fence.tag);
+            // Capped by its encoded size: escaping grows a text, and clients count it encoded.
+            const encoded = (t: string) => JSON.stringify(t).length;
+            let text = capText(aged.text, budget.encodedText, narrow, fence.tag);
+            const growth = encoded(text) - budget.encodedText;
+            if (growth > 0) text = capText(aged.text, budget.encodedText - growth, narrow, fence.tag);
             const bound = (max?: number) =>
               boundStructured(aged.structured, {
                 ...(max ? { max } : {}),
                 nextStep: nextStepOf(tool, answer, fence.tag),
                 more: howToGetMore(tool),
               });
-            const structuredContent = bound(budget.structured(text.length));
+            const structuredContent = bound(budget.structured(encoded(text)));
             // A host's view draws the whole bounded answer even where the model's share had to be shorter.
             const full =
               viewOf(tool) && structuredContent.leftOut && showsViews(capabilitiesOf(server, extra))

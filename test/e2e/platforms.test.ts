@@ -164,6 +164,18 @@ describe('several installations', () => {
     }
   });
 
+  it('refuses a platform URL or key set beside the file, which would be ignored in silence', async () => {
+    const settings = configSchema.parse({
+      platforms: join(dir, 'platforms.json'),
+      baseUrl: prod.baseUrl,
+      demo: true,
+      stateDir: join(dir, 'state2'),
+    });
+    await expect(createRuntime(settings, silentLogger)).rejects.toThrow(
+      /DBOPS_PLATFORMS names the installations; remove DBOPS_BASE_URL, DBOPS_DEMO/,
+    );
+  });
+
   it('says what is wrong with a platforms file: the platform, the field, never a key', () => {
     const bad = (body: unknown) => () => loadPlatforms(file('bad.json', body));
     expect(

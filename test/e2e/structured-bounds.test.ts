@@ -63,7 +63,12 @@ for (const times of [1, 100]) {
         expect(r.isError, `${name}: ${r.text}`).toBe(false);
         const size = JSON.stringify(r.structured).length;
         sizes[`${name} ${JSON.stringify(args)}`] = size;
-        together[`${name} ${JSON.stringify(args)}`] = r.text.length + size;
+        // mcp-use hands its model the whole result as JSON (the text JSON-escaped): the strictest measure.
+        together[`${name} ${JSON.stringify(args)}`] = JSON.stringify({
+          content: [{ type: 'text', text: r.text }],
+          structuredContent: r.structured,
+          isError: false,
+        }).length;
         if (typeof r.structured?.['nextStep'] !== 'string') sizes[`${name} without nextStep`] = 0;
       }
       console.log(`structured sizes at ${times}×`, sizes);
