@@ -246,7 +246,12 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
       const link = r && opts.linkFor ? `?as=${opts.linkFor(a.id, r.person)}` : '';
       const url = `${origin}/approvals/${a.id}${link}`;
       logger.info('approval pending', { tool: a.tool, approvalId: a.id, url });
-      return { approvalId: a.id, url, expiresAt: a.expiresAt };
+      return {
+        approvalId: a.id,
+        url,
+        expiresAt: a.expiresAt,
+        ...(approvers.size > 0 && a.fourEyes ? { otherApprover: true } : {}),
+      };
     },
 
     async take(id, tool, hash, requesterKey) {

@@ -115,9 +115,15 @@ export function confirmationNeeded(
 export function approvalNeeded(
   tool: string,
   preview: Preview,
-  pending: { approvalId: string; url: string; expiresAt: Date },
+  pending: { approvalId: string; url: string; expiresAt: Date; otherApprover?: boolean },
   f: Shown,
 ): ToolAnswer {
+  // Under four eyes the person who asked can decline but not approve: say so, or the model promises otherwise.
+  const others = 'an approver other than the person who asked (DBOPS_APPROVERS)';
+  const show = (link: string) =>
+    pending.otherApprover
+      ? `This change needs ${others}: show the ${link} to the person, who can pass it to an approver or decline it; once it is decided,`
+      : `Show the ${link} to the person so they can approve or decline. Once they have decided,`;
   const text = [
     `## Approval needed — nothing has changed yet`,
     previewMarkdown(preview, f),
@@ -125,7 +131,7 @@ export function approvalNeeded(
     `**Approval page**: ${pending.url}`,
     `**approvalId**: ${pending.approvalId} (expires ${when(pending.expiresAt.toISOString(), f.now)})`,
     '',
-    `Show the link to the person so they can approve or decline. Once they have decided, ${again(`\`${tool}\``)} plus approvalId "${pending.approvalId}".`,
+    `${show('link')} ${again(`\`${tool}\``)} plus approvalId "${pending.approvalId}".`,
   ].join('\n');
   return {
     text,
@@ -138,7 +144,9 @@ export function approvalNeeded(
         url: pending.url,
         expiresAt: pending.expiresAt.toISOString(),
       },
-      nextStep: `Nothing has changed yet. Show the approval link ${pending.url} to the person; once they have decided, ${again(tool)} plus approvalId "${pending.approvalId}".`,
+      nextStep: pending.otherApprover
+        ? `Nothing has changed yet. ${show(`approval link ${pending.url}`)} ${again(tool)} plus approvalId "${pending.approvalId}".`
+        : `Nothing has changed yet. Show the approval link ${pending.url} to the person; once they have decided, ${again(tool)} plus approvalId "${pending.approvalId}".`,
     },
   };
 }

@@ -53,6 +53,8 @@ export interface PendingApproval {
   approvalId: string;
   url: string;
   expiresAt: Date;
+  /** Four eyes apply: an approver other than the requester must approve (the requester may decline). */
+  otherApprover?: boolean;
 }
 
 /**

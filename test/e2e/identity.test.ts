@@ -317,6 +317,9 @@ describe.skipIf(!hasChromium)('two people, one server: who asks, who approves', 
     const first = await alice.call(TOOL, args);
     expect(first.structured.outcome).toBe('approval_pending');
     const { approvalId, url } = first.structured.confirmation as { approvalId: string; url: string };
+    // The model is told the truth: the person who asked cannot approve this one themselves.
+    for (const said of [first.text, first.structured.nextStep as string])
+      expect(said).toContain('an approver other than the person who asked (DBOPS_APPROVERS)');
 
     // The page's JSON for scripts, with the same tokens as /mcp: each viewer sees their own, approvers all.
     const list = async (token: string) =>
