@@ -32,7 +32,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dbops-platforms-'));
   [prod, staging] = await Promise.all([
     startSimulator({ dataset: 'demo', port: 0 }),
-    startSimulator({ dataset: 'demo', port: 0 }),
+    // Staging speaks the field's names (the vendor's, not the spec's): each installation's client learns its own.
+    startSimulator({ dataset: 'demo', port: 0, dialect: 'field' }),
   ]);
   const at = (s: Simulator, more: Record<string, unknown> = {}) => ({
     baseUrl: s.baseUrl,
@@ -102,6 +103,14 @@ describe('several installations', () => {
     expect(gets(prod)).toBe(p0);
     expect((await call('list_projects', {})).isError).toBe(false);
     expect(gets(prod)).toBeGreaterThan(p0);
+  });
+
+  it("speaks each installation's own dialect: the field's integration names on staging, the spec's on prod", async () => {
+    const onStaging = await call('list_integrations', { platform: 'staging' });
+    const onProd = await call('list_integrations', {});
+    expect(onStaging.isError || onProd.isError).toBe(false);
+    expect(JSON.stringify(onStaging.structured)).toMatch(/PAGER_DUTY|SLACK|DATADOG/);
+    expect(JSON.stringify(onProd.structured)).toMatch(/INCIDENT_PAGING|TEAM_CHAT|METRICS_/);
   });
 
   it('refuses an unknown installation by name, listing the configured ones', async () => {
