@@ -1,7 +1,7 @@
 // The approval page as one service: the store (the guard's ApprovalChannel), its routes, and where they are
 // served — the HTTP transport's own port (useOrigin) or the dedicated loopback server (listen).
 import { randomBytes } from 'node:crypto';
-import type { Identity } from '../identity/index.js';
+import { type Identity, tellsPeopleApart } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import type { AuditLog } from '../policy/audit.js';
 import type { RecordStore } from '../state/approvals.js';
@@ -58,7 +58,7 @@ export function createApprovalService(opts: ApprovalServiceOptions): ApprovalSer
   const channel = createApprovalStore({
     approvers: opts.approvers,
     // Capped per person only where people are told apart: one shared token is everyone at once.
-    capPerPerson: opts.identity?.mode === 'oauth' || opts.identity?.mode === 'token-file',
+    capPerPerson: opts.identity !== undefined && tellsPeopleApart(opts.identity.mode),
     ...(people ? { linkFor: (id: string, person: string) => signedLink(key, id, person) } : {}),
     ttlMs: opts.ttlMs,
     audit: opts.audit,
@@ -74,7 +74,6 @@ export function createApprovalService(opts: ApprovalServiceOptions): ApprovalSer
     store: channel,
     identity: opts.identity,
     key,
-    approvers: opts.approvers,
     logger: opts.logger,
   });
   return {

@@ -16,7 +16,7 @@ import { isLoopbackHost } from '../net.js';
 import { sameSecret } from '../policy/tokens.js';
 import { StateError } from '../state/errors.js';
 import { approvalJson, approvalPage, bouncePage, listPage, loginPage, messagePage } from './page.js';
-import { type ApprovalStore, mayDecide, mayView, type Viewer } from './store.js';
+import { type Approval, type ApprovalStore, mayDecide, mayView, type Viewer } from './store.js';
 
 export type Routes = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
 /** Sends a page with the security headers; true (handled). */
@@ -28,8 +28,6 @@ export interface ApprovalRoutesOptions {
   identity?: Identity;
   /** Seals sign-in cookies and signed links (derived from DBOPS_TOKEN_SECRET: replicas share it). */
   key: Uint8Array;
-  /** DBOPS_APPROVERS. */
-  approvers?: string[];
   logger?: Logger;
 }
 
@@ -47,20 +45,24 @@ type Seen = Viewer & { by: 'alone' | 'header' | 'cookie' | 'link' };
 export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
   const { store } = opts;
   const identity = opts.identity?.mode === 'none' ? undefined : opts.identity;
-  const approvers = new Set(opts.approvers ?? []);
   const logger = opts.logger ?? silentLogger;
   const mac = (...parts: string[]) =>
     createHmac('sha256', opts.key).update(parts.join('\n')).digest('base64url');
   const b64 = (s: string) => Buffer.from(s).toString('base64url');
   const unb64 = (s: string) => Buffer.from(s, 'base64url').toString('utf8');
-  const viewer = (person: string, by: Seen['by']): Seen => ({ person, approver: approvers.has(person), by });
+  const viewer = (person: string, by: Seen['by']): Seen => ({
+    person,
+    approver: store.isApprover(person),
+    by,
+  });
   const alone = osPerson();
   const linkFor = (id: string, person: string) => signedLink(opts.key, id, person);
 
+  /** Who looks; `approval` loads the request a signed link may open (read once for the whole page). */
   async function viewerOf(
     req: IncomingMessage,
     url: URL,
-    id?: string,
+    approval: () => Promise<Approval | undefined>,
   ): Promise<Seen | TokenRefused | undefined> {
     if (!identity) return { ...viewer(alone.id, 'alone'), alone: true };
     if (req.headers.authorization) {
@@ -79,10 +81,10 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
     )
       return viewer(unb64(m[1] as string), 'cookie');
     const link = url.searchParams.get('as');
-    if (id && link) {
-      const a = await store.get(id);
+    if (link) {
+      const a = await approval();
       const person = a?.requester?.person;
-      if (person && sameSecret(link, linkFor(id, person))) return viewer(person, 'link');
+      if (a && person && sameSecret(link, linkFor(a.id, person))) return viewer(person, 'link');
     }
     return undefined;
   }
@@ -169,7 +171,12 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
     }
 
     const id = path.slice('/approvals/'.length);
-    const seen = await viewerOf(req, url, ID.test(id) ? id : undefined);
+    let loaded: Promise<Approval | undefined> | undefined;
+    const approval = () => {
+      loaded ??= ID.test(id) ? store.get(id) : Promise.resolve(undefined);
+      return loaded;
+    };
+    const seen = await viewerOf(req, url, approval);
     if (seen instanceof TokenRefused) {
       res.setHeader('www-authenticate', identity?.challenge(seen) ?? 'Bearer');
       return json(seen.error === 'insufficient_scope' ? 403 : 401, {
@@ -207,7 +214,7 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
       return send(200, listPage(items, store.now(), o, seen), { refresh: '15' });
     }
 
-    const a = ID.test(id) ? await store.get(id) : undefined;
+    const a = await approval();
     // Another person's request is "unknown" to a viewer who may not see it: its existence is not theirs either.
     if (!a || !mayView(a, seen) || (seen.by === 'link' && a.requester?.person !== seen.person)) {
       if (wantsJson) return json(404, { error: 'not found' });

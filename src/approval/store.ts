@@ -70,6 +70,8 @@ export interface ApprovalStore extends ApprovalChannel {
   ): Promise<DecideResult>;
   /** Whether approvers are configured (four eyes applies). */
   readonly approvers: boolean;
+  /** Whether this person is one of DBOPS_APPROVERS. */
+  isApprover(person: string): boolean;
   now(): Date;
   close(): void;
 }
@@ -192,6 +194,7 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
   const store: ApprovalStore = {
     now,
     approvers: approvers.size > 0,
+    isApprover: (person) => approvers.has(person),
 
     async create(req): Promise<PendingApproval> {
       const origin = opts.origin();

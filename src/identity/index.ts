@@ -22,6 +22,12 @@ export interface Person {
 
 export type IdentityMode = 'oauth' | 'token-file' | 'http-token' | 'none';
 
+/**
+ * Whether the server tells people apart (each has a token of their own): only then are there caps per person.
+ * One shared token, or none, is everyone at once.
+ */
+export const tellsPeopleApart = (mode: IdentityMode) => mode === 'oauth' || mode === 'token-file';
+
 export interface Identity {
   mode: IdentityMode;
   /** The person an Authorization header names; throws TokenRefused with the reason. */

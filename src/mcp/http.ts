@@ -27,7 +27,14 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { ConfigError } from '../config.js';
-import { authInfoOf, type Identity, type Person, personOf, TokenRefused } from '../identity/index.js';
+import {
+  authInfoOf,
+  type Identity,
+  type Person,
+  personOf,
+  TokenRefused,
+  tellsPeopleApart,
+} from '../identity/index.js';
 import type { Logger } from '../log.js';
 import { gauge, registry } from '../metrics.js';
 import { isLoopback, isLoopbackHost } from '../net.js';
@@ -99,10 +106,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
   gauge('dbops_http_sessions', '2025-era HTTP sessions held now', () => sessions.size);
   const maxSessions = opts.maxSessions ?? 100;
   // Per person only where people are told apart: one shared token (or none) is everyone at once.
-  const perPerson =
-    identity.mode === 'oauth' || identity.mode === 'token-file'
-      ? (opts.maxSessionsPerPerson ?? 20)
-      : Infinity;
+  const perPerson = tellsPeopleApart(identity.mode) ? (opts.maxSessionsPerPerson ?? 20) : Infinity;
   let port = opts.port;
   let selfOrigin = '';
   /** This replica's own address, for the others to pass a session's requests on to. */

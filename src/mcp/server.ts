@@ -344,15 +344,18 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             // Capped by its encoded size: escaping grows a text, and clients count it encoded.
             const encoded = (t: string) => JSON.stringify(t).length;
             let text = capText(aged.text, budget.encodedText, narrow, fence.tag);
-            const growth = encoded(text) - budget.encodedText;
-            if (growth > 0) text = capText(aged.text, budget.encodedText - growth, narrow, fence.tag);
+            let size = encoded(text);
+            if (size > budget.encodedText) {
+              text = capText(aged.text, 2 * budget.encodedText - size, narrow, fence.tag);
+              size = encoded(text);
+            }
             const bound = (max?: number) =>
               boundStructured(aged.structured, {
                 ...(max ? { max } : {}),
                 nextStep: nextStepOf(tool, answer, fence.tag),
                 more: howToGetMore(tool),
               });
-            const structuredContent = bound(budget.structured(encoded(text)));
+            const structuredContent = bound(budget.structured(size));
             // A host's view draws the whole bounded answer even where the model's share had to be shorter.
             const full =
               viewOf(tool) && structuredContent.leftOut && showsViews(capabilitiesOf(server, extra))
