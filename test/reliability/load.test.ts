@@ -186,16 +186,17 @@ describe('20 sessions × 100 calls against a faulty platform', () => {
     }
 
     // Memory: a second identical round must leave no live objects behind beyond the platform's own new
-    // records (heap after a full GC), and RSS stays within a bound. RSS alone is a poor leak signal here:
-    // V8 keeps the heap it grew for the burst (observed: +70..100 MB after round one, +40..70 MB after
-    // round two, with the live heap flat at ~36 MB).
+    // records (heap after a full GC): that is the leak check. RSS only guards against a runaway: V8 keeps the
+    // heap it grew for the burst, and with other test files running beside this one RSS after round two moved
+    // by -35..+106 MB over 7 runs each of this code and of the previous release (round one +67..+137 MB),
+    // while the live heap moved by under 2 MB.
     await round();
     const first = memory();
     await round();
     const second = memory();
     expect(mb(second.heapUsed - first.heapUsed)).toBeLessThan(10);
-    expect(mb(first.rss - before.rss)).toBeLessThan(150);
-    expect(mb(second.rss - first.rss)).toBeLessThan(100);
+    expect(mb(first.rss - before.rss)).toBeLessThan(300);
+    expect(mb(second.rss - first.rss)).toBeLessThan(200);
   });
 });
 
