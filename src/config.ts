@@ -71,7 +71,7 @@ export const configSchema = z.object({
     .min(1)
     .default(() => join(stateDir(), 'dbops-mcp', 'audit.log')),
   /** The audit log rotates at this size (0: never), keeping this many rotated files. */
-  auditMaxBytes: int(0, 1 << 40).default(10 * 1024 * 1024),
+  auditMaxBytes: int(0, 2 ** 40).default(10 * 1024 * 1024),
   auditKeep: int(1, 1_000).default(5),
   secretsDir: z
     .string()
@@ -109,6 +109,14 @@ export const configSchema = z.object({
   /** The approval page's client at the issuer, for signing people in (authorization code + PKCE). */
   oauthClientId: z.string().min(1).optional(),
   oauthClientSecret: z.string().min(1).optional(),
+  /**
+   * The claim that names the person in an access token. Unset: `email` when `email_verified` is true, else
+   * `sub` (an unverified address could be anyone's, including an approver's).
+   */
+  oauthPersonClaim: z
+    .string()
+    .regex(/^[A-Za-z_][\w.:-]{0,99}$/, { error: 'must be a claim name, such as sub or email' })
+    .optional(),
   /** People who may approve anyone's request; with approvers, grants and deletions need a second person. */
   approvers: list.default([]),
   httpMaxSessionsPerPerson: int(1, 100_000).default(20),

@@ -14,6 +14,7 @@ import { ApiError, sanitizeText } from './api/errors.js';
 import { errorCodeOf, isPlainHttpOnTls, normaliseBaseUrl } from './api/transport.js';
 import { type Config, ConfigError, loadConfig, loadPlatforms, unknownSettings } from './config.js';
 import { createIdentity, type Identity } from './identity/index.js';
+import { personClaimText } from './identity/oauth.js';
 import { silentLogger } from './log.js';
 import { catalog } from './mcp/catalog.js';
 import { enabledTools } from './mcp/server.js';
@@ -517,7 +518,7 @@ export async function runDoctor(args: string[], env: NodeJS.ProcessEnv = process
   if (config.transport === 'http') {
     checks.push(await identityCheck(config));
     checks.push(await portCheck(config.host, config.port));
-  }
+  } else if (config.approvers.length > 0) checks.push(await identityCheck(config));
   return checks;
 }
 
@@ -535,25 +536,30 @@ async function identityCheck(config: Config): Promise<Check> {
     );
   }
   const approvers = config.approvers.length > 0;
+  // Four eyes needs people told apart: here nobody but the asker could approve, so those changes are refused.
+  const noFourEyes = (who: string) =>
+    fail(
+      step,
+      `${who}, and DBOPS_APPROVERS is set: grants of access, API keys and deletions will be refused, since nobody but the person asking could approve them`,
+      'Give each person a token of their own (DBOPS_HTTP_TOKENS_FILE or DBOPS_OAUTH_ISSUER), or unset DBOPS_APPROVERS',
+    );
+  const fourEyes = approvers ? `; four eyes: ${config.approvers.length} approver(s)` : '';
+  if (approvers && config.transport !== 'http') return noFourEyes("stdio: this machine's user alone");
   switch (identity.mode) {
     case 'none':
+      if (approvers) return noFourEyes("this machine's user alone (loopback, no token)");
       return isLoopback(config.host)
-        ? pass(
-            step,
-            `this machine's user alone (loopback, no token)${approvers ? '; DBOPS_APPROVERS has no effect' : ''}`,
-          )
+        ? pass(step, "this machine's user alone (loopback, no token)")
         : fail(
             step,
             `nobody is told apart and ${config.host} is beyond loopback: the server will refuse to start`,
             'Set DBOPS_OAUTH_ISSUER, DBOPS_HTTP_TOKENS_FILE or DBOPS_HTTP_TOKEN, or bind 127.0.0.1',
           );
     case 'http-token':
-      return pass(
-        step,
-        `one person, the holder of DBOPS_HTTP_TOKEN${approvers ? '; DBOPS_APPROVERS cannot tell people apart with one token' : ''}`,
-      );
+      if (approvers) return noFourEyes('one person, the holder of DBOPS_HTTP_TOKEN');
+      return pass(step, 'one person, the holder of DBOPS_HTTP_TOKEN');
     case 'token-file':
-      return pass(step, `named tokens from ${config.httpTokensFile}`);
+      return pass(step, `named tokens from ${config.httpTokensFile}${fourEyes}`);
     case 'oauth': {
       const oauth = identity.oauth!;
       try {
@@ -569,7 +575,7 @@ async function identityCheck(config: Config): Promise<Check> {
         const signIn = config.oauthClientId ? ', the approval page signs people in' : '';
         return pass(
           step,
-          `OAuth: issuer ${config.oauthIssuer} and its ${keys.length} signing key(s) answer${signIn}`,
+          `OAuth: issuer ${config.oauthIssuer} and its ${keys.length} signing key(s) answer${signIn}; a person is ${personClaimText(config.oauthPersonClaim)}${fourEyes}`,
         );
       } catch (e) {
         return fail(

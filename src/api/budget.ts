@@ -2,6 +2,7 @@
 // a cap on requests in flight (DBOPS_MAX_CONCURRENT_REQUESTS), and a pause the platform itself asks for (429
 // with Retry-After). A spent budget fails at once with one clear answer (which setting, when it refills)
 // instead of every call waiting out its deadline or failing one by one at the platform.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { abortError, sleep } from './abort.js';
 import { ApiError } from './errors.js';
 
@@ -25,6 +26,16 @@ export interface Budget {
   readonly limited: boolean;
   /** Whether a nice-to-have read may be spent now: no rate limit, or at least half the bucket left. */
   spare(): boolean;
+}
+
+const outside = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `fn` with its requests outside the tools' budget: the readiness probe, which is rate-limited on its
+ * own (one request per installation per 30 s per replica) and must not spend what people's calls need.
+ */
+export function outsideBudget<T>(fn: () => Promise<T>): Promise<T> {
+  return outside.run(true, fn);
 }
 
 /** Nothing was sent: the budget of this server (or the platform's own limit) is spent for now. */
@@ -98,6 +109,7 @@ export function createBudget(o: BudgetOptions): Budget {
     },
     async acquire(method, path, signal) {
       if (signal?.aborted) throw abortError(signal);
+      if (outside.getStore()) return () => {};
       const pause = pausedUntil - now();
       if (pause > maxWait)
         throw spent(method, path, pause, 'The platform asked this server to slow down (HTTP 429)');

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { type Identity, tellsPeopleApart } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import type { AuditLog } from '../policy/audit.js';
+import { createDecisionPoint, type DecisionPoint } from '../policy/decide.js';
 import type { RecordStore } from '../state/approvals.js';
 import type { Ledger } from '../state/ledger.js';
 import { openInBrowser } from './open.js';
@@ -23,7 +24,9 @@ export interface ApprovalServiceOptions {
   identity?: Identity;
   /** Seals sign-in cookies and signed links; replicas must derive the same (from DBOPS_TOKEN_SECRET). */
   key?: Uint8Array;
-  /** DBOPS_APPROVERS. */
+  /** Who may decide what; built from `approvers` and `identity` when absent. */
+  decisions?: DecisionPoint;
+  /** DBOPS_APPROVERS (when no decision point is given). */
   approvers?: string[];
   now?: () => Date;
   tickMs?: number;
@@ -55,10 +58,15 @@ export function createApprovalService(opts: ApprovalServiceOptions): ApprovalSer
         : undefined;
   const key = opts.key ?? randomBytes(32);
   const people = opts.identity !== undefined && opts.identity.mode !== 'none';
+  const decisions =
+    opts.decisions ??
+    createDecisionPoint({
+      approvers: opts.approvers ?? [],
+      tellsPeopleApart: opts.identity !== undefined && tellsPeopleApart(opts.identity.mode),
+      ...(opts.identity?.stillKnown ? { stillKnown: opts.identity.stillKnown } : {}),
+    });
   const channel = createApprovalStore({
-    approvers: opts.approvers,
-    // Capped per person only where people are told apart: one shared token is everyone at once.
-    capPerPerson: opts.identity !== undefined && tellsPeopleApart(opts.identity.mode),
+    decisions,
     ...(people ? { linkFor: (id: string, person: string) => signedLink(key, id, person) } : {}),
     ttlMs: opts.ttlMs,
     audit: opts.audit,

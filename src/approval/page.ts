@@ -2,6 +2,7 @@
 // and working without JavaScript. Every value that came from the platform or the assistant is untrusted:
 // it is stripped of control and bidi characters and HTML-escaped here, in one place (esc).
 import { sanitize } from '../format/untrusted.js';
+import type { DecisionPoint } from '../policy/decide.js';
 import type { Approval, Refusal, Viewer } from './store.js';
 
 export function esc(value: unknown): string {
@@ -150,11 +151,14 @@ export function requestedBy(a: Approval): string {
   return `${r.person} with ${r.client}${r.session ? ` (session ${r.session.slice(0, 8)}…)` : ''}`;
 }
 
-/** The page's view of who looks, what they may do, and the signed link they came by (if any). */
+/** The page's view of who looks and what they may do. */
 export interface Looker {
   viewer?: Viewer;
   refusal?: Refusal;
-  link?: string;
+  /** Opened by the signed link where people sign in: it shows the request; deciding needs a sign-in. */
+  viewOnly?: boolean;
+  /** The four-eyes sentence, from the decision point. */
+  fourEyes?: string;
 }
 
 export function approvalPage(
@@ -179,7 +183,10 @@ export function approvalPage(
       ? `<p class="status ${a.state}" role="status">${esc(STATUS[a.state])}${a.decidedBy && !look.viewer?.alone ? ` (${esc(a.decidedBy)})` : ''}</p>`
       : '',
     !decided && look.refusal === 'four-eyes'
-      ? `<p class="status declined" role="status">This change grants access or deletes something: an approver other than you must approve it (DBOPS_APPROVERS). You can decline it.</p>`
+      ? `<p class="status declined" role="status">${esc(look.fourEyes ?? 'An approver other than you must approve this change (DBOPS_APPROVERS).')} You can decline it.</p>`
+      : '',
+    !decided && look.viewOnly
+      ? `<p class="status" role="status">This link shows the request only. To approve or decline it, <a href="/approvals/login?next=${esc(encodeURIComponent(`/approvals/${a.id}`))}">sign in as yourself</a>.</p>`
       : '',
     `<p class="action">${esc(p.action)}</p>`,
     `<h2>Target</h2>${pairs(p.target)}`,
@@ -197,8 +204,8 @@ export function approvalPage(
     `<h2>Arguments</h2><pre>${esc(JSON.stringify(a.args, null, 2))}</pre>`,
     `<p>Expires <time datetime="${a.expiresAt.toISOString()}">${utc(a.expiresAt)}</time> (${decided && a.state !== 'approved' ? esc(a.state) : `${esc(left)} left`}).</p>`,
   );
-  if (!decided) {
-    const action = `/approvals/${esc(a.id)}${look.link ? `?as=${esc(encodeURIComponent(look.link))}` : ''}`;
+  if (!decided && !look.viewOnly) {
+    const action = `/approvals/${esc(a.id)}`;
     const approve =
       look.refusal === 'four-eyes'
         ? ''
@@ -259,8 +266,7 @@ export function bouncePage(to: string, o: PageOptions): string {
 }
 
 /** One approval for scripts (GET/POST with a bearer token): what it is, who asked, what the viewer may do. */
-export function approvalJson(a: Approval, v: Viewer, approvers: boolean) {
-  const own = a.requester?.person === v.person;
+export function approvalJson(a: Approval, v: Viewer, decisions: DecisionPoint) {
   return {
     id: a.id,
     tool: a.tool,
@@ -269,8 +275,8 @@ export function approvalJson(a: Approval, v: Viewer, approvers: boolean) {
     requester: a.requester ? { person: a.requester.person, client: a.requester.client } : null,
     expiresAt: a.expiresAt.toISOString(),
     ...(a.decidedBy ? { decidedBy: a.decidedBy } : {}),
-    fourEyes: approvers && a.fourEyes === true,
-    mayApprove: a.state === 'pending' && !(approvers && a.fourEyes && own),
+    fourEyes: decisions.secondPerson(a.tool) !== undefined,
+    mayApprove: a.state === 'pending' && decisions.mayDecide(a, v, 'approve') === undefined,
   };
 }
 

@@ -7,16 +7,19 @@
 // their token — into a session cookie sealed with a key the replicas share (HttpOnly, SameSite=Strict,
 // Secure off loopback), a script sending the same bearer or access token as /mcp (JSON; no cookie, no form
 // secret: browsers never send that header on their own), or the requester following the signed link of one
-// request. A viewer sees their own requests; approvers (DBOPS_APPROVERS) see all (rules: store.ts).
+// request — which shows it and nothing more: whoever reads the assistant's answer has that link, so deciding
+// needs the person's own sign-in. Who may see and decide what is the decision point's (src/policy/decide.ts),
+// asked again on every request: a person removed from the tokens file decides nothing more, whatever cookie
+// they hold, and a sign-in lasts no longer than the token it came from.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Identity, osPerson, TokenRefused } from '../identity/index.js';
+import { type Identity, osPerson, type Person, TokenRefused } from '../identity/index.js';
 import { type Logger, silentLogger } from '../log.js';
 import { isLoopbackHost } from '../net.js';
 import { sameSecret } from '../policy/tokens.js';
 import { StateError } from '../state/errors.js';
 import { approvalJson, approvalPage, bouncePage, listPage, loginPage, messagePage } from './page.js';
-import { type Approval, type ApprovalStore, mayDecide, mayView, type Viewer } from './store.js';
+import type { Approval, ApprovalStore, Viewer } from './store.js';
 
 export type Routes = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
 /** Sends a page with the security headers; true (handled). */
@@ -50,11 +53,13 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
     createHmac('sha256', opts.key).update(parts.join('\n')).digest('base64url');
   const b64 = (s: string) => Buffer.from(s).toString('base64url');
   const unb64 = (s: string) => Buffer.from(s, 'base64url').toString('utf8');
+  const { decisions } = store;
   const viewer = (person: string, by: Seen['by']): Seen => ({
     person,
-    approver: store.isApprover(person),
+    approver: decisions.isApprover(person),
     by,
   });
+  const stillKnown = (person: string) => identity?.stillKnown?.(person) ?? true;
   const alone = osPerson();
   const linkFor = (id: string, person: string) => signedLink(opts.key, id, person);
 
@@ -77,7 +82,8 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
     if (
       m &&
       Number(m[2]) > Date.now() &&
-      sameSecret(m[3] as string, mac('session', m[1] as string, m[2] as string))
+      sameSecret(m[3] as string, mac('session', m[1] as string, m[2] as string)) &&
+      stillKnown(unb64(m[1] as string))
     )
       return viewer(unb64(m[1] as string), 'cookie');
     const link = url.searchParams.get('as');
@@ -209,14 +215,14 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
         return json(200, {
           viewer: seen.person,
           approver: seen.approver,
-          approvals: items.map((a) => approvalJson(a, seen, store.approvers)),
+          approvals: items.map((a) => approvalJson(a, seen, decisions)),
         });
       return send(200, listPage(items, store.now(), o, seen), { refresh: '15' });
     }
 
     const a = await approval();
     // Another person's request is "unknown" to a viewer who may not see it: its existence is not theirs either.
-    if (!a || !mayView(a, seen) || (seen.by === 'link' && a.requester?.person !== seen.person)) {
+    if (!a || !decisions.maySee(a, seen) || (seen.by === 'link' && a.requester?.person !== seen.person)) {
       if (wantsJson) return json(404, { error: 'not found' });
       return send(
         404,
@@ -227,22 +233,40 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
         ),
       );
     }
-    const refusal = mayDecide(a, seen, store.approvers);
-    const linkParam = seen.by === 'link' ? (url.searchParams.get('as') ?? '') : undefined;
+    const refusal = decisions.mayDecide(a, seen, 'approve');
+    const look = {
+      viewer: seen,
+      ...(refusal ? { refusal } : {}),
+      viewOnly: seen.by === 'link',
+      fourEyes: decisions.secondPersonText(a.tool, seen.person),
+    };
 
     if (!post) {
-      if (wantsJson) return json(200, approvalJson(a, seen, store.approvers));
+      if (wantsJson) return json(200, approvalJson(a, seen, decisions));
       const cookie = `${CSRF_COOKIE}=${a.secret}; Path=/approvals/${a.id}; HttpOnly; SameSite=Strict; Max-Age=${Math.max(
         1,
         Math.ceil((a.expiresAt.getTime() - store.now().getTime()) / 1000),
       )}${secure(req) ? '; Secure' : ''}`;
       return send(
         200,
-        approvalPage(a, store.now(), o, undefined, { viewer: seen, refusal, link: linkParam }),
-        a.state === 'pending' ? { 'set-cookie': cookie } : {},
+        approvalPage(a, store.now(), o, undefined, look),
+        a.state === 'pending' && !look.viewOnly ? { 'set-cookie': cookie } : {},
       );
     }
 
+    if (seen.by === 'link') {
+      logger.warn('approval page: a decision by link refused', { approvalId: a.id });
+      return send(
+        403,
+        approvalPage(
+          a,
+          store.now(),
+          o,
+          'This link shows the request only: sign in as yourself to decide.',
+          look,
+        ),
+      );
+    }
     let decision: string | null | undefined;
     let secret: string | true = true;
     if (seen.by === 'header') {
@@ -264,14 +288,7 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
           error: 'bad request',
           detail: 'Send {"decision":"approve"} or {"decision":"decline"}.',
         });
-      return send(
-        400,
-        approvalPage(a, store.now(), o, 'Choose Approve or Decline.', {
-          viewer: seen,
-          refusal,
-          link: linkParam,
-        }),
-      );
+      return send(400, approvalPage(a, store.now(), o, 'Choose Approve or Decline.', look));
     }
     const result = await store.decide(a.id, decision, secret, seen);
     if (result === 'forbidden' || result === 'unknown' || result === 'not-yours') {
@@ -281,42 +298,52 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
       return send(403, messagePage('Refused', 'This request did not come from the approval page.', o));
     }
     if (result === 'four-eyes') {
-      const detail = `This change grants access or deletes something: an approver other than ${seen.person} must approve it (DBOPS_APPROVERS).`;
+      const detail = decisions.secondPersonText(a.tool, seen.person);
       if (seen.by === 'header') return json(403, { error: 'four_eyes', detail });
-      return send(403, approvalPage(a, store.now(), o, detail, { viewer: seen, refusal, link: linkParam }));
+      return send(403, approvalPage(a, store.now(), o, detail, look));
+    }
+    if (result === 'revoked') {
+      const detail = `${seen.person} may no longer decide (the token or approver role was removed); nothing was decided.`;
+      if (seen.by === 'header') return json(403, { error: 'revoked', detail });
+      return send(403, messagePage('Refused', detail, o));
     }
     const wanted = decision === 'approve' ? 'approved' : 'declined';
     if (result !== wanted) {
       const detail = `This approval was already ${result}; nothing was changed now.`;
       if (seen.by === 'header') return json(409, { error: 'conflict', detail, state: result });
-      return send(409, approvalPage(a, store.now(), o, detail, { viewer: seen, refusal, link: linkParam }));
+      return send(409, approvalPage(a, store.now(), o, detail, look));
     }
     logger.info('approval decided', { approvalId: a.id, tool: a.tool, decision: result, by: seen.person });
-    if (seen.by === 'header')
-      return json(200, approvalJson((await store.get(a.id)) ?? a, seen, store.approvers));
+    if (seen.by === 'header') return json(200, approvalJson((await store.get(a.id)) ?? a, seen, decisions));
     // Post/Redirect/Get: reloading the result page never re-submits the form.
-    const back = linkParam ? `/approvals/${a.id}?as=${encodeURIComponent(linkParam)}` : `/approvals/${a.id}`;
+    const back = `/approvals/${a.id}`;
     res.writeHead(303, { ...securityHeaders(nonce), location: back }).end();
     return true;
   }
 
   /** The person a token names (token file, the one token, or an access token), for the sign-in form. */
-  async function personFor(token: string): Promise<string | undefined> {
+  async function personFor(token: string): Promise<Person | undefined> {
     if (!identity || !token) return undefined;
     try {
-      return (await identity.verify(`Bearer ${token}`)).id;
+      return await identity.verify(`Bearer ${token}`);
     } catch {
       return undefined;
     }
   }
 
-  function sessionCookie(req: IncomingMessage | undefined, person: string): string {
-    const until = String(Date.now() + SESSION_MS);
-    const who = b64(person);
-    return `${AUTH_COOKIE}=${who}.${until}.${mac('session', who, until)}; Path=/approvals; HttpOnly; SameSite=Strict; Max-Age=${SESSION_MS / 1000}${req && secure(req) ? '; Secure' : ''}`;
+  /** A sign-in lasts 12 h at most, and never longer than the token it came from. */
+  function sessionCookie(
+    req: IncomingMessage | undefined,
+    person: Pick<Person, 'id' | 'expiresAtMs'>,
+  ): string {
+    const untilMs = Math.min(Date.now() + SESSION_MS, person.expiresAtMs ?? Number.POSITIVE_INFINITY);
+    const until = String(untilMs);
+    const who = b64(person.id);
+    const age = Math.max(0, Math.floor((untilMs - Date.now()) / 1000));
+    return `${AUTH_COOKIE}=${who}.${until}.${mac('session', who, until)}; Path=/approvals; HttpOnly; SameSite=Strict; Max-Age=${age}${req && secure(req) ? '; Secure' : ''}`;
   }
 
-  function signIn(res: ServerResponse, person: string, next: string, nonce: string): boolean {
+  function signIn(res: ServerResponse, person: Person, next: string, nonce: string): boolean {
     // The form posted from this page: the redirect that follows is same-site, so the Strict cookie goes along.
     res
       .writeHead(303, {
@@ -370,22 +397,21 @@ export function createApprovalRoutes(opts: ApprovalRoutesOptions): Routes {
       return fail('The sign-in answer does not belong to this browser. Sign in again.');
     const error = url.searchParams.get('error');
     if (error) return fail(`The issuer did not sign you in (${error}).`);
-    let person: string;
+    let person: Pick<Person, 'id' | 'expiresAtMs'>;
     try {
-      person = (
-        await oauth.redeem(
-          url.searchParams.get('code') ?? '',
-          m[2] as string,
-          callbackUrl(),
-          identity!.resource(),
-        )
-      ).person;
+      const v = await oauth.redeem(
+        url.searchParams.get('code') ?? '',
+        m[2] as string,
+        callbackUrl(),
+        identity!.resource(),
+      );
+      person = { id: v.person, expiresAtMs: v.expiresAt * 1000 };
     } catch (e) {
       logger.warn('approval page: sign-in refused', { error: (e as Error).message });
       return fail(e instanceof TokenRefused ? e.message : 'The sign-in could not be completed.');
     }
     const next = safeNext(unb64(m[3] as string));
-    logger.info('approval page: signed in', { person });
+    logger.info('approval page: signed in', { person: person.id });
     // Arrived from the issuer's site: a page of ours moves on, so the Strict cookie is sent from here on.
     res.setHeader('set-cookie', [
       sessionCookie(req, person),

@@ -4,13 +4,14 @@
 // approved on another's page and executed through a third. The person's decision is written to the audit
 // log when it happens (confirmed / declined / expired), so a decision the assistant never comes back for is
 // still on record. Each record knows who asked (person, client, session); the page shows a viewer their own
-// requests and approvers everyone's, and with approvers set a grant of access or a deletion needs an approver
-// other than the person who asked (four eyes). Those rules are here, in one place.
+// requests and approvers everyone's; who may decide what is the decision point's (src/policy/decide.ts), asked
+// again at every decision.
 import { randomBytes } from 'node:crypto';
 import { type Preview, redactPreview } from '../format/consent.js';
 import { redact } from '../format/redact.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { AuditLog } from '../policy/audit.js';
+import { createDecisionPoint, type DecisionPoint, type Refusal } from '../policy/decide.js';
 import type { ApprovalChannel, ApprovalState, PendingApproval, Requester } from '../policy/guard.js';
 import { sameSecret } from '../policy/tokens.js';
 import { memoryRecords, type RecordStore, type StoredRecord } from '../state/approvals.js';
@@ -28,8 +29,6 @@ export interface Approval {
   hash: string;
   /** Who asked, when known: only they resume it; pending approvals are capped per person and per client. */
   requester?: Requester;
-  /** With approvers set, someone other than the requester must approve (grants of access, deletions). */
-  fourEyes?: boolean;
   /** Redacted arguments and preview: the store never holds a secret the page could show. */
   args: Record<string, unknown>;
   preview: Preview;
@@ -49,8 +48,7 @@ export interface Viewer {
   alone?: boolean;
 }
 
-/** Why a viewer may not decide: not theirs to see, or their own request needing a second person. */
-export type Refusal = 'not-yours' | 'four-eyes';
+export type { Refusal };
 
 export type DecideResult = RecordState | 'unknown' | 'forbidden' | Refusal;
 
@@ -68,10 +66,8 @@ export interface ApprovalStore extends ApprovalChannel {
     secret: string | true,
     viewer: Viewer,
   ): Promise<DecideResult>;
-  /** Whether approvers are configured (four eyes applies). */
-  readonly approvers: boolean;
-  /** Whether this person is one of DBOPS_APPROVERS. */
-  isApprover(person: string): boolean;
+  /** Who may see and decide what (four eyes, revocation): asked at every decision. */
+  readonly decisions: DecisionPoint;
   now(): Date;
   close(): void;
 }
@@ -93,24 +89,10 @@ export interface ApprovalStoreOptions {
   records?: RecordStore;
   /** Pending approvals one session (2025) or one person's client (2026) may hold at once. */
   maxPendingPerOwner?: number;
-  /** DBOPS_APPROVERS: people who may decide anyone's request. */
-  approvers?: string[];
-  /** Cap pending approvals per person too (when the server tells people apart). */
-  capPerPerson?: boolean;
+  /** Who may decide what; no approvers and nobody told apart when absent. */
+  decisions?: DecisionPoint;
   /** The signed link that opens one request for its requester (when people sign in). */
   linkFor?: (id: string, person: string) => string;
-}
-
-/** A viewer sees their own requests; approvers, and the one person of a server without identity, see all. */
-export function mayView(a: Approval, v: Viewer): boolean {
-  return v.alone === true || v.approver || a.requester === undefined || a.requester.person === v.person;
-}
-
-/** Who may decide: whoever may see it, except the requester of a four-eyes change when approvers are set. */
-export function mayDecide(a: Approval, v: Viewer, approvers: boolean): Refusal | undefined {
-  if (!mayView(a, v)) return 'not-yours';
-  if (approvers && a.fourEyes && a.requester?.person === v.person) return 'four-eyes';
-  return undefined;
 }
 
 /** Decided and expired records stay this long so a late resume gets a precise answer, then they go. */
@@ -147,7 +129,9 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
   const ledger = opts.ledger ?? memoryLedger();
   const records = opts.records ?? memoryRecords();
   const perOwner = opts.maxPendingPerOwner ?? MAX_PENDING_PER_OWNER;
-  const approvers = new Set(opts.approvers ?? []);
+  const decisions = opts.decisions ?? createDecisionPoint({ approvers: [], tellsPeopleApart: false });
+  // Capped per person only where people are told apart: one shared token is everyone at once.
+  const perPerson = decisions.tellsPeopleApart ? MAX_PENDING_PER_PERSON : MAX_PENDING;
   const timers = new Map<string, NodeJS.Timeout>();
   /** Calls waiting in this process; a decision made here wakes them at once, one made elsewhere at the next tick. */
   const waiters = new Map<string, Set<() => void>>();
@@ -193,8 +177,7 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
 
   const store: ApprovalStore = {
     now,
-    approvers: approvers.size > 0,
-    isApprover: (person) => approvers.has(person),
+    decisions,
 
     async create(req): Promise<PendingApproval> {
       const origin = opts.origin();
@@ -207,7 +190,6 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
         title: req.title,
         hash: req.hash,
         ...(req.requester ? { requester: req.requester } : {}),
-        ...(req.fourEyes ? { fourEyes: true } : {}),
         args: redact(req.args),
         preview: redactPreview(req.preview),
         createdAt,
@@ -216,28 +198,35 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
       };
       const { state: _state, ...body } = a;
       const r = a.requester;
+      // Where people are not told apart, a sessionless caller is capped by its address: a client name is
+      // whatever the caller says, so renaming it must not buy another share of the queue.
+      const owner = r && (r.session || decisions.tellsPeopleApart ? r.key : `address:${r.address ?? r.key}`);
       const added = await records.insert(
         {
           id: a.id,
           body: JSON.stringify(body),
-          ...(r ? { owners: [r.key, `person:${r.person}`] } : {}),
+          ...(r && owner ? { owners: [owner, `person:${r.person}`] } : {}),
           expiresAtMs: a.expiresAt.getTime(),
           keepMs: KEEP_MS,
         },
-        {
-          perOwner: [perOwner, opts.capPerPerson ? MAX_PENDING_PER_PERSON : MAX_PENDING],
-          total: MAX_PENDING,
-        },
+        { perOwner: [perOwner, perPerson], total: MAX_PENDING },
         createdAt.getTime(),
       );
       const ask = `ask the person to decide on ${origin}/approvals first (or let them expire).`;
+      const from = r?.session
+        ? 'session'
+        : decisions.tellsPeopleApart
+          ? `client (${r?.client})`
+          : `address (${r?.address ?? 'unknown'})`;
       if (added === 1)
         throw new ToolInputError(
-          `${MAX_PENDING_PER_PERSON} approvals asked for by ${r?.person} are already waiting (the cap per person); ${ask}`,
+          decisions.tellsPeopleApart
+            ? `${MAX_PENDING_PER_PERSON} approvals asked for by ${r?.person} are already waiting (the cap per person); ${ask}`
+            : `${MAX_PENDING} approvals are already waiting (the cap for everyone); ${ask}`,
         );
       if (added === 0)
         throw new ToolInputError(
-          `${perOwner} approvals from this ${r?.session ? 'session' : `client (${r?.client})`} are already waiting (the cap per ${r?.session ? 'session' : 'client'}); ${ask}`,
+          `${perOwner} approvals from this ${from} are already waiting (the cap per ${from.split(' ')[0]}); ${ask}`,
         );
       if (added === 'total')
         throw new ToolInputError(
@@ -253,7 +242,7 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
         approvalId: a.id,
         url,
         expiresAt: a.expiresAt,
-        ...(approvers.size > 0 && a.fourEyes ? { otherApprover: true } : {}),
+        ...(decisions.secondPerson(a.tool) ? { otherApprover: true } : {}),
       };
     },
 
@@ -315,7 +304,7 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
     async pending(viewer) {
       return (await records.pending(now().getTime()))
         .map(revive)
-        .filter((a) => mayView(a, viewer))
+        .filter((a) => decisions.maySee(a, viewer))
         .sort((x, y) => x.createdAt.getTime() - y.createdAt.getTime());
     },
 
@@ -323,9 +312,8 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
       const a = await fresh(id);
       if (!a) return 'unknown';
       if (secret !== true && !sameSecret(secret, a.secret)) return 'forbidden';
-      // Declining is always the requester's right; approving may need a second person.
-      const refused = mayDecide(a, viewer, approvers.size > 0);
-      if (refused === 'not-yours' || (refused && decision === 'approve')) return refused;
+      const refused = decisions.mayDecide(a, viewer, decision);
+      if (refused) return refused;
       if (a.state !== 'pending') return a.state;
       const state = decision === 'approve' ? 'approved' : 'declined';
       const moved = await records.transition(id, ['pending'], state, {

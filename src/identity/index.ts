@@ -18,6 +18,8 @@ export interface Person {
   via: 'oauth' | 'token-file' | 'http-token' | 'os';
   /** False when an OAuth token lacks the write scope (DBOPS_OAUTH_SCOPES): the read-only catalog. */
   canWrite: boolean;
+  /** When the token this person was known by expires (OAuth): a page sign-in lasts no longer. */
+  expiresAtMs?: number;
 }
 
 export type IdentityMode = 'oauth' | 'token-file' | 'http-token' | 'none';
@@ -32,6 +34,8 @@ export interface Identity {
   mode: IdentityMode;
   /** The person an Authorization header names; throws TokenRefused with the reason. */
   verify(authorization: string | undefined): Promise<Person>;
+  /** Whether a person known earlier (a sign-in cookie) is still known now: false once their token is gone. */
+  stillKnown?(person: string): boolean;
   /** The WWW-Authenticate header for a refusal (with the metadata's address under OAuth). */
   challenge(refused?: TokenRefused): string;
   /** Under OAuth: the issuer (token checks, metadata, the approval page's sign-in). */
@@ -57,8 +61,8 @@ export function osPerson(): Person {
 /** Who the one DBOPS_HTTP_TOKEN stands for. */
 export const TOKEN_HOLDER = 'DBOPS_HTTP_TOKEN holder';
 
-const bearer = (header: string | undefined) =>
-  header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+/** The token of an `Authorization: Bearer …` header; the scheme is case-insensitive (RFC 7235 §2.1). */
+const bearer = (header: string | undefined) => /^bearer +(.*)$/i.exec(header ?? '')?.[1]?.trim();
 
 export function createIdentity(
   config: Pick<
@@ -68,6 +72,7 @@ export function createIdentity(
     | 'oauthScopes'
     | 'oauthClientId'
     | 'oauthClientSecret'
+    | 'oauthPersonClaim'
     | 'httpTokensFile'
     | 'httpToken'
   >,
@@ -95,6 +100,7 @@ export function createIdentity(
       scopes: config.oauthScopes,
       clientId: config.oauthClientId,
       clientSecret: config.oauthClientSecret,
+      personClaim: config.oauthPersonClaim,
       logger,
     });
     /** RFC 9728 §3.1: the well-known path, then the resource's own path. */
@@ -108,7 +114,7 @@ export function createIdentity(
         const token = bearer(header);
         if (!token) throw missing('access token');
         const v = await oauth.verify(token);
-        return { id: v.person, via: 'oauth', canWrite: v.canWrite };
+        return { id: v.person, via: 'oauth', canWrite: v.canWrite, expiresAtMs: v.expiresAt * 1000 };
       },
       challenge(refused) {
         const parts = [`resource_metadata="${metadataUrl()}"`];
@@ -136,6 +142,7 @@ export function createIdentity(
     return {
       ...where,
       mode: 'token-file',
+      stillKnown: holder.names,
       async verify(header) {
         const token = bearer(header);
         if (!token)
@@ -143,7 +150,7 @@ export function createIdentity(
             'invalid_request',
             'Missing header "Authorization: Bearer <your token>" (your token of DBOPS_HTTP_TOKENS_FILE). This server does not use OAuth here: with mcp-remote, pass --header "Authorization: Bearer <token>".',
           );
-        const name = holder(token);
+        const name = holder.holder(token);
         if (!name)
           throw new TokenRefused('invalid_token', 'The bearer token is not one of DBOPS_HTTP_TOKENS_FILE.');
         return { id: name, via: 'token-file', canWrite: true };
@@ -177,11 +184,24 @@ export function createIdentity(
   return { ...where, mode: 'none', verify: async () => me, challenge: plain };
 }
 
-/** The person as the MCP SDK carries it to handlers (ctx.http.authInfo); consent state is bound to clientId. */
-export function authInfoOf(person: Person): AuthInfo {
-  return { token: '', clientId: `person:${person.id}`, scopes: [], extra: { person } };
+/**
+ * The person as the MCP SDK carries it to handlers (ctx.http.authInfo), with the address the request came
+ * from; consent state is bound to clientId.
+ */
+export function authInfoOf(person: Person, address?: string): AuthInfo {
+  return {
+    token: '',
+    clientId: `person:${person.id}`,
+    scopes: [],
+    extra: { person, ...(address ? { address } : {}) },
+  };
 }
 
 export function personOf(auth: AuthInfo | undefined): Person | undefined {
   return auth?.extra?.person as Person | undefined;
+}
+
+/** The caller's network address as the server saw it (HTTP). */
+export function addressOf(auth: AuthInfo | undefined): string | undefined {
+  return auth?.extra?.address as string | undefined;
 }

@@ -24,6 +24,8 @@ export interface OAuthOptions {
   /** The approval page's client at the issuer (authorization code + PKCE); absent: no sign-in there. */
   clientId?: string;
   clientSecret?: string;
+  /** DBOPS_OAUTH_PERSON_CLAIM; unset: `email` when `email_verified` is true, else `sub`. */
+  personClaim?: string;
   logger: Logger;
   fetch?: typeof fetch;
   /** Least time between two fetches of the keys (a token naming an unknown key fetches them again). */
@@ -147,13 +149,13 @@ export function createOAuth(opts: OAuthOptions) {
     } catch (e) {
       throw refusal(e, errors);
     }
-    const person = [payload.email, payload.preferred_username, payload.sub].find(
-      (v): v is string => typeof v === 'string' && v.length > 0,
-    );
+    const person = personIn(payload, opts.personClaim);
     if (!person)
       throw new TokenRefused(
         'invalid_token',
-        'The access token names nobody (no email, preferred_username or sub).',
+        opts.personClaim
+          ? `The access token names nobody: it has no "${opts.personClaim}" claim (DBOPS_OAUTH_PERSON_CLAIM).`
+          : 'The access token names nobody (no verified email, and no sub).',
       );
     const scopes = scopesOf(payload);
     const [read, write] = opts.scopes;
@@ -292,3 +294,20 @@ export function createOAuth(opts: OAuthOptions) {
 }
 
 export type OAuth = ReturnType<typeof createOAuth>;
+
+/**
+ * Who a token names. Only a claim the issuer vouches for: an address counts when `email_verified` is true
+ * (where users may set their own address, an unverified one could name an approver), else the subject.
+ */
+export function personIn(payload: JWTPayload, claim?: string): string | undefined {
+  const text = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
+  if (claim) return text(payload[claim]);
+  return (payload.email_verified === true ? text(payload.email) : undefined) ?? text(payload.sub);
+}
+
+/** Which claim names people, in words (the doctor shows it). */
+export function personClaimText(claim?: string): string {
+  return claim
+    ? `the "${claim}" claim (DBOPS_OAUTH_PERSON_CLAIM)`
+    : '"email" when "email_verified" is true, else "sub" (set DBOPS_OAUTH_PERSON_CLAIM to choose)';
+}

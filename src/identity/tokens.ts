@@ -1,7 +1,7 @@
 // Named bearer tokens for teams without an identity provider (DBOPS_HTTP_TOKENS_FILE): one line a person,
 // `<name> sha256:<base64url of SHA-256(token)>`, `#` for comments. Only hashes are stored, so the file can be
 // read by the server without holding anyone's token; `dbops-mcp token <name>` mints a token and its line.
-// The file is read again when it changes (checked at most once a second), so people are added or removed
+// The file is read again when it changes (looked at on every use), so people are added or removed at once,
 // without a restart.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -42,26 +42,40 @@ function parse(file: string): Map<string, string> {
   return byHash;
 }
 
-/** Who holds `token` per the file, or undefined. Throws ConfigError at start when the file is unusable. */
-export function tokensFile(file: string): (token: string) => string | undefined {
+/**
+ * Who holds a token per the file (`holder`), and whether a name is still in it (`names`: a person removed
+ * from the file is no longer known, whatever cookie they hold). Throws ConfigError at start when the file is
+ * unusable.
+ */
+export function tokensFile(file: string): {
+  holder(token: string): string | undefined;
+  names(name: string): boolean;
+} {
+  const version = () => {
+    const st = statSync(file);
+    return `${st.mtimeMs}:${st.size}:${st.ino}`;
+  };
   let byHash = parse(file);
-  let seen = statSync(file).mtimeMs;
-  let checkedAt = Date.now();
-  return (token) => {
-    if (Date.now() - checkedAt > 1_000) {
-      checkedAt = Date.now();
-      try {
-        const m = statSync(file).mtimeMs;
-        if (m !== seen) {
-          byHash = parse(file);
-          seen = m;
-        }
-      } catch {
-        // A file being rewritten (or briefly missing) keeps the last good list.
+  let seen = version();
+  // Looked at on every use (one stat): a removed line stops its holder at once, not a moment later.
+  const current = () => {
+    try {
+      const v = version();
+      if (v !== seen) {
+        byHash = parse(file);
+        seen = v;
       }
+    } catch {
+      // A file being rewritten (or briefly missing, or briefly invalid) keeps the last good list.
     }
-    const h = tokenHash(token);
-    for (const [hash, name] of byHash) if (sameSecret(h, hash)) return name;
-    return undefined;
+    return byHash;
+  };
+  return {
+    holder(token) {
+      const h = tokenHash(token);
+      for (const [hash, name] of current()) if (sameSecret(h, hash)) return name;
+      return undefined;
+    },
+    names: (name) => [...current().values()].includes(name),
   };
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { outsideBudget } from '../api/budget.js';
 import { freshReads } from '../api/cache.js';
 import { openInBrowser } from '../approval/open.js';
 import { type Config, ConfigError, loadConfig, settingNames, unknownSettings } from '../config.js';
@@ -100,7 +101,7 @@ export async function runServe(args: string[]): Promise<number> {
         directory: runtime.redis ? redisSessions(runtime.redis) : undefined,
         forwardKey: runtime.redis ? deps.tokens.derive('replica-forward') : undefined,
         routes: runtime.approvals?.routes,
-        ready: () => readiness(runtime),
+        ready: readiness(runtime),
       });
     } catch (e) {
       await bus.close();
@@ -428,14 +429,20 @@ export async function runCall(args: string[]): Promise<number> {
   }
 }
 
+/** How long a readiness answer is kept: at most one platform request per installation per this, per replica. */
+export const READY_KEEP_MS = 30_000;
+
 /**
- * What GET /readyz reports: the platform (each installation, with several) answers an authenticated read now,
- * and the state store answers.
+ * What GET /readyz reports: the platform (each installation, with several) answers an authenticated read,
+ * and the state store answers. Anyone may ask (load balancers send no token), so the platform's answer is
+ * kept 30 s and the probe spends nothing of the tools' rate budget: asking often costs the platform nothing.
  */
-export async function readiness(
+export function readiness(
   runtime: Awaited<ReturnType<typeof createRuntime>>,
-): Promise<Record<string, { ok: boolean; detail?: string }>> {
-  const check = async (probe: () => Promise<unknown>): Promise<{ ok: boolean; detail?: string }> => {
+  now: () => number = Date.now,
+): () => Promise<Record<string, { ok: boolean; detail?: string }>> {
+  type Result = { ok: boolean; detail?: string };
+  const check = async (probe: () => Promise<unknown>): Promise<Result> => {
     try {
       await probe();
       return { ok: true };
@@ -443,21 +450,31 @@ export async function readiness(
       return { ok: false, detail: (e as Error).message };
     }
   };
-  // Fresh: a kept answer would say nothing about the platform now.
-  const answers = (api: ServerDeps['api']) =>
-    check(() =>
-      freshReads(() => api.request({ method: 'GET', path: '/groups', query: { itemsPerPage: 1 } })),
+  const kept = new Map<string, { at: number; result: Promise<Result> }>();
+  /** One probe per installation at a time, its answer kept READY_KEEP_MS (fresh: a kept read says nothing). */
+  const answers = (name: string, api: ServerDeps['api']) => {
+    const k = kept.get(name);
+    if (k && now() - k.at < READY_KEEP_MS) return k.result;
+    const result = check(() =>
+      outsideBudget(() =>
+        freshReads(() => api.request({ method: 'GET', path: '/groups', query: { itemsPerPage: 1 } })),
+      ),
     );
-  const several = runtime.deps.platforms?.all;
-  const platforms: Record<string, { ok: boolean; detail?: string }> = several
-    ? Object.fromEntries(
-        await Promise.all(several.map(async (p) => [`platform:${p.name}`, await answers(p.api)])),
-      )
-    : { platform: await answers(runtime.deps.api) };
-  return {
-    ...platforms,
-    ...(runtime.redis
-      ? { stateStore: await check(() => (runtime.redis as RedisState).eval('return 1', [], [])) }
-      : {}),
+    kept.set(name, { at: now(), result });
+    return result;
+  };
+  return async () => {
+    const several = runtime.deps.platforms?.all;
+    const platforms: Record<string, Result> = several
+      ? Object.fromEntries(
+          await Promise.all(several.map(async (p) => [`platform:${p.name}`, await answers(p.name, p.api)])),
+        )
+      : { platform: await answers('', runtime.deps.api) };
+    return {
+      ...platforms,
+      ...(runtime.redis
+        ? { stateStore: await check(() => (runtime.redis as RedisState).eval('return 1', [], [])) }
+        : {}),
+    };
   };
 }

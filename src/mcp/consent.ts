@@ -19,7 +19,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Person } from '../identity/index.js';
+import { addressOf, type Person } from '../identity/index.js';
 import type { CallEnv, ConsentAnswer, ConsentQuestion, Requester } from '../policy/guard.js';
 import type { TokenSigner } from '../policy/tokens.js';
 
@@ -62,7 +62,14 @@ function requesterOf(server: McpServer, ctx: ServerContext, person: Person): Req
     (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? server.server.getClientVersion();
   const client = `${info?.name ?? '?'} ${info?.version ?? '?'}`;
   const key = ctx.sessionId ? `session:${ctx.sessionId}` : `client:${person.id}:${client}`;
-  return { person: person.id, client, key, ...(ctx.sessionId ? { session: ctx.sessionId } : {}) };
+  const address = addressOf(ctx.http?.authInfo);
+  return {
+    person: person.id,
+    client,
+    key,
+    ...(ctx.sessionId ? { session: ctx.sessionId } : {}),
+    ...(address ? { address } : {}),
+  };
 }
 
 /** The client's capabilities for this request: per request on 2026-07-28, from initialize on 2025. */

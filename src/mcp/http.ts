@@ -242,7 +242,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not valid JSON'));
       }
     }
-    const authed = Object.assign(req, { auth: authInfoOf(person) });
+    const authed = Object.assign(req, { auth: authInfoOf(person, req.socket.remoteAddress) });
     const probe = new Request(`http://localhost${req.url ?? '/mcp'}`, {
       method: req.method === 'POST' ? 'POST' : (req.method ?? 'GET'),
       headers: Object.entries(req.headers).flatMap(([k, v]) =>

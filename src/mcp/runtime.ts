@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { createApiClient } from '../api/client.js';
 import { type ApprovalService, createApprovalService } from '../approval/index.js';
 import { type Config, ConfigError, loadPlatforms, type PlatformSpec, settingNames } from '../config.js';
-import { createIdentity, type Identity } from '../identity/index.js';
+import { createIdentity, type Identity, tellsPeopleApart } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import { cacheReads, consentSteps, platformRequestSeconds, platformRequests } from '../metrics.js';
 import { createAuditLog } from '../policy/audit.js';
+import { createDecisionPoint } from '../policy/decide.js';
 import { createSecretKeeper } from '../policy/secrets.js';
 import { createTokenSigner } from '../policy/tokens.js';
 import { memoryRecords, type RecordStore, redisRecords } from '../state/approvals.js';
@@ -180,9 +181,14 @@ export async function createRuntime(
   const http = config.transport === 'http';
   // Over stdio the person is this machine's user, whatever tokens are set (they are for HTTP).
   const identity = createIdentity(http ? config : { oauthScopes: [] }, logger);
-  if (config.approvers.length > 0 && identity.mode === 'none')
+  const decisions = createDecisionPoint({
+    approvers: config.approvers,
+    tellsPeopleApart: tellsPeopleApart(identity.mode),
+    ...(identity.stillKnown ? { stillKnown: identity.stillKnown } : {}),
+  });
+  if (decisions.fourEyesOn && !decisions.tellsPeopleApart)
     logger.warn(
-      'DBOPS_APPROVERS is set but people are not told apart here (stdio, or HTTP without DBOPS_OAUTH_ISSUER, DBOPS_HTTP_TOKENS_FILE or DBOPS_HTTP_TOKEN): four eyes cannot apply',
+      'DBOPS_APPROVERS is set but people are not told apart here (stdio, one shared DBOPS_HTTP_TOKEN, or no sign-in): grants of access, API keys and deletions are refused, since nobody but the asker could approve them',
     );
   const tokens = createTokenSigner(config.tokenSecret, undefined, ledger);
   let approvals: ApprovalService | undefined;
@@ -200,7 +206,7 @@ export async function createRuntime(
       open: options.openApproval ?? config.approvalOpen,
       identity,
       key: tokens.derive('approval-page'),
-      approvers: config.approvers,
+      decisions,
       ledger,
       records,
     });
@@ -229,6 +235,7 @@ export async function createRuntime(
       audit,
       secrets: createSecretKeeper(config.secretsDir, config.revealSecrets),
       approvals: approvals?.channel,
+      decisions,
       ...(platforms ? { platforms: { default: several?.default ?? '', all: platforms } } : {}),
     },
     async close() {

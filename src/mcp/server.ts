@@ -10,12 +10,13 @@ import type { ApiClient } from '../api/client.js';
 import { type Config, ConfigError, nearest } from '../config.js';
 import { capText } from '../format/markdown.js';
 import { boundStructured, shareBudget } from '../format/structured.js';
-import { cell, newFence } from '../format/untrusted.js';
-import { osPerson, type Person } from '../identity/index.js';
+import { cell, newFence, sanitize } from '../format/untrusted.js';
+import { osPerson, type Person, personOf } from '../identity/index.js';
 import type { Logger, LogLevel } from '../log.js';
 import { toolCallSeconds, toolCalls } from '../metrics.js';
 import type { AuditLog } from '../policy/audit.js';
 import { consentFacts, consentInstruction, kindOf } from '../policy/consent.js';
+import type { DecisionPoint } from '../policy/decide.js';
 import { type ApprovalChannel, callTool } from '../policy/guard.js';
 import type { createSecretKeeper } from '../policy/secrets.js';
 import type { TokenSigner } from '../policy/tokens.js';
@@ -52,6 +53,8 @@ export interface ServerDeps {
   audit: AuditLog;
   secrets: ReturnType<typeof createSecretKeeper>;
   approvals?: ApprovalChannel;
+  /** Who may decide what (four eyes, revocation): the runtime's one decision point. */
+  decisions?: DecisionPoint;
   catalog?: AnyTool[];
   now?: () => Date;
   /** Further registrations on each new server (resources, prompts, completions). */
@@ -84,7 +87,9 @@ function platformTool(tool: AnyTool, names: string[], byDefault: string): AnyToo
         ...tool.input,
         platform: z
           .enum(names, {
-            error: (i) => `no platform named ${JSON.stringify(i.input)}; this server has ${which}`,
+            // The name as given is the caller's text: stripped of control, bidi and invisible characters.
+            error: (i) =>
+              `no platform named ${JSON.stringify(sanitize(String(i.input)).slice(0, 100))}; this server has ${which}`,
           })
           .optional()
           .describe(`Which installation: ${which}`),
@@ -278,6 +283,21 @@ export function createMcpServer(deps: ServerDeps): McpServer {
           const platform = several?.all.find((p) => p.name === (given.platform ?? several.default));
           const args = platform ? { ...given, platform: platform.name } : given;
           const api = platform?.api ?? deps.api;
+          // Who sends this request, now: a 2025 session keeps its server, but each request carries its own
+          // token, and the narrower of the two decides (a read-only token cannot change through a write session).
+          const asker = personOf(extra.http?.authInfo) ?? person;
+          if (!asker.canWrite && kindOf(tool, args) !== 'read') {
+            toolCalls.inc({ tool: tool.name, outcome: 'error' });
+            return {
+              content: [
+                {
+                  type: 'text',
+                  text: `${tool.name} changes something, and the token of this request lacks the "${write}" scope (DBOPS_OAUTH_SCOPES); nothing was called. Use a token with that scope.`,
+                },
+              ],
+              isError: true,
+            };
+          }
           if (platform?.readOnly && kindOf(tool, args) !== 'read') {
             toolCalls.inc({ tool: tool.name, outcome: 'error' });
             return {
@@ -313,7 +333,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             },
           };
           const env = {
-            ...consentEnv(server, extra, person),
+            ...consentEnv(server, extra, asker),
             ...(deps.elicitationChannel ? { elicitationChannel: deps.elicitationChannel } : {}),
           };
           const reads: { oldestAt?: number } = {};

@@ -1,7 +1,7 @@
 // A minted private key is written to a 0600 file and the model sees it masked with the file's path, unless
 // the operator chose DBOPS_REVEAL_SECRETS=true. The folder must be private: one we own is tightened to 0700,
 // one owned by someone else and open to others is refused.
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiKey } from '../api/client.js';
@@ -28,7 +28,7 @@ export function createSecretKeeper(dir: string, reveal: boolean) {
     async keep(label: string, value: string, always = false): Promise<{ shown: string; path?: string }> {
       if (reveal && !always) return { shown: value };
       await privateDir(dir);
-      const file = join(dir, `${label.replace(/[^A-Za-z0-9._-]/g, '_')}.key`);
+      const file = join(dir, `${fileNameOf(label)}.key`);
       await writeFile(file, `${value}\n`, { mode: 0o600, flag: 'w' });
       return { shown: mask(value), path: file };
     },
@@ -36,6 +36,17 @@ export function createSecretKeeper(dir: string, reveal: boolean) {
 }
 
 export type SecretKeeper = ReturnType<typeof createSecretKeeper>;
+
+/**
+ * A file name of its own for each label: a label that had to be changed to fit (`a+b@x` and `a_b@x` both
+ * become `a_b_x`) gets a short hash of the original, so one never overwrites the other's file.
+ */
+export function fileNameOf(label: string): string {
+  const safe = label.replace(/[^A-Za-z0-9._-]/g, '_');
+  return safe === label && !label.startsWith('.')
+    ? label
+    : `${safe.replace(/^\./, '_')}-${createHash('sha256').update(label).digest('hex').slice(0, 8)}`;
+}
 
 /** Hands a minted key's private half to the keeper; the returned copy holds only what may be shown. */
 export async function keepKey(

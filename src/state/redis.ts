@@ -28,6 +28,40 @@ export interface RedisState {
   close(): Promise<void>;
 }
 
+const START_MS = 10_000;
+
+/**
+ * Connecting, the client retries in the background whatever went wrong, so a wrong password would be retried
+ * for ever and start-up would neither fail nor finish: a refusal of the credentials ends it at once, anything
+ * else after START_MS.
+ */
+async function refusedOrTimely(
+  client: {
+    on(event: 'error', l: (e: Error) => void): unknown;
+    off(event: 'error', l: (e: Error) => void): unknown;
+  },
+  connect: () => Promise<unknown>,
+): Promise<void> {
+  let onError: ((e: Error) => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      connect(),
+      new Promise((_, reject) => {
+        onError = (e) => {
+          if (/WRONGPASS|NOAUTH|NOPERM|invalid (username|password)|AUTH/i.test(e.message))
+            reject(new Error(`the store refused the credentials in DBOPS_STATE_URL (${e.message})`));
+        };
+        client.on('error', onError);
+        timer = setTimeout(() => reject(new Error(`no answer within ${START_MS / 1000} s`)), START_MS);
+      }),
+    ]);
+  } finally {
+    if (onError) client.off('error', onError);
+    clearTimeout(timer);
+  }
+}
+
 /** Connects to a redis:// or rediss:// URL; throws when the store cannot be reached now (start-up fails). */
 export async function connectRedis(url: string, logger: Logger, prefix = 'dbops:'): Promise<RedisState> {
   const { createClient } = await import('@redis/client');
@@ -55,8 +89,8 @@ export async function connectRedis(url: string, logger: Logger, prefix = 'dbops:
   const subscriber = client.duplicate();
   subscriber.on('error', () => {});
   try {
-    await client.connect();
-    await subscriber.connect();
+    await refusedOrTimely(client, () => client.connect());
+    await refusedOrTimely(subscriber, () => subscriber.connect());
   } catch (e) {
     await Promise.allSettled([client.destroy(), subscriber.destroy()]);
     throw new Error(`the shared state store does not answer: ${(e as Error).message}`);

@@ -9,7 +9,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema, loadPlatforms } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
-import { readiness } from '../../src/mcp/cli.js';
+import { READY_KEEP_MS, readiness } from '../../src/mcp/cli.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { registry } from '../../src/metrics.js';
@@ -160,12 +160,17 @@ describe('several installations', () => {
   });
 
   it('is ready when every installation answers, and names the one that does not', async () => {
-    const all = await readiness(runtime);
+    let t = 0;
+    const ready = readiness(runtime, () => t);
+    const all = await ready();
     expect(Object.keys(all)).toEqual(['platform:prod', 'platform:staging', 'platform:staging-ro']);
     expect(Object.values(all).every((c) => c.ok)).toBe(true);
     staging.setFaults({ errorRate: 1, errorStatuses: [500] });
     try {
-      const now = await readiness(runtime);
+      // Kept for 30 s: the failing installation is seen once that has passed.
+      expect((await ready())['platform:staging']?.ok).toBe(true);
+      t += READY_KEEP_MS;
+      const now = await ready();
       expect(now['platform:prod']?.ok).toBe(true);
       expect(now['platform:staging']?.ok).toBe(false);
     } finally {

@@ -1,6 +1,7 @@
 // The shared state store against a real redis-server: single use and approval decisions hold across
 // "replicas" (separate connections and stores in this process), caps count every replica's records, and a
 // store that went away or lost its data refuses instead of letting a change through.
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { type ApprovalStore, createApprovalStore } from '../../src/approval/stor
 import { silentLogger } from '../../src/log.js';
 import { redisBus } from '../../src/mcp/listen.js';
 import { createAuditLog } from '../../src/policy/audit.js';
+import { createDecisionPoint } from '../../src/policy/decide.js';
 import { createTokenSigner } from '../../src/policy/tokens.js';
 import { redisRecords } from '../../src/state/approvals.js';
 import { type Ledger, redisLedger, StateError } from '../../src/state/ledger.js';
@@ -62,7 +64,7 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
           ledger,
           records: redisRecords(c),
           maxPendingPerOwner: opts.perOwner,
-          capPerPerson: true,
+          decisions: createDecisionPoint({ approvers: [], tellsPeopleApart: true }),
           tickMs: 20,
         }),
       });

@@ -42,8 +42,8 @@ async function key(kid: string) {
     jwk: { ...(await exportJWK(pair.publicKey)), kid, alg: 'ES256' },
   };
 }
-const token = (k: { kid: string; sign: Key }, email: string) =>
-  new SignJWT({ email })
+const token = (k: { kid: string; sign: Key }, email: string, claims: Record<string, unknown> = {}) =>
+  new SignJWT({ email, email_verified: true, ...claims })
     .setProtectedHeader({ alg: 'ES256', kid: k.kid })
     .setIssuer(issuer)
     .setAudience(AUD)
@@ -79,6 +79,50 @@ describe('the issuer and its keys', () => {
     const stranger = await key('k9');
     await expect(oauth.verify(await token(stranger, 'mallory@example.com'))).rejects.toThrow(
       /signed with a key the issuer does not publish/,
+    );
+  });
+});
+
+describe('who a token names (finding 5 of trust round 4)', () => {
+  const verifier = async (personClaim?: string) => {
+    const k = await key('kp');
+    published = [k.jwk];
+    const oauth = createOAuth({
+      issuer,
+      audiences: () => [AUD],
+      scopes: [],
+      logger: silentLogger,
+      keysCooldownMs: 0,
+      ...(personClaim ? { personClaim } : {}),
+    });
+    return { k, oauth };
+  };
+
+  it('takes an address only when the issuer verified it, else the subject', async () => {
+    const { k, oauth } = await verifier();
+    // Where users may set their own address, an unverified one naming an approver is not that approver.
+    const forged = await token(k, 'bob@example.com', { email_verified: false, sub: 'u-mallory' });
+    expect((await oauth.verify(forged)).person).toBe('u-mallory');
+    const unsaid = await token(k, 'bob@example.com', { email_verified: undefined, sub: 'u-2' });
+    expect((await oauth.verify(unsaid)).person).toBe('u-2');
+    const verified = await token(k, 'bob@example.com', { sub: 'u-bob' });
+    expect((await oauth.verify(verified)).person).toBe('bob@example.com');
+    // preferred_username is whatever the user typed: never taken by default.
+    const named = await token(k, 'x@example.com', {
+      email_verified: false,
+      preferred_username: 'bob@example.com',
+      sub: 'u-3',
+    });
+    expect((await oauth.verify(named)).person).toBe('u-3');
+  });
+
+  it('takes the claim DBOPS_OAUTH_PERSON_CLAIM names, and refuses a token without it, saying which', async () => {
+    const { k, oauth } = await verifier('upn');
+    expect((await oauth.verify(await token(k, 'a@example.com', { upn: 'alice@corp' }))).person).toBe(
+      'alice@corp',
+    );
+    await expect(oauth.verify(await token(k, 'a@example.com', { sub: 'u-1' }))).rejects.toThrow(
+      /no "upn" claim \(DBOPS_OAUTH_PERSON_CLAIM\)/,
     );
   });
 });
