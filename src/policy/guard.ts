@@ -47,7 +47,9 @@ const CHANNELS: Record<Channel<unknown>['name'], Channel<never>> = {
   'approval-page': approvalPageChannel,
   token: tokenChannel,
 };
-const nobodyApart = createDecisionPoint({ approvers: [], tellsPeopleApart: false });
+/** The runtime's decision point, or one with the configured approvers where nobody is told apart. */
+const decisionsOf = (deps: GuardDeps) =>
+  deps.decisions ?? createDecisionPoint({ approvers: deps.config.approvers ?? [], tellsPeopleApart: false });
 
 export async function callTool(
   tool: AnyTool,
@@ -88,7 +90,7 @@ async function guarded(
   const write: Write = (e) => deps.audit.write({ ...e, ...who });
   if (!needsConsent(kind, deps.config.confirm)) return executeAudited(tool, args, ctx, f, write, 'none');
 
-  const decisions = deps.decisions ?? nobodyApart;
+  const decisions = decisionsOf(deps);
   const secondPerson = decisions.secondPerson(tool.name);
   const requester = env.requester?.person;
   // Four eyes where nobody can be told apart: whoever answered would be the asker. Nobody is asked.
@@ -152,7 +154,7 @@ async function act(call: GuardedCall, o: Outcome, requester: string | undefined)
   // The one question every channel's "yes" must pass: may the person who gave it decide this request?
   const decider = o.approver ?? requester;
   const refused = decider
-    ? (call.deps.decisions ?? nobodyApart).mayDecide(
+    ? decisionsOf(call.deps).mayDecide(
         { tool: tool.name, ...(requester ? { requester: { person: requester } } : {}) },
         { person: decider },
         'approve',
@@ -169,7 +171,7 @@ async function act(call: GuardedCall, o: Outcome, requester: string | undefined)
 
 function refusalText(call: GuardedCall, refused: string, decider: string, channel: string): string {
   const name = call.tool.name;
-  const decisions = call.deps.decisions ?? nobodyApart;
+  const decisions = decisionsOf(call.deps);
   if (refused === 'four-eyes')
     return `${decisions.secondPersonText(name, decider)} A "yes" given through the asker's own ${channel === 'token' ? 'confirmation token' : channel} cannot approve it, so nothing changed. Call ${name} again without it: the answer is an approval link the person passes to an approver.`;
   if (refused === 'revoked')
@@ -182,7 +184,7 @@ function pickChannel(call: GuardedCall): Channel<never> {
   for (const name of order) if (CHANNELS[name].available(call)) return CHANNELS[name];
   if (call.secondPerson)
     throw new ToolInputError(
-      `${(call.deps.decisions ?? nobodyApart).secondPersonText(call.tool.name)} Approvers decide on the approval page, which is not enabled here (DBOPS_CONFIRM_VIA=${order.join(',')}), so nothing was changed. Ask the operator to enable the approval page.`,
+      `${decisionsOf(call.deps).secondPersonText(call.tool.name)} Approvers decide on the approval page, which is not enabled here (DBOPS_CONFIRM_VIA=${order.join(',')}), so nothing was changed. Ask the operator to enable the approval page.`,
     );
   throw new ToolInputError(
     `No confirmation channel is available for this client (DBOPS_CONFIRM_VIA=${order.join(',')}). Ask the operator to enable the approval page or the token channel.`,

@@ -121,6 +121,13 @@ describe('several installations', () => {
     expect(r.text).toContain('prod (default), staging, staging-ro');
   });
 
+  it('never copies control, bidi or invisible characters of the name given into the refusal', async () => {
+    const r = await call('list_projects', { platform: 'q\u202Ea\u2066\u200Bx' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('no platform named "qax"');
+    expect(r.text).not.toMatch(/[\u202E\u2066\u200B]/);
+  });
+
   it('refuses a change on a read-only installation without calling it', async () => {
     const before = staging.stats.snapshot().requests;
     const r = await call(TOOL, { platform: 'staging-ro', alertConfigId: 'x'.repeat(24), enabled: false });

@@ -38,8 +38,11 @@ export interface TestRedis {
   start(): Promise<void>;
 }
 
-/** Starts redis-server; `persist` turns on the append-only file (data survives a restart). */
-export async function startRedis(opts: { persist?: boolean } = {}): Promise<TestRedis> {
+/**
+ * Starts redis-server; `persist` turns on the append-only file (data survives a restart); `password` makes it
+ * refuse clients without that password (the url then carries it).
+ */
+export async function startRedis(opts: { persist?: boolean; password?: string } = {}): Promise<TestRedis> {
   if (!redisBin) throw new Error(String(noRedis));
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'dbops-redis-'));
@@ -47,6 +50,7 @@ export async function startRedis(opts: { persist?: boolean } = {}): Promise<Test
   const start = async () => {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''];
     args.push('--appendonly', opts.persist ? 'yes' : 'no', '--appendfsync', 'always');
+    if (opts.password) args.push('--requirepass', opts.password);
     proc = spawn(redisBin, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve, reject) => {
       let out = '';
@@ -72,7 +76,7 @@ export async function startRedis(opts: { persist?: boolean } = {}): Promise<Test
   };
   await start();
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://${opts.password ? `:${opts.password}@` : ''}127.0.0.1:${port}`,
     port,
     start,
     stop,

@@ -2,6 +2,7 @@
 // "replicas" (separate connections and stores in this process), caps count every replica's records, and a
 // store that went away or lost its data refuses instead of letting a change through.
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +49,11 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
   });
 
   /** N replicas' worth of stores on one Redis (one key prefix), each with its own connection. */
-  async function replicas(n: number, prefix: string, opts: { perOwner?: number; ttlMs?: number } = {}) {
+  async function replicas(
+    n: number,
+    prefix: string,
+    opts: { perOwner?: number; ttlMs?: number; approvers?: string[] } = {},
+  ) {
     const dir = mkdtempSync(join(tmpdir(), 'dbops-state-'));
     const out: Array<{ store: ApprovalStore; ledger: Ledger }> = [];
     for (let i = 0; i < n; i++) {
@@ -64,7 +69,7 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
           ledger,
           records: redisRecords(c),
           maxPendingPerOwner: opts.perOwner,
-          decisions: createDecisionPoint({ approvers: [], tellsPeopleApart: true }),
+          decisions: createDecisionPoint({ approvers: opts.approvers ?? [], tellsPeopleApart: true }),
           tickMs: 20,
         }),
       });
@@ -109,6 +114,20 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
     expect(takes.sort()).toEqual(['approved', 'used', 'used']);
     expect((await c!.store.take(pending.approvalId, 'other_tool', 'h1')).state).toBe('mismatch');
     expect((await a!.store.pending(ALONE)).length).toBe(0);
+  });
+
+  it('four eyes across replicas: the asker cannot approve on another replica; an approver can, once', async () => {
+    const [a, b] = await replicas(2, 'four:', { approvers: ['bob'] });
+    const pending = await a!.store.create(request('alice'));
+    expect(pending.otherApprover).toBe(true);
+    const rec = await b!.store.get(pending.approvalId);
+    const alice = { person: 'alice', approver: false };
+    const bob = { person: 'bob', approver: true };
+    expect(await b!.store.decide(pending.approvalId, 'approve', rec!.secret, alice)).toBe('four-eyes');
+    expect((await a!.store.get(pending.approvalId))?.state).toBe('pending');
+    expect(await b!.store.decide(pending.approvalId, 'approve', rec!.secret, bob)).toBe('approved');
+    const taken = await a!.store.take(pending.approvalId, 'delete_maintenance_window', 'h1', 'session:alice');
+    expect(taken).toEqual({ state: 'approved', approver: 'bob' });
   });
 
   it('a decision on another replica ends a wait on this one', async () => {
@@ -237,5 +256,48 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
     expect(await lx.claim('k', Date.now() + 60_000)).toBe(true);
     expect(await ly.claim('k', Date.now() + 60_000)).toBe(true);
     expect(await lx.claim('k', Date.now() + 60_000)).toBe(false);
+  });
+});
+
+describe.skipIf(noRedis)('a store that refuses the credentials', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis({ password: 'the-right-password' });
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('ends the connection at once, saying so, instead of retrying for ever', async () => {
+    const wrong = redis.url.replace('the-right-password', 'a-wrong-password');
+    const started = Date.now();
+    await expect(connectRedis(wrong, silentLogger)).rejects.toThrow(
+      /refused the credentials in DBOPS_STATE_URL/,
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const right = await connectRedis(redis.url, silentLogger);
+    await right.close();
+  });
+
+  it('`serve` exits non-zero with the reason', () => {
+    const cli = new URL('../../dist/src/cli.js', import.meta.url).pathname;
+    const dir = mkdtempSync(join(tmpdir(), 'dbops-redis-serve-'));
+    const r = spawnSync(process.execPath, [cli, 'serve', '--transport', 'http', '--port', '0'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        XDG_STATE_HOME: join(dir, 'state'),
+        XDG_CONFIG_HOME: join(dir, 'config'),
+        DBOPS_STATE_URL: redis.url.replace('the-right-password', 'a-wrong-password'),
+        DBOPS_TOKEN_SECRET: 'shared-secret-of-the-replicas-0123456789',
+      },
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.status).not.toBeNull();
+    expect(r.stderr).toContain('DBOPS_STATE_URL');
+    expect(r.stderr).toContain('refused the credentials');
+    expect(r.stderr).not.toContain('a-wrong-password');
   });
 });

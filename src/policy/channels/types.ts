@@ -109,11 +109,16 @@ export interface ConsentQuestion {
 }
 
 export interface GuardDeps {
-  config: Pick<Config, 'confirm' | 'confirmVia' | 'approvalOpen' | 'approvalWaitMs'>;
+  config: Pick<Config, 'confirm' | 'confirmVia' | 'approvalOpen' | 'approvalWaitMs'> & {
+    approvers?: Config['approvers'];
+  };
   tokens: TokenSigner;
   audit: AuditLog;
   approvals?: ApprovalChannel;
-  /** Who may decide what (four eyes, revocation); nobody told apart and no approvers when absent. */
+  /**
+   * Who may decide what (four eyes, revocation). When absent, DBOPS_APPROVERS with nobody told apart: a
+   * four-eyes change is then refused, never run on the asker's word.
+   */
   decisions?: DecisionPoint;
 }
 
