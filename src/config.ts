@@ -119,6 +119,8 @@ export const configSchema = z.object({
     .optional(),
   /** People who may approve anyone's request; with approvers, grants and deletions need a second person. */
   approvers: list.default([]),
+  /** How long GET /readyz keeps the platform's answer (one probe per installation per this, per replica). */
+  readyKeepMs: int(0, 600_000).default(30_000),
   httpMaxSessionsPerPerson: int(1, 100_000).default(20),
   httpMaxSessions: int(1, 100_000).default(100),
   logLevel: z.enum(['error', 'warn', 'info', 'debug']).default('info'),

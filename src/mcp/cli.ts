@@ -429,18 +429,17 @@ export async function runCall(args: string[]): Promise<number> {
   }
 }
 
-/** How long a readiness answer is kept: at most one platform request per installation per this, per replica. */
-export const READY_KEEP_MS = 30_000;
-
 /**
  * What GET /readyz reports: the platform (each installation, with several) answers an authenticated read,
  * and the state store answers. Anyone may ask (load balancers send no token), so the platform's answer is
- * kept 30 s and the probe spends nothing of the tools' rate budget: asking often costs the platform nothing.
+ * kept (DBOPS_READY_KEEP_MS, 30 s) and the probe spends nothing of the tools' rate budget: asking often costs
+ * the platform nothing.
  */
 export function readiness(
   runtime: Awaited<ReturnType<typeof createRuntime>>,
   now: () => number = Date.now,
 ): () => Promise<Record<string, { ok: boolean; detail?: string }>> {
+  const keepMs = runtime.deps.config.readyKeepMs;
   type Result = { ok: boolean; detail?: string };
   const check = async (probe: () => Promise<unknown>): Promise<Result> => {
     try {
@@ -451,10 +450,10 @@ export function readiness(
     }
   };
   const kept = new Map<string, { at: number; result: Promise<Result> }>();
-  /** One probe per installation at a time, its answer kept READY_KEEP_MS (fresh: a kept read says nothing). */
+  /** One probe per installation at a time, its answer kept keepMs (fresh: a kept read says nothing). */
   const answers = (name: string, api: ServerDeps['api']) => {
     const k = kept.get(name);
-    if (k && now() - k.at < READY_KEEP_MS) return k.result;
+    if (k && now() - k.at < keepMs) return k.result;
     const result = check(() =>
       outsideBudget(() =>
         freshReads(() => api.request({ method: 'GET', path: '/groups', query: { itemsPerPage: 1 } })),

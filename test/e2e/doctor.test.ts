@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintNamedToken } from '../../src/identity/tokens.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { hasOpenssl, selfSignedCert } from '../helpers/tls.js';
 
@@ -146,6 +147,30 @@ describe('dbops-mcp doctor', () => {
       '0',
     ]);
     expect(ok.out).toContain('✓ identity: one person, the holder of DBOPS_HTTP_TOKEN');
+  });
+
+  it('four eyes where nobody can be told apart: says grants, keys and deletions will be refused, and the fix', async () => {
+    const stdio = await doctor({ ...platform(), DBOPS_APPROVERS: 'bob' }, []);
+    expect(stdio.out).toMatch(
+      /✗ identity: stdio: this machine's user alone, and DBOPS_APPROVERS is set: grants/,
+    );
+    expect(stdio.out).toContain('fix: Give each person a token of their own');
+    const one = await doctor({ ...platform(), DBOPS_APPROVERS: 'bob', DBOPS_HTTP_TOKEN: 't'.repeat(24) }, [
+      '--transport',
+      'http',
+      '--port',
+      '0',
+    ]);
+    expect(one.out).toMatch(
+      /✗ identity: one person, the holder of DBOPS_HTTP_TOKEN, and DBOPS_APPROVERS is set/,
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'dbops-doctor-four-eyes-'));
+    writeFileSync(join(dir, 'tokens'), `${mintNamedToken('bob').line}\n`);
+    const named = await doctor(
+      { ...platform(), DBOPS_APPROVERS: 'bob', DBOPS_HTTP_TOKENS_FILE: join(dir, 'tokens') },
+      ['--transport', 'http', '--port', '0'],
+    );
+    expect(named.out).toMatch(/✓ identity: named tokens from .*; four eyes: 1 approver\(s\)/);
   });
 
   it('several installations: checks each one, named, and says which fails', async () => {

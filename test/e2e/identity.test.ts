@@ -105,7 +105,7 @@ beforeAll(async () => {
       },
     ],
     scopes: ['openid', 'email', 'profile', READ, WRITE],
-    claims: { email: ['email'], profile: ['preferred_username'] },
+    claims: { email: ['email', 'email_verified'], profile: ['preferred_username'] },
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: true },
@@ -128,11 +128,11 @@ beforeAll(async () => {
     // The person in every access token: the agent's owner, or the signed-in account.
     extraTokenClaims: (_ctx: unknown, token: { clientId?: string; accountId?: string }) =>
       token.accountId
-        ? { email: `${token.accountId}@example.com` }
-        : { email: PEOPLE[token.clientId ?? '']?.email },
+        ? { email: `${token.accountId}@example.com`, email_verified: true }
+        : { email: PEOPLE[token.clientId ?? '']?.email, email_verified: true },
     findAccount: (_ctx: unknown, sub: string) => ({
       accountId: sub,
-      claims: () => ({ sub, email: `${sub}@example.com` }),
+      claims: () => ({ sub, email: `${sub}@example.com`, email_verified: true }),
     }),
   } as unknown as ConstructorParameters<typeof Provider>[1]);
   idp.on('request', provider.callback());
@@ -186,7 +186,7 @@ const post = (headers: Record<string, string>) => rawInitialize(http.url, header
 
 /** A token like the issuer's, signed with its own key, with one claim changed. */
 const forged = (claims: Record<string, unknown>, alg = 'RS256') =>
-  new SignJWT({ email: 'alice@example.com', scope: `${READ} ${WRITE}`, ...claims })
+  new SignJWT({ email: 'alice@example.com', email_verified: true, scope: `${READ} ${WRITE}`, ...claims })
     .setProtectedHeader({ alg, kid: 'k1' })
     .setIssuer(issuer)
     .setAudience(resource)
@@ -309,12 +309,11 @@ describe.skipIf(!hasChromium)('two people, one server: who asks, who approves', 
     const carolToken = await tokenFor('carol-agent');
     const alice = await mcp(aliceToken, 'alice-cli');
 
-    const configs = await alice.call('list_alert_configs', { itemsPerPage: 100 });
-    const config = (configs.structured.results as Array<Record<string, unknown>>).find(
-      (c) => c.enabled === true,
-    )!;
-    const args = { alertConfigId: config.id, enabled: false };
-    const first = await alice.call(TOOL, args);
+    // A deletion: four eyes.
+    const windows = await alice.call('list_maintenance_windows', {});
+    const window = (windows.structured.results as Array<Record<string, unknown>>)[0]!;
+    const args = { maintenanceWindowId: window.id };
+    const first = await alice.call('delete_maintenance_window', args);
     expect(first.structured.outcome).toBe('approval_pending');
     const { approvalId, url } = first.structured.confirmation as { approvalId: string; url: string };
     // The model is told the truth: the person who asked cannot approve this one themselves.
@@ -338,7 +337,7 @@ describe.skipIf(!hasChromium)('two people, one server: who asks, who approves', 
     });
     expect(carolPeeks.status).toBe(404);
 
-    // Four eyes: disabling an alert configuration is destructive, and alice asked for it.
+    // Four eyes: a deletion, and alice asked for it.
     const selfApproval = await raw(
       `${http.origin}/approvals/${approvalId}`,
       'POST',
@@ -347,13 +346,13 @@ describe.skipIf(!hasChromium)('two people, one server: who asks, who approves', 
     );
     expect(selfApproval.status).toBe(403);
     expect(JSON.parse(selfApproval.body)).toMatchObject({ error: 'four_eyes' });
-    // The link alice's assistant showed her opens her request for her alone: she may decline, not approve.
+    // The link alice's assistant showed her shows her request and nothing more: deciding needs a sign-in.
     expect(url).toMatch(new RegExp(`/approvals/${approvalId}\\?as=[\\w-]{43}$`));
     const viaLink = await raw(url, 'GET');
     expect(viaLink.status).toBe(200);
-    expect(viaLink.body).toContain('an approver other than you must approve it');
+    expect(viaLink.body).toContain('This link shows the request only');
     expect(viaLink.body).not.toContain('value="approve"');
-    expect(viaLink.body).toContain('value="decline"');
+    expect(viaLink.body).not.toContain('value="decline"');
     const tampered = await raw(url.replace(/as=./, 'as=A'), 'GET');
     expect(tampered.status).toBe(200); // the bounce: no viewer yet
     expect(tampered.body).toContain('http-equiv="refresh"');
@@ -382,7 +381,7 @@ describe.skipIf(!hasChromium)('two people, one server: who asks, who approves', 
     expect(await page.locator('main').innerText()).toContain('Approved');
 
     // Only alice's own client resumes it; then the audit names both people.
-    const done = await alice.call(TOOL, { ...args, approvalId });
+    const done = await alice.call('delete_maintenance_window', { ...args, approvalId });
     expect(done.structured.outcome).toBe('executed');
     const entries = readFileSync(auditLog, 'utf8')
       .trim()

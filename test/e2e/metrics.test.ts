@@ -18,7 +18,8 @@ let origin: string;
 beforeAll(async () => {
   sim = await startSimulator({ dataset: 'demo', port: 0 });
   child = spawn(process.execPath, [bin, 'serve', '--transport', 'http', '--port', '0'], {
-    env: { ...serverEnv(sim, 'dbops-metrics-'), DBOPS_HTTP_TOKEN: TOKEN },
+    // Every probe asks the platform here (the default keeps its answer 30 s), so a fault shows at once.
+    env: { ...serverEnv(sim, 'dbops-metrics-'), DBOPS_HTTP_TOKEN: TOKEN, DBOPS_READY_KEEP_MS: '0' },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   origin = await new Promise<string>((ok, fail) => {
