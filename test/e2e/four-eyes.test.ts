@@ -265,7 +265,7 @@ describe('finding 2: the link in the answer shows the request; deciding needs a 
         (w) => w.groupId === sim.projectIds[0] && Date.parse(w.endDate) > Date.now(),
       )!;
       const pending = await alice.call('delete_maintenance_window', { maintenanceWindowId: window.id });
-      const url = String((pending.structured?.confirmation as { url: string }).url);
+      const url = String((pending.structured?.confirmation as { url?: string } | undefined)?.url);
       expect(url).toContain('?as=');
       const seen = await page(url);
       expect(seen.r.status).toBe(200);
@@ -276,7 +276,9 @@ describe('finding 2: the link in the answer shows the request; deciding needs a 
       const asBob = await page(url.split('?')[0] as string, bobCookie);
       const refused = await post(url, 'approve', asBob.csrf, [asBob.csrfCookie]);
       expect(refused.status).toBe(403);
-      const id = String((pending.structured?.confirmation as { approvalId: string }).approvalId);
+      const id = String(
+        (pending.structured?.confirmation as { approvalId?: string } | undefined)?.approvalId,
+      );
       expect((await s.approvals.channel.get(id))?.state).toBe('pending');
       // Bob, signed in as himself, decides.
       const ok = await post(url.split('?')[0] as string, 'approve', asBob.csrf, [
@@ -298,7 +300,9 @@ describe('finding 3: removing someone stops them at once', () => {
     const alice = await client('v1', s.http.url, () => s.people.alice.token, 'no-elicit', false);
     try {
       const pending = await alice.call('create_project_api_key', keyArgs(4));
-      const id = String((pending.structured?.confirmation as { approvalId: string }).approvalId);
+      const id = String(
+        (pending.structured?.confirmation as { approvalId?: string } | undefined)?.approvalId,
+      );
       const url = `${s.http.origin}/approvals/${id}`;
       const bobCookie = await signIn(s.http.origin, s.people.bob.token);
       const before = await page(url, bobCookie);
