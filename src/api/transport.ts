@@ -109,6 +109,8 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 }
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
+/** Refusals that say the same until something changes (not found, forbidden, a role check): kept like answers. */
+const KEPT_REFUSALS = new Set([401, 403, 404]);
 const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE']);
 // Failures that happen before a byte of the request was written: safe to retry even for POST/PATCH.
 // (UND_ERR_SOCKET / ECONNRESET on a reused keep-alive socket are not: the server may have the request.)
@@ -371,11 +373,13 @@ export function createTransport(cfg: TransportConfig): Transport {
       const kept = await cache.read(
         relative,
         async (signal) => {
-          const res = await withRetries(req, relative, signal);
+          const res = await withRetries(req, relative, signal, true);
           return { status: res?.status ?? 204, body: res?.body ?? '', at: Date.now() };
         },
         opts.signal,
       );
+      // A refusal was kept like an answer (a name nobody may read costs one request, not one per call).
+      if (kept.status >= 400) throw errorFromResponse({ status: kept.status, body: kept.body, method, path });
       return decode<T>(kept, method, path);
     }
     try {
@@ -392,6 +396,8 @@ export function createTransport(cfg: TransportConfig): Transport {
     req: TransportRequest,
     relative: string,
     callerSignal: AbortSignal | undefined,
+    /** Answer a lasting refusal (KEPT_REFUSALS) instead of throwing it, so a read can keep it. */
+    refusals = false,
   ): Promise<RawResponse | undefined> {
     const { method, path } = req;
     const target = basePath + relative;
@@ -448,7 +454,7 @@ export function createTransport(cfg: TransportConfig): Transport {
         let waitMs: number;
         let reason: string;
         if (res) {
-          if (res.status < 400) return res;
+          if (res.status < 400 || (refusals && KEPT_REFUSALS.has(res.status))) return res;
           if (res.status === 404 && method === 'DELETE' && maybeApplied) {
             logger.debug('a retried DELETE met 404: the earlier attempt whose answer was lost deleted it', {
               path,

@@ -91,6 +91,21 @@ describe('reads in flight and kept', () => {
     expect(fresh.oldestAt).toBeUndefined();
   });
 
+  it('a refusal is kept like an answer: a project the key cannot read costs one request, not one per call', async () => {
+    const api = await warm({ cacheTtlMs: 60_000 });
+    const missing = 'f'.repeat(24);
+    sim.stats.reset();
+    for (let i = 0; i < 3; i++) {
+      const e = await api.projects.get(missing).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ApiError);
+      expect((e as ApiError).status).toBe(404);
+    }
+    expect(route('GET /groups/:projectId')).toBe(1);
+    // A fresh read (what a change is made from) asks again.
+    await freshReads(() => api.projects.get(missing)).catch(() => {});
+    expect(route('GET /groups/:projectId')).toBe(2);
+  });
+
   it('our own write to a project drops its kept reads: the next read shows the change', async () => {
     const api = client({ cacheTtlMs: 60_000 });
     const pid = sim.projectIds[0]!;
