@@ -231,11 +231,13 @@ async function loadExtensions(): Promise<NonNullable<ServerDeps['extensions']>> 
 
 function printBanner(url: string, config: Config, approvalOrigin?: string) {
   const headers = config.httpToken ? { Authorization: 'Bearer <DBOPS_HTTP_TOKEN>' } : undefined;
-  const snippet = { mcpServers: { dbops: { type: 'http', url, ...(headers ? { headers } : {}) } } };
+  const entry = { dbops: { type: 'http', url, ...(headers ? { headers } : {}) } };
+  // Each client's own key: "mcpServers" for Claude Code's .mcp.json and Cursor, "servers" for VS Code.
   process.stdout.write(
     `dbops-mcp is serving MCP over Streamable HTTP at ${url}\n` +
       `Health check: ${url.replace(/\/mcp$/, '/healthz')}\n\n` +
-      `Client configuration (e.g. .mcp.json or .vscode/mcp.json "servers"):\n${JSON.stringify(snippet, null, 2)}\n\n` +
+      `Client configuration for .mcp.json (Claude Code) or Cursor:\n${JSON.stringify({ mcpServers: entry }, null, 2)}\n\n` +
+      `For VS Code (.vscode/mcp.json):\n${JSON.stringify({ servers: entry }, null, 2)}\n\n` +
       `Claude Code: claude mcp add --transport http dbops ${url}\n` +
       (approvalOrigin ? `Approval page (pending approvals): ${approvalOrigin}/approvals\n` : '') +
       `Stop with Ctrl-C.\n`,

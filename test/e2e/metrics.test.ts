@@ -14,6 +14,7 @@ const TOKEN = 'metrics-test-token-0123456789';
 let sim: Simulator;
 let child: ChildProcess;
 let origin: string;
+let banner = '';
 
 beforeAll(async () => {
   sim = await startSimulator({ dataset: 'demo', port: 0 });
@@ -27,8 +28,9 @@ beforeAll(async () => {
     child.once('exit', (code) => fail(new Error(`serve exited with ${code}`)));
     child.stdout?.setEncoding('utf8').on('data', (d: string) => {
       out += d;
+      banner = out;
       const m = /(http:\/\/\S+)\/mcp/.exec(out);
-      if (m) ok(m[1] as string);
+      if (m && out.includes('Stop with Ctrl-C.')) ok(m[1] as string);
     });
   });
 });
@@ -38,6 +40,15 @@ afterAll(async () => {
 });
 
 const auth = { authorization: `Bearer ${TOKEN}` };
+
+describe('the start-up banner', () => {
+  it('gives each client its own key: mcpServers for .mcp.json and Cursor, servers for VS Code', () => {
+    const blocks = [...banner.matchAll(/\n(\{\n[\s\S]*?\n\})\n/g)].map((m) => JSON.parse(m[1] as string));
+    expect(blocks.map((b) => Object.keys(b)[0])).toEqual(['mcpServers', 'servers']);
+    expect(banner).toMatch(/For VS Code \(\.vscode\/mcp\.json\):\n\{\n {2}"servers"/);
+    expect(blocks[1].servers.dbops.url).toBe(`${origin}/mcp`);
+  });
+});
 
 describe('GET /metrics and /readyz', () => {
   it('count a tool call, its platform requests and its reads', async () => {
