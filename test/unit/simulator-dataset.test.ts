@@ -37,9 +37,9 @@ describe('demo dataset names and ids', () => {
 
 describe('demo dataset digest', () => {
   it('is byte for byte the dataset of the default seed', () => {
-    expect(digest(20260101)).toBe('e9c140ce856521e01d1857d9bb8f10925b1ffc9726858966f765dfb309f18de0');
+    expect(digest(20260101)).toBe('f37c5dc192ab59503b9118375e8b40e1aa713fef5ef28c2f6062695b09302f6d');
   });
   it('is byte for byte the dataset of another seed', () => {
-    expect(digest(7)).toBe('4f93006f346527558577473b03c35306243d8a8552e0f1728c79a327bd70ea99');
+    expect(digest(7)).toBe('a8178d47d7984042f3e21c63483f1306480517358901703d1e41873f48738b49');
   });
 });

@@ -148,6 +148,33 @@ const disk = (host: Host, value: number, since: number, until?: number): Reading
   ...(until === undefined ? {} : { until }),
 });
 
+const QT = 'QUERY_TARGETING_SCANNED_OBJECTS_PER_RETURNED';
+
+/** A month of routine episodes that came and went: host, metric, value, units, days ago, hours it lasted. */
+const PAST: Array<[Host, string, number, string, number, number]> = [
+  ['db-prod-01', 'CONNECTIONS', 4105, 'RAW', 27, 2],
+  ['db-prod-02', 'CONNECTIONS', 4220, 'RAW', 21, 1],
+  ['db-prod-03', 'CONNECTIONS', 4050, 'RAW', 15, 0.5],
+  ['db-prod-01', 'ASSERT_REGULAR', 12, 'RAW', 18, 1],
+  ['db-prod-04', 'ASSERT_REGULAR', 11, 'RAW', 9, 0.5],
+  ['db-prod-02', 'DISK_PARTITION_SPACE_USED_DATA', 91.2, 'RAW', 25, 6],
+  ['db-prod-05', 'DISK_PARTITION_SPACE_USED_DATA', 95.2, 'RAW', 23, 1],
+  ['db-prod-05', 'DISK_PARTITION_SPACE_USED_DATA', 90.8, 'RAW', 16, 4],
+  ['db-prod-06', 'OPLOG_WINDOW', 21, 'HOURS', 19, 3],
+  ['db-prod-04', 'OPLOG_WINDOW', 22, 'HOURS', 11, 2],
+  ['db-stg-01', QT, 1450, 'RAW', 22, 1],
+  ['db-stg-02', QT, 1210, 'RAW', 13, 2],
+  ['db-stg-03', QT, 2600, 'RAW', 3, 1],
+  ['db-analytics-03', 'DISK_PARTITION_SPACE_USED_INDEX', 90.9, 'RAW', 24, 5],
+  ['db-analytics-06', 'DISK_PARTITION_SPACE_USED_INDEX', 91.4, 'RAW', 12, 3],
+  ['db-analytics-02', 'OPLOG_SLAVE_LAG_MASTER_TIME', 75, 'SECONDS', 26, 0.5],
+  ['db-analytics-05', 'OPLOG_SLAVE_LAG_MASTER_TIME', 130, 'SECONDS', 17, 1],
+  ['db-analytics-03', 'OPLOG_SLAVE_LAG_MASTER_TIME', 68, 'SECONDS', 6, 0.5],
+  ['db-analytics-01', 'MEMORY_RESIDENT', 29.1, 'GIGABYTES', 20, 8],
+  ['db-analytics-02', 'MEMORY_RESIDENT', 28.7, 'GIGABYTES', 10, 5],
+  ['db-analytics-02', 'DISK_PARTITION_SPACE_USED_DATA', 95.6, 'RAW', 14, 2],
+];
+
 export const WORLD: World = {
   agents: {
     'payments-prod': [
@@ -338,9 +365,19 @@ export const WORLD: World = {
       since: -2 * DAY,
       until: -2 * DAY + 30 * MINUTE,
     },
+    ...PAST.map(
+      ([host, metric, value, units, days, hours]): Reading => ({
+        host,
+        metric,
+        value,
+        units,
+        since: -days * DAY,
+        until: -days * DAY + hours * HOUR,
+      }),
+    ),
     {
       host: 'db-stg-01',
-      metric: 'QUERY_TARGETING_SCANNED_OBJECTS_PER_RETURNED',
+      metric: QT,
       value: 1800,
       units: 'RAW',
       since: -5 * DAY,
