@@ -37,9 +37,9 @@ describe('demo dataset names and ids', () => {
 
 describe('demo dataset digest', () => {
   it('is byte for byte the dataset of the default seed', () => {
-    expect(digest(20260101)).toBe('f37c5dc192ab59503b9118375e8b40e1aa713fef5ef28c2f6062695b09302f6d');
+    expect(digest(20260101)).toBe('541476610c67af261196d44f3034946ebc50a862f3900c91a3b81d44489bf4b1');
   });
   it('is byte for byte the dataset of another seed', () => {
-    expect(digest(7)).toBe('a8178d47d7984042f3e21c63483f1306480517358901703d1e41873f48738b49');
+    expect(digest(7)).toBe('2c52c4330cfb2dc37d45a5b7d2e01ad3198fd076e3183578f9ce7cf8576c7219');
   });
 });

@@ -47,8 +47,8 @@ export function buildAutomation(b: Build): void {
           p.planUpdated = b.at(d.fails.at);
           p.errorCode = d.fails.code;
           p.errorCodeHumanReadable = d.fails.human;
-          p.errorCodeDescription = `The process ${p.name} on ${p.hostname} failed to start: ${d.fails.error.replace(/^Error starting process: /, '')}.`;
-          p.errorString = `<${p.name}> [${b.at(d.fails.at).slice(11, 19)}.418] ${d.fails.error}`;
+          p.errorCodeDescription = `${p.name} failed to start.`;
+          p.errorString = `<${p.name}> [${b.at(d.fails.at).slice(11, 19)}.418] Error starting process: ${d.fails.error}`;
         }
       }
     }

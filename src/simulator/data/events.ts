@@ -36,8 +36,8 @@ const GLOBAL_EVENT_WEIGHTS: ReadonlyArray<readonly [EventType, number]> = [
 ];
 
 const PROJECT_EVENT_COUNT = 1000;
-/** Routine events are at least this old: the last hours show only what the world did. */
-const QUIET_RECENT = 3 * HOUR;
+/** Routine events are older than a day: the last day shows only what the world did. */
+const QUIET_RECENT = 26 * HOUR;
 const GLOBAL_EVENT_COUNT = 160;
 
 /** Databases and collections by project, for data explorer events and automation diffs. */
@@ -92,6 +92,14 @@ export function buildEvents(b: Build): void {
   };
   const membersOf = (groupId: string): UserRec[] =>
     data.users.filter((u) => u.roles.some((x) => x.groupId === groupId || x.roleName === 'GLOBAL_OWNER'));
+  const ownerKeys = (groupId: string): string[] =>
+    data.apiKeys
+      .filter((k) =>
+        k.roles.some(
+          (x) => (x.groupId === groupId && x.roleName === 'GROUP_OWNER') || x.roleName === 'GLOBAL_OWNER',
+        ),
+      )
+      .map((k) => k.id);
   const keysOf = (groupId: string): string[] =>
     data.apiKeys
       .filter((k) => k.roles.some((x) => x.groupId === groupId || x.roleName === 'GLOBAL_OWNER'))
@@ -113,10 +121,13 @@ export function buildEvents(b: Build): void {
     const event: EventRec = { id: r.id(), created, eventTypeName: type, groupId: project.id };
     const hosts = data.hosts.filter((h) => h.groupId === project.id);
     switch (type) {
-      case 'AUTOMATION_CONFIG_PUBLISHED_AUDIT':
-        Object.assign(event, userActor(r.pick(owners(project.id))));
+      case 'AUTOMATION_CONFIG_PUBLISHED_AUDIT': {
+        // By an owner, or by a key that may publish (CI, operations automation).
+        const keys = ownerKeys(project.id);
+        Object.assign(event, r.chance(0.5) ? userActor(r.pick(owners(project.id))) : keyActor(r.pick(keys)));
         event.diffs = automationDiffs(r, project.name, hosts);
         break;
+      }
       case 'DATA_EXPLORER':
       case 'DATA_EXPLORER_CRUD': {
         const readers = membersOf(project.id);
@@ -149,7 +160,7 @@ export function buildEvents(b: Build): void {
       default:
         Object.assign(event, userActor(r.pick(membersOf(project.id))));
     }
-    event.raw = rawOf(event, project.name, 'USER');
+    event.raw = rawOf(event, project.name, event.apiKeyId !== undefined ? 'API' : 'USER');
     projectEvents.push(event);
   }
 
@@ -249,7 +260,7 @@ function automationDiffs(r: Rng, projectName: string, hosts: HostRec[]): Automat
       priviileges: null,
     }),
     () => ({
-      id: host.hostname,
+      id: host.hostname.split('.')[0]!,
       name: null,
       params: [{ display: 'Log level', new: 'DEBUG', old: 'INFO', param: 'logLevel' }],
       status: 'MODIFIED',
@@ -390,8 +401,7 @@ function recordWorld(b: Build, userActor: Actor): EventRec[] {
           params: [
             {
               display: 'Threshold',
-              param:
-                config.metricThreshold !== undefined ? 'metricThreshold.threshold' : 'threshold.threshold',
+              param: 'threshold',
               old: String(c.from),
               new: String(c.to),
             },

@@ -207,7 +207,7 @@ export const WORLD: World = {
       at: -4 * DAY,
       by: SOFIA,
       goalVersion: 23,
-      change: { display: 'Version', param: 'processes.version', old: '7.0.12', new: '7.0.14' },
+      change: { display: 'Version', param: 'version', old: '7.0.12', new: '7.0.14' },
       hosts: ['db-stg-01', 'db-stg-02', 'db-stg-03'],
       done: ['db-stg-01', 'db-stg-02', 'db-stg-03'],
       plan: [],
@@ -219,7 +219,7 @@ export const WORLD: World = {
       at: -50 * MINUTE,
       by: PRIYA,
       goalVersion: 57,
-      change: { display: 'Version', param: 'processes.version', old: '7.0.12', new: '7.0.14' },
+      change: { display: 'Version', param: 'version', old: '7.0.12', new: '7.0.14' },
       hosts: ['db-prod-04', 'db-prod-05', 'db-prod-06'],
       done: ['db-prod-04', 'db-prod-05'],
       plan: ['Download', 'Start', 'WaitRsInit'],
@@ -228,8 +228,7 @@ export const WORLD: World = {
         at: -36 * MINUTE,
         code: 3,
         human: 'Process failed to start',
-        error:
-          'Error starting process: exit status 48 (address already in use); another process is listening on port 27017',
+        error: 'exit status 48 (address already in use): the old mongod still holds port 27017',
       },
     },
     {
@@ -431,8 +430,7 @@ export const WORLD: World = {
       start: -1 * HOUR,
       end: 2 * HOUR,
       alertTypeNames: ['HOST', 'REPLICA_SET'],
-      description:
-        'Rolling OS patching of rs-ledger (db-prod-04, -05, -06), one member at a time. Windows are project-wide: rs-payments HOST and REPLICA_SET alerts are muted too, on purpose.',
+      description: 'Rolling OS patching of rs-ledger; project-wide on purpose (rs-payments too)',
       by: PRIYA,
     },
     {
