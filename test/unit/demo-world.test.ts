@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { assertWorld, buildDemoDataset, WorldError } from '../../src/simulator/data/index.js';
 import { WORLD, type World } from '../../src/simulator/data/world.js';
+import { startSimulator } from '../../src/simulator/index.js';
 import type {
   AlertConfigRec,
   AlertRec,
@@ -316,5 +317,19 @@ describe('the demo world', () => {
     expect((error as Error).message).toMatch(
       /^The demo world contradicts itself:\n {2}agents\.payments-prod\[4\]/,
     );
+  });
+
+  it('stops the simulator at start when the world contradicts itself', async () => {
+    const agents = WORLD.agents['platform-dev']!;
+    agents.push({ type: 'MONITORING', host: 'db-dev-09', state: 'ACTIVE' });
+    try {
+      await expect(startSimulator({ dataset: 'demo', port: 0 })).rejects.toThrow(
+        /contradicts itself:\n {2}agents\.platform-dev\[3\] \(MONITORING on db-dev-09\): host db-dev-09 does not exist/,
+      );
+    } finally {
+      agents.pop();
+    }
+    const sim = await startSimulator({ dataset: 'empty', port: 0 });
+    await sim.close();
   });
 });
