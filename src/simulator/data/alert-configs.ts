@@ -12,7 +12,7 @@ import type {
 } from '../records.js';
 import { timestamp } from '../values.js';
 import { type Build, DAY } from './gen.js';
-import { type AnyConfig, configOf } from './state.js';
+import { configOf } from './state.js';
 import { DOMAIN } from './topology.js';
 import { WORLD } from './world.js';
 
@@ -308,14 +308,6 @@ export function applyConfigChanges(b: Build): void {
     config.enabled = t.enabled;
     if (Date.parse(config.updated) < b.now.getTime() + t.at) config.updated = b.at(t.at);
   }
-}
-
-/** Configurations that apply to a project: its own and the global ones naming it or all. */
-export function configsFor(b: Build, projectId: string): AnyConfig[] {
-  return [
-    ...b.data.alertConfigs.filter((c) => c.groupId === projectId),
-    ...b.data.globalAlertConfigs.filter((c) => c.forAllGroups || c.groupIds.includes(projectId)),
-  ];
 }
 
 /** Configuration references for checkWorld. */

@@ -4,7 +4,7 @@
 import type { AlertConfigRec, GlobalAlertConfigRec, HostRec, MatcherRec } from '../records.js';
 import type { Build } from './gen.js';
 import { DOMAIN, TOPOLOGY } from './topology.js';
-import type { ConfigRef, Outage, World } from './world.js';
+import type { ConfigRef, World } from './world.js';
 
 export const fqdn = (short: string): string => `${short}.${DOMAIN}`;
 export const shortName = (hostname: string): string => hostname.split('.')[0]!;
@@ -14,10 +14,6 @@ export function hostRec(b: Build, short: string): HostRec {
   if (h === undefined) throw new Error(`demo world: no host ${short}`);
   return h;
 }
-
-/** The outage going on now for a host, if any. */
-export const currentOutage = (world: World, short: string): Outage | undefined =>
-  world.outages.find((o) => o.host === short && o.to === undefined);
 
 /** Quiet spells of an agent: its own silences and the outages of the machine it runs on. */
 export function agentQuiet(
