@@ -157,7 +157,7 @@ export function flows(
           expect(tools).toContain('triage_project');
           const triage = await c.call('triage_project', {});
           expect(triage.isError).toBe(false);
-          expect(triage.text).toMatch(/# Triage of project .*\n\*\*Alerts\*\*: \d+ alerts/);
+          expect(triage.text).toMatch(/# Triage of project .*\n\*\*Alerts\*\*: \d+ (?:open )?alerts/);
 
           const alerts = await c.call('list_open_alerts', {});
           const groups = (alerts.structured?.groups ?? []) as Array<{ alertIds: string[] }>;

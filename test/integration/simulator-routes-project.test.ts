@@ -434,18 +434,19 @@ describe('agents', () => {
 
 describe('automation status', () => {
   it('shows the goal version and processes, behind-goal ones with plans and errors', async () => {
-    const r = await call('GET', `/groups/${search}/automationStatus/full`, { keys: as(f().notInProject) });
+    const r = await call('GET', `/groups/${payments}/automationStatus/full`);
     expect(r.status).toBe(200);
-    expect(r.json.goalVersion).toBe(23);
+    expect(r.json.goalVersion).toBe(57);
     const failing = r.json.processes.find((p: { errorCode: number }) => p.errorCode !== 0);
     expect(failing).toMatchObject({
-      lastGoalVersionAchieved: 22,
-      plan: ['Start', 'WaitRsInit'],
+      name: 'rs-ledger_2',
+      lastGoalVersionAchieved: 56,
+      plan: ['Download', 'Start', 'WaitRsInit'],
       errorCodeHumanReadable: expect.any(String),
       errorString: expect.stringContaining('exit status 48'),
     });
     const atGoal = r.json.processes.find(
-      (p: { lastGoalVersionAchieved: number }) => p.lastGoalVersionAchieved === 23,
+      (p: { lastGoalVersionAchieved: number }) => p.lastGoalVersionAchieved === 57,
     );
     expect(atGoal).toMatchObject({ plan: [], errorCode: 0, errorCodeDescription: '', errorString: '' });
     expect(r.text).not.toContain('planUpdated');

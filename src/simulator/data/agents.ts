@@ -1,74 +1,60 @@
-// Agents: every type in every state somewhere. Monitoring and backup agents per project from a table;
-// one automation agent per host, active unless the table below says otherwise.
+// Agents, from the world: the monitoring and backup agents where world.ts puts them, one automation agent per
+// host. An agent reports seconds ago unless it is quiet (its own silence, or its machine down): then its last
+// ping (monitoring) or last configuration (backup, automation) is when it went quiet.
 
-import type { AgentState, AgentType } from '../../platform/index.js';
+import type { AgentState } from '../../platform/index.js';
 import type { AgentRec } from '../records.js';
 import type { Build } from './gen.js';
+import { agentQuiet, fqdn, shortName } from './state.js';
 import { hostsOf } from './topology.js';
+import { WORLD } from './world.js';
 
-/** Monitoring and backup agents by project: type, index of the host it runs on, state. */
-const AGENTS: Record<string, Array<[AgentType, number, AgentState]>> = {
-  'payments-prod': [
-    ['MONITORING', 0, 'ACTIVE'],
-    ['MONITORING', 3, 'STANDBY'],
-    ['BACKUP', 1, 'ACTIVE'],
-    ['BACKUP', 4, 'STANDBY'],
-  ],
-  'search-staging': [
-    ['MONITORING', 0, 'ACTIVE'],
-    ['BACKUP', 2, 'NO_PROCESSES'],
-  ],
-  'analytics-prod': [
-    ['MONITORING', 9, 'ACTIVE'],
-    ['MONITORING', 10, 'STANDBY'],
-    ['BACKUP', 0, 'ACTIVE'],
-    ['BACKUP', 3, 'STANDBY'],
-  ],
-  'platform-dev': [
-    ['MONITORING', 0, 'ACTIVE'],
-    ['MONITORING', 3, 'NO_PROCESSES'],
-    ['BACKUP', 1, 'STANDBY'],
-  ],
-};
-
-/** Automation agents not ACTIVE: the standalone of platform-dev, the last host of analytics-prod. */
-function automationState(project: string, typeName: string, last: boolean): AgentState {
-  if (project === 'platform-dev' && typeName === 'STANDALONE') return 'NO_PROCESSES';
-  if (project === 'analytics-prod' && last) return 'STANDBY';
-  return 'ACTIVE';
+/** When the agent last reported, as a timestamp: seconds ago, or when its current quiet spell began. */
+function lastReport(b: Build, project: string, type: string, host: string, min: number, max: number): string {
+  const drawn = b.ago(min, max);
+  const quiet = agentQuiet(WORLD, project, type, host).find((q) => q.to === undefined);
+  return quiet === undefined ? drawn : b.at(quiet.from);
 }
 
 export function buildAgents(b: Build): void {
   const { r, data } = b;
   for (const project of data.projects) {
-    const hosts = hostsOf(b, project);
-    for (const [typeName, hostIndex, stateName] of AGENTS[project.name] ?? []) {
-      const host = hosts[hostIndex] ?? hosts[0]!;
+    for (const spec of WORLD.agents[project.name] ?? []) {
       const agent: AgentRec = {
         groupId: project.id,
-        typeName,
-        hostname: host.hostname,
+        typeName: spec.type,
+        hostname: fqdn(spec.host),
         confCount: r.int(2_000, 90_000),
-        lastConf: b.ago(10_000, 60_000),
-        stateName,
+        lastConf: lastReport(b, project.name, spec.type, spec.host, 10_000, 60_000),
+        stateName: spec.state,
       };
-      if (typeName === 'MONITORING') {
+      if (spec.type === 'MONITORING') {
         agent.pingCount = r.int(50_000, 900_000);
-        agent.lastPing = b.ago(5_000, 60_000);
+        agent.lastPing = lastReport(b, project.name, spec.type, spec.host, 5_000, 60_000);
       }
       agent.isManaged = true;
-      if (typeName === 'BACKUP' && stateName === 'ACTIVE') agent.tag = `${project.name}-backup`;
+      if (spec.type === 'BACKUP' && spec.state === 'ACTIVE') agent.tag = `${project.name}-backup`;
       data.agents.push(agent);
     }
-    for (const [n, host] of hosts.entries()) {
+    for (const host of hostsOf(b, project)) {
+      const short = shortName(host.hostname);
       data.agents.push({
         groupId: project.id,
         typeName: 'AUTOMATION',
         hostname: host.hostname,
         confCount: r.int(5_000, 200_000),
-        lastConf: b.ago(5_000, 40_000),
-        stateName: automationState(project.name, host.typeName, n === hosts.length - 1),
+        lastConf: lastReport(b, project.name, 'AUTOMATION', short, 5_000, 40_000),
+        stateName: (WORLD.automationAgents[short] ?? 'ACTIVE') as AgentState,
       });
     }
+  }
+}
+
+/** Hosts whose mongod is unreachable now last pinged when it went down. */
+export function applyOutages(b: Build): void {
+  for (const o of WORLD.outages) {
+    if (o.to !== undefined) continue;
+    const host = b.data.hosts.find((h) => h.hostname === fqdn(o.host));
+    if (host !== undefined) host.lastPing = b.at(o.from);
   }
 }

@@ -1,13 +1,7 @@
 // Alert configurations of the projects, and the global alert configurations with their alerts.
 // Every notification type appears somewhere, each with its secrets in full (masked by the routes).
 
-import type {
-  AlertStatus,
-  EventType,
-  MatcherFieldName,
-  NotificationType,
-  Unit,
-} from '../../platform/index.js';
+import type { EventType, MatcherFieldName, NotificationType, Unit } from '../../platform/index.js';
 import type {
   AlertConfigRec,
   GlobalAlertConfigRec,
@@ -17,9 +11,10 @@ import type {
   ThresholdRec,
 } from '../records.js';
 import { timestamp } from '../values.js';
-import { makeAlert } from './alerts.js';
-import { type Build, DAY, HOUR } from './gen.js';
+import { type Build, DAY } from './gen.js';
+import { configOf } from './state.js';
 import { DOMAIN } from './topology.js';
+import { WORLD } from './world.js';
 
 const metric = (
   metricName: string,
@@ -184,8 +179,6 @@ interface GlobalConfigSpec {
   /** The projects it applies to; all when absent. */
   projects?: string[];
   notify: NotificationType[];
-  /** Its alerts, one per status. */
-  statuses: AlertStatus[];
 }
 
 export const GLOBAL_CONFIGS: GlobalConfigSpec[] = [
@@ -193,25 +186,20 @@ export const GLOBAL_CONFIGS: GlobalConfigSpec[] = [
     event: 'HOST_DOWN',
     threshold: limit('GREATER_THAN', 15, 'MINUTES'),
     notify: ['EMAIL'],
-    statuses: ['OPEN', 'CLOSED', 'OPEN'],
   },
   {
     event: 'BACKUP_AGENT_DOWN',
     threshold: limit('GREATER_THAN', 30, 'MINUTES'),
     notify: ['INCIDENT_PAGING_A'],
-    statuses: ['OPEN', 'CLOSED'],
   },
   {
     event: 'OUTSIDE_METRIC_THRESHOLD',
     metric: metric('DISK_PARTITION_SPACE_USED_DATA', 'GREATER_THAN', 95, 'RAW'),
     projects: ['payments-prod', 'analytics-prod'],
     notify: ['EMAIL', 'WEBHOOK'],
-    statuses: ['OPEN', 'TRACKING', 'CANCELLED'],
   },
 ];
 
-/** Who acknowledged the open global alert. */
-const GLOBAL_ACKNOWLEDGER = 'ops-admin@example.com';
 /** Whom the USER notifications page. */
 const NOTIFIED_USER = 'priya.raman@example.com';
 
@@ -279,8 +267,8 @@ export function buildAlertConfigs(b: Build): void {
   }
 }
 
-/** The global configurations and their alerts; the third alert of the first (open) is acknowledged. */
-export function buildGlobalAlerts(b: Build): void {
+/** The global configurations (their alerts follow from the world: alerts.ts). */
+export function buildGlobalAlertConfigs(b: Build): void {
   const { r, data } = b;
   for (const spec of GLOBAL_CONFIGS) {
     const created = b.ago(100 * DAY, 380 * DAY);
@@ -300,15 +288,34 @@ export function buildGlobalAlerts(b: Build): void {
       ...(spec.metric === undefined ? {} : { metricThreshold: spec.metric }),
     };
     data.globalAlertConfigs.push(config);
-    for (const [n, status] of spec.statuses.entries()) {
-      const project = projects?.[n % projects.length] ?? data.projects[(n + 1) % data.projects.length]!;
-      const alert = makeAlert(b, { config, groupId: project.id, matchers: [], status });
-      if (status === 'OPEN' && n === 2) {
-        alert.acknowledgedUntil = b.at(6 * HOUR);
-        alert.acknowledgingUsername = b.user(GLOBAL_ACKNOWLEDGER).username;
-        alert.acknowledgementComment = 'Host is being re-imaged';
-      }
-      data.globalAlerts.push(alert);
-    }
   }
 }
+
+/**
+ * The world's changes to the configurations: a changed threshold (the configuration's current one must be
+ * the change's result) and when; enabled or disabled, and when.
+ */
+export function applyConfigChanges(b: Build): void {
+  for (const c of WORLD.thresholdChanges) {
+    const config = configOf(b, c.config);
+    const now = config.metricThreshold ?? config.threshold;
+    if (now?.threshold !== c.to)
+      throw new Error(`demo world: thresholdChanges: ${c.config.event} is at ${now?.threshold}, not ${c.to}`);
+    config.updated = b.at(c.at);
+  }
+  for (const t of [...WORLD.toggles].sort((x, y) => x.at - y.at)) {
+    const config = configOf(b, t.config);
+    config.enabled = t.enabled;
+    if (Date.parse(config.updated) < b.now.getTime() + t.at) config.updated = b.at(t.at);
+  }
+}
+
+/** Configuration references for checkWorld. */
+export const CONFIG_REFS = [
+  ...CONFIGS.map((c) => ({
+    project: c.project,
+    event: c.event,
+    ...(c.metric ? { metric: c.metric.metricName } : {}),
+  })),
+  ...GLOBAL_CONFIGS.map((c) => ({ event: c.event, ...(c.metric ? { metric: c.metric.metricName } : {}) })),
+];

@@ -1,28 +1,12 @@
-// Automation status: most processes at goal, some behind with a plan, one failing to start.
+// Automation status, from the world's deployments: each project's goal version is that of its latest
+// deployment; the processes a deployment has not brought to the goal yet carry its plan, one that failed to
+// start carries its error. Every other process is at the goal.
 
 import type { ProcessRec } from '../records.js';
-import { type Build, DAY, HOUR, MINUTE } from './gen.js';
+import { type Build, DAY, MINUTE } from './gen.js';
+import { fqdn } from './state.js';
 import { hostsOf, TOPOLOGY } from './topology.js';
-
-interface Lagging {
-  /** Index of the process among the project's hosts. */
-  index: number;
-  plan: string[];
-  versionsBehind?: number;
-  /** The process failed: its error fields are filled. */
-  fails?: boolean;
-}
-
-/** Processes not at the goal version, by project. */
-const LAGGING: Record<string, Lagging[]> = {
-  'payments-prod': [{ index: 5, plan: ['Download', 'Start', 'WaitRsInit'] }],
-  'analytics-prod': [
-    { index: 1, plan: ['Download', 'Start', 'WaitFeatureCompatibilityVersionCorrect'] },
-    { index: 2, plan: ['Download', 'Start', 'WaitFeatureCompatibilityVersionCorrect'] },
-    { index: 7, plan: ['AdjustRoles'], versionsBehind: 2 },
-  ],
-  'search-staging': [{ index: 2, plan: ['Start', 'WaitRsInit'], fails: true }],
-};
+import { WORLD } from './world.js';
 
 export function buildAutomation(b: Build): void {
   for (const [i, project] of b.data.projects.entries()) {
@@ -47,21 +31,27 @@ export function buildAutomation(b: Build): void {
         planUpdated: b.ago(2 * DAY, 20 * DAY),
       };
     });
-    for (const lag of LAGGING[project.name] ?? []) {
-      const p = processes[lag.index];
-      if (p === undefined) continue;
-      p.lastGoalVersionAchieved = goal - (lag.versionsBehind ?? 1);
-      p.plan = lag.plan;
-      p.planUpdated = b.ago(2 * MINUTE, 3 * HOUR);
-      if (lag.fails) fail(b, p);
+    const deployments = WORLD.deployments
+      .filter((d) => d.project === project.name)
+      .sort((x, y) => x.at - y.at);
+    for (const d of deployments) {
+      for (const short of d.hosts) {
+        const p = processes.find((x) => x.hostname === fqdn(short));
+        if (p === undefined) continue;
+        const done = d.done.includes(short);
+        p.planUpdated = b.at(done ? Math.min(d.at + b.r.int(3, 12) * MINUTE, -MINUTE) : d.at);
+        if (done || d.goalVersion !== goal) continue;
+        p.lastGoalVersionAchieved = goal - 1;
+        p.plan = d.plan;
+        if (d.fails?.host === short) {
+          p.planUpdated = b.at(d.fails.at);
+          p.errorCode = d.fails.code;
+          p.errorCodeHumanReadable = d.fails.human;
+          p.errorCodeDescription = `${p.name} failed to start.`;
+          p.errorString = `<${p.name}> [${b.at(d.fails.at).slice(11, 19)}.418] Error starting process: ${d.fails.error}`;
+        }
+      }
     }
     b.data.automation.push({ groupId: project.id, goalVersion: goal, processes });
   }
-}
-
-function fail(b: Build, p: ProcessRec): void {
-  p.errorCode = 3;
-  p.errorCodeHumanReadable = 'Process failed to start';
-  p.errorCodeDescription = `The process ${p.name} on ${p.hostname} failed to start: exit status 48 (address already in use).`;
-  p.errorString = `<${p.name}> [${b.at(-7 * MINUTE).slice(11, 19)}.418] Error starting process: exit status 48; another process is listening on port 27017`;
 }

@@ -1,35 +1,25 @@
-// A month of events: project events drawn by weight with the fields their type carries, and global
-// events (logins, keys, users, backup daemons). Actors are the dataset's users and keys.
+// A month of events. What happened in the world (world.ts) is recorded as it happened: host down and
+// recovered, agents gone quiet, readings crossing thresholds (with the alert they opened), deployments
+// published, thresholds changed, configurations disabled, keys rotated, windows added, alerts acknowledged —
+// each with its author. Around them, routine activity that changes nothing the alerts or agents show (data
+// explorer use, role changes, keys added, older publishes of users and roles), drawn by weight and at least
+// three hours old; and global events (logins, keys, users, backup daemons).
 
 import type { DiffStatus, DiffType, EventType } from '../../platform/index.js';
 import type { EventRec, HostRec, UserRec } from '../records.js';
 import { timestamp } from '../values.js';
-import { type Build, DAY, type Rng } from './gen.js';
+import { type Build, DAY, HOUR, type Rng } from './gen.js';
+import { configOf, fqdn, hostRec } from './state.js';
+import { WORLD } from './world.js';
 
-/** How often each project event type occurs (relative weights). */
+/** How often each routine project event type occurs (relative weights). */
 const PROJECT_EVENT_WEIGHTS: ReadonlyArray<readonly [EventType, number]> = [
   ['AUTOMATION_CONFIG_PUBLISHED_AUDIT', 12],
-  ['OUTSIDE_METRIC_THRESHOLD', 16],
-  ['INSIDE_METRIC_THRESHOLD', 11],
-  ['HOST_DOWN', 3],
-  ['HOST_RECOVERED', 3],
-  ['PRIMARY_ELECTED', 3],
   ['DATA_EXPLORER', 10],
   ['DATA_EXPLORER_CRUD', 6],
-  ['ALERT_ACKNOWLEDGED_AUDIT', 3],
-  ['ALERT_UNACKNOWLEDGED_AUDIT', 1],
-  ['ALERT_CONFIG_CHANGED_AUDIT', 2],
-  ['ALERT_CONFIG_ENABLED_AUDIT', 1],
-  ['ALERT_CONFIG_DISABLED_AUDIT', 1],
   ['USER_ROLES_CHANGED_AUDIT', 2],
   ['JOINED_GROUP', 1],
-  ['MAINTENANCE_WINDOW_ADDED_AUDIT', 1],
-  ['MAINTENANCE_WINDOW_CHANGED_AUDIT', 1],
-  ['MAINTENANCE_WINDOW_DELETED_AUDIT', 1],
   ['API_KEY_ADDED_TO_GROUP', 1],
-  ['MONITORING_AGENT_DOWN', 1],
-  ['MONITORING_AGENT_UP', 1],
-  ['INTEGRATION_CONFIGURED', 1],
 ];
 
 const GLOBAL_EVENT_WEIGHTS: ReadonlyArray<readonly [EventType, number]> = [
@@ -41,12 +31,13 @@ const GLOBAL_EVENT_WEIGHTS: ReadonlyArray<readonly [EventType, number]> = [
   ['JOINED_ORG', 1],
   ['USER_ROLES_CHANGED_AUDIT', 1],
   ['GROUP_TAGS_CHANGED', 1],
-  ['MAINTENANCE_WINDOW_ADDED_AUDIT', 1],
   ['DAEMON_DOWN', 1],
   ['DAEMON_UP', 1],
 ];
 
-const PROJECT_EVENT_COUNT = 1100;
+const PROJECT_EVENT_COUNT = 1000;
+/** Routine events are older than a day: the last day shows only what the world did. */
+const QUIET_RECENT = 26 * HOUR;
 const GLOBAL_EVENT_COUNT = 160;
 
 /** Databases and collections by project, for data explorer events and automation diffs. */
@@ -74,14 +65,13 @@ function rawClass(eventTypeName: string): string {
   return 'UserEvent';
 }
 
-/** Who changes roles and keys in the history. */
-const ADMINS = ['ops-admin@example.com', 'priya.raman@example.com', 'sofia.alvarez@example.com'];
-const BOT = 'oncall-bot';
+/** Who adds keys and users, and changes the organization's tags, in the history. */
+const ADMIN = 'ops-admin@example.com';
+const SOFIA = 'sofia.alvarez@example.com';
 
 export function buildEvents(b: Build): void {
   const { r, data, now } = b;
-  const [admin, priya, sofia] = ADMINS.map((u) => b.user(u)) as [UserRec, UserRec, UserRec];
-  const people = { admin, priya, sofia, bot: b.user(BOT) };
+  const people = { admin: b.user(ADMIN), sofia: b.user(SOFIA) };
   const userAddress = new Map(
     data.users.map((u, i) => [u.id, `10.${12 + i}.${(i * 37) % 250}.${20 + i * 11}`]),
   );
@@ -102,66 +92,52 @@ export function buildEvents(b: Build): void {
   };
   const membersOf = (groupId: string): UserRec[] =>
     data.users.filter((u) => u.roles.some((x) => x.groupId === groupId || x.roleName === 'GLOBAL_OWNER'));
+  const ownerKeys = (groupId: string): string[] =>
+    data.apiKeys
+      .filter((k) =>
+        k.roles.some(
+          (x) => (x.groupId === groupId && x.roleName === 'GROUP_OWNER') || x.roleName === 'GLOBAL_OWNER',
+        ),
+      )
+      .map((k) => k.id);
   const keysOf = (groupId: string): string[] =>
     data.apiKeys
       .filter((k) => k.roles.some((x) => x.groupId === groupId || x.roleName === 'GLOBAL_OWNER'))
       .map((k) => k.id);
-  const someActor = (groupId: string, preferUser: boolean): Record<string, unknown> =>
-    preferUser || r.chance(0.5) ? userActor(r.pick(membersOf(groupId))) : keyActor(r.pick(keysOf(groupId)));
 
-  const projectEvents: EventRec[] = [];
+  const projectEvents: EventRec[] = recordWorld(b, userActor);
+  const routineWhen = (): number =>
+    now.getTime() - QUIET_RECENT - Math.floor(r.next() * (30 * DAY - QUIET_RECENT));
+  const owners = (groupId: string): UserRec[] =>
+    data.users.filter((u) =>
+      u.roles.some(
+        (x) => (x.groupId === groupId && x.roleName === 'GROUP_OWNER') || x.roleName === 'GLOBAL_OWNER',
+      ),
+    );
   for (let n = 0; n < PROJECT_EVENT_COUNT; n++) {
     const project = r.weighted(data.projects.map((p, i) => [p, [5, 2, 4, 1][i] ?? 1] as const));
     const type = r.weighted(PROJECT_EVENT_WEIGHTS);
-    const created = timestamp(new Date(when()));
+    const created = timestamp(new Date(routineWhen()));
     const event: EventRec = { id: r.id(), created, eventTypeName: type, groupId: project.id };
     const hosts = data.hosts.filter((h) => h.groupId === project.id);
-    const host = r.pick(hosts);
-    const hostFields = (): void => {
-      event.hostId = host.id;
-      event.hostname = host.hostname;
-      event.port = host.port;
-      if (host.replicaSetName !== undefined) event.replicaSetName = host.replicaSetName;
-    };
-    const configs = data.alertConfigs.filter((c) => c.groupId === project.id);
-    const windows = data.maintenanceWindows.filter((w) => w.groupId === project.id);
-    let source = 'USER';
     switch (type) {
-      case 'AUTOMATION_CONFIG_PUBLISHED_AUDIT':
-        Object.assign(event, someActor(project.id, false));
+      case 'AUTOMATION_CONFIG_PUBLISHED_AUDIT': {
+        // By an owner, or by a key that may publish (CI, operations automation).
+        const keys = ownerKeys(project.id);
+        Object.assign(event, r.chance(0.5) ? userActor(r.pick(owners(project.id))) : keyActor(r.pick(keys)));
         event.diffs = automationDiffs(r, project.name, hosts);
         break;
-      case 'OUTSIDE_METRIC_THRESHOLD':
-      case 'INSIDE_METRIC_THRESHOLD': {
-        source = 'SYSTEM';
-        hostFields();
-        const config =
-          configs.find((c) => c.metricThreshold !== undefined && r.chance(0.6)) ??
-          configs.find((c) => c.metricThreshold !== undefined);
-        const mt = config?.metricThreshold;
-        if (config !== undefined && mt !== undefined) {
-          event.alertConfigId = config.id;
-          const alert = data.alerts.find((a) => a.alertConfigId === config.id && a.hostId === host.id);
-          if (alert !== undefined) event.alertId = alert.id;
-          event.metricName = mt.metricName;
-          const factor = type === 'OUTSIDE_METRIC_THRESHOLD' ? 1.1 + r.next() * 0.5 : 0.4 + r.next() * 0.5;
-          event.currentValue = { number: Math.round(mt.threshold * factor * 100) / 100, units: mt.units };
-        } else {
-          event.metricName = 'CONNECTIONS';
-          event.currentValue = { number: r.int(100, 900), units: 'RAW' };
-        }
-        break;
       }
-      case 'HOST_DOWN':
-      case 'HOST_RECOVERED':
-      case 'PRIMARY_ELECTED':
-        source = 'SYSTEM';
-        hostFields();
-        if (host.clusterId !== undefined) event.clusterId = host.clusterId;
-        break;
       case 'DATA_EXPLORER':
       case 'DATA_EXPLORER_CRUD': {
-        Object.assign(event, userActor(r.pick(membersOf(project.id))));
+        const readers = membersOf(project.id);
+        const writers = readers.filter((u) =>
+          u.roles.some(
+            (x) =>
+              (x.groupId === project.id && x.roleName !== 'GROUP_READ_ONLY') || x.roleName === 'GLOBAL_OWNER',
+          ),
+        );
+        Object.assign(event, userActor(r.pick(type === 'DATA_EXPLORER' ? readers : writers)));
         const [database, collections] = r.pick(DATABASES[project.name] ?? [['test', ['items']]]);
         event.database = database;
         event.collection = r.pick(collections);
@@ -171,60 +147,20 @@ export function buildEvents(b: Build): void {
             : r.pick(['INSERT', 'UPDATE', 'DELETE', 'REPLACE']);
         break;
       }
-      case 'ALERT_ACKNOWLEDGED_AUDIT':
-      case 'ALERT_UNACKNOWLEDGED_AUDIT': {
-        Object.assign(event, someActor(project.id, false));
-        const alert = r.pick(data.alerts.filter((a) => a.groupId === project.id));
-        event.alertId = alert.id;
-        event.alertConfigId = alert.alertConfigId;
+      case 'USER_ROLES_CHANGED_AUDIT': {
+        // Only an owner of the project (or the global owner) changes roles in it.
+        Object.assign(event, userActor(r.pick(owners(project.id))));
+        event.targetUsername = r.pick(membersOf(project.id)).username;
         break;
       }
-      case 'ALERT_CONFIG_CHANGED_AUDIT':
-      case 'ALERT_CONFIG_ENABLED_AUDIT':
-      case 'ALERT_CONFIG_DISABLED_AUDIT':
-        Object.assign(event, someActor(project.id, false));
-        event.alertConfigId = r.pick(configs).id;
-        break;
-      case 'USER_ROLES_CHANGED_AUDIT':
-      case 'JOINED_GROUP': {
-        const target = r.pick(membersOf(project.id));
-        if (type === 'JOINED_GROUP') Object.assign(event, userActor(target));
-        else {
-          Object.assign(event, userActor(r.pick([people.admin, people.priya, people.sofia])));
-          event.targetUsername = target.username;
-        }
-        break;
-      }
-      case 'MAINTENANCE_WINDOW_ADDED_AUDIT':
-      case 'MAINTENANCE_WINDOW_CHANGED_AUDIT':
-      case 'MAINTENANCE_WINDOW_DELETED_AUDIT':
-        Object.assign(event, someActor(project.id, false));
-        event.maintenanceWindowId = windows.length > 0 && r.chance(0.7) ? r.pick(windows).id : r.id();
-        break;
       case 'API_KEY_ADDED_TO_GROUP':
         Object.assign(event, userActor(people.admin));
         event.targetPublicKey = data.apiKeys.find((k) => k.id === r.pick(keysOf(project.id)))?.publicKey;
         break;
-      case 'MONITORING_AGENT_DOWN':
-      case 'MONITORING_AGENT_UP':
-        source = 'SYSTEM';
-        event.hostname = host.hostname;
-        break;
       default:
         Object.assign(event, userActor(r.pick(membersOf(project.id))));
     }
-    if (event.apiKeyId !== undefined) source = 'API';
-    event.raw = {
-      _t: rawClass(type),
-      cid: project.id,
-      cre: created,
-      gn: project.name,
-      id: event.id,
-      et: type,
-      severity: type === 'OUTSIDE_METRIC_THRESHOLD' || type === 'HOST_DOWN' ? 'WARNING' : 'INFO',
-      source,
-      hidden: false,
-    };
+    event.raw = rawOf(event, project.name, event.apiKeyId !== undefined ? 'API' : 'USER');
     projectEvents.push(event);
   }
 
@@ -266,10 +202,6 @@ export function buildEvents(b: Build): void {
         Object.assign(event, r.chance(0.5) ? userActor(people.sofia) : keyActor(data.apiKeys[0]!.id));
         event.groupId = r.pick(data.projects).id;
         break;
-      case 'MAINTENANCE_WINDOW_ADDED_AUDIT':
-        Object.assign(event, userActor(r.pick([people.admin, people.bot])));
-        event.maintenanceWindowId = r.pick(data.maintenanceWindows).id;
-        break;
       default:
         // Backup daemon state changes are system events.
         event.hostname = `backup-daemon-0${r.int(1, 2)}.example.internal`;
@@ -297,15 +229,6 @@ function automationDiffs(r: Rng, projectName: string, hosts: HostRec[]): Automat
   const name = host.replicaSetName ?? host.hostname.split('.')[0]!;
   const db = (DATABASES[projectName] ?? [['test', ['items']]])[0]!;
   const candidates: Array<() => AutomationDiff> = [
-    () => ({
-      id: `${name}_${r.int(0, 2)}`,
-      name: `${name}_${r.int(0, 2)}`,
-      params: [{ display: 'Version', new: '7.0.14', old: '7.0.12', param: 'processes.version' }],
-      status: 'MODIFIED',
-      type: 'PROCESS',
-      roles: [],
-      priviileges: null,
-    }),
     () => ({
       id: `reporting@admin`,
       name: 'reporting',
@@ -337,7 +260,7 @@ function automationDiffs(r: Rng, projectName: string, hosts: HostRec[]): Automat
       priviileges: null,
     }),
     () => ({
-      id: host.hostname,
+      id: host.hostname.split('.')[0]!,
       name: null,
       params: [{ display: 'Log level', new: 'DEBUG', old: 'INFO', param: 'logLevel' }],
       status: 'MODIFIED',
@@ -345,16 +268,193 @@ function automationDiffs(r: Rng, projectName: string, hosts: HostRec[]): Automat
       roles: [],
       priviileges: null,
     }),
-    () => ({
-      id: `${name}_${r.int(0, 2)}`,
-      name: `${name}_${r.int(0, 2)}`,
-      params: [],
-      status: r.pick<DiffStatus>(['RESTART', 'SHUTDOWN', 'STARTUP']),
-      type: 'PROCESS',
-      roles: [],
-      priviileges: null,
-    }),
   ];
   const count = r.int(1, 3);
   return Array.from({ length: count }, () => r.pick(candidates)());
+}
+
+type Actor = (user: UserRec) => Record<string, unknown>;
+
+/** The raw document of a project event (shown with includeRaw). */
+function rawOf(event: EventRec, projectName: string, source: string): Record<string, unknown> {
+  const type = event.eventTypeName;
+  return {
+    _t: rawClass(type),
+    cid: event.groupId,
+    cre: event.created,
+    gn: projectName,
+    id: event.id,
+    et: type,
+    severity:
+      type === 'OUTSIDE_METRIC_THRESHOLD' ||
+      type === 'HOST_DOWN' ||
+      type.endsWith('_AGENT_DOWN') ||
+      type === 'NO_PRIMARY'
+        ? 'WARNING'
+        : 'INFO',
+    source,
+    hidden: false,
+  };
+}
+
+/** The events of what happened in the world, each when it happened and by whom. */
+function recordWorld(b: Build, userActor: Actor): EventRec[] {
+  const { r, data } = b;
+  const out: EventRec[] = [];
+  const add = (
+    groupId: string,
+    at: number | string,
+    type: EventType,
+    fields: Record<string, unknown>,
+  ): EventRec => {
+    const project = data.projects.find((p) => p.id === groupId)!;
+    const created = typeof at === 'string' ? at : b.at(at);
+    const event: EventRec = { id: r.id(), created, eventTypeName: type, groupId, ...fields };
+    event.raw = rawOf(event, project.name, fields.username === undefined ? 'SYSTEM' : 'USER');
+    out.push(event);
+    return event;
+  };
+  const hostFields = (host: HostRec): Record<string, unknown> => ({
+    hostId: host.id,
+    hostname: host.hostname,
+    port: host.port,
+    ...(host.replicaSetName === undefined ? {} : { replicaSetName: host.replicaSetName }),
+    ...(host.clusterId === undefined ? {} : { clusterId: host.clusterId }),
+  });
+  const by = (username: string): Record<string, unknown> => userActor(b.user(username));
+
+  // Hosts unreachable and back.
+  for (const o of WORLD.outages) {
+    const host = hostRec(b, o.host);
+    add(host.groupId, o.from, 'HOST_DOWN', hostFields(host));
+    if (o.to !== undefined) add(host.groupId, o.to, 'HOST_RECOVERED', hostFields(host));
+  }
+  // Agents gone quiet, and back (the platform records a monitoring agent's return only): their own silences,
+  // and the agents of a machine that went down.
+  const machineQuiet = WORLD.outages
+    .filter((o) => o.machine)
+    .flatMap((o) =>
+      Object.entries(WORLD.agents).flatMap(([project, agents]) =>
+        agents
+          .filter((a) => a.host === o.host)
+          .map((a) => ({
+            project,
+            type: a.type,
+            host: a.host,
+            from: o.from,
+            ...(o.to === undefined ? {} : { to: o.to }),
+          })),
+      ),
+    );
+  for (const s of [...WORLD.silences, ...machineQuiet]) {
+    const groupId = b.project(s.project).id;
+    add(groupId, s.from, s.type === 'MONITORING' ? 'MONITORING_AGENT_DOWN' : 'BACKUP_AGENT_DOWN', {
+      hostname: fqdn(s.host),
+    });
+    if (s.to !== undefined && s.type === 'MONITORING')
+      add(groupId, s.to, 'MONITORING_AGENT_UP', { hostname: fqdn(s.host) });
+  }
+  // Readings crossing thresholds: the alert each opened, and its return inside.
+  for (const alert of [...data.alerts, ...data.globalAlerts]) {
+    if (alert.eventTypeName !== 'OUTSIDE_METRIC_THRESHOLD' || alert.hostId === undefined) continue;
+    const host = data.hosts.find((h) => h.id === alert.hostId)!;
+    const fields = {
+      ...hostFields(host),
+      alertId: alert.id,
+      alertConfigId: alert.alertConfigId,
+      metricName: alert.metricName,
+      currentValue: alert.currentValue,
+    };
+    if (alert.status !== 'TRACKING') add(alert.groupId!, alert.created, 'OUTSIDE_METRIC_THRESHOLD', fields);
+    if (alert.resolved !== undefined) add(alert.groupId!, alert.resolved, 'INSIDE_METRIC_THRESHOLD', fields);
+  }
+  // Deployments published.
+  for (const d of WORLD.deployments) {
+    const project = b.project(d.project);
+    const diffs = d.hosts.map((short) => {
+      const p = data.automation
+        .find((a) => a.groupId === project.id)
+        ?.processes.find((x) => x.hostname === fqdn(short));
+      return {
+        id: p?.name ?? short,
+        name: p?.name ?? short,
+        params: [d.change],
+        status: 'MODIFIED',
+        type: 'PROCESS',
+        roles: [],
+        priviileges: null,
+      };
+    });
+    add(project.id, d.at, 'AUTOMATION_CONFIG_PUBLISHED_AUDIT', { ...by(d.by), diffs });
+  }
+  // Thresholds changed: who, and before → after.
+  for (const c of WORLD.thresholdChanges) {
+    const config = configOf(b, c.config);
+    const metric = config.metricThreshold?.metricName;
+    add(b.project(c.config.project!).id, c.at, 'ALERT_CONFIG_CHANGED_AUDIT', {
+      ...by(c.by),
+      alertConfigId: config.id,
+      diffs: [
+        {
+          id: config.id,
+          name: metric ?? config.eventTypeName,
+          params: [
+            {
+              display: 'Threshold',
+              param: 'threshold',
+              old: String(c.from),
+              new: String(c.to),
+            },
+          ],
+          status: 'MODIFIED',
+          type: 'ALERT_CONFIG',
+          roles: [],
+          priviileges: null,
+        },
+      ],
+    });
+  }
+  // Configurations disabled or enabled.
+  for (const t of WORLD.toggles) {
+    const config = configOf(b, t.config);
+    add(
+      b.project(t.config.project!).id,
+      t.at,
+      t.enabled ? 'ALERT_CONFIG_ENABLED_AUDIT' : 'ALERT_CONFIG_DISABLED_AUDIT',
+      {
+        ...by(t.by),
+        alertConfigId: config.id,
+      },
+    );
+  }
+  // Keys rotated.
+  for (const rot of WORLD.rotations)
+    add(b.project(rot.project).id, rot.at, 'INTEGRATION_UPDATED', {
+      ...by(rot.by),
+      integrationType: rot.integration,
+    });
+  // Windows added.
+  for (const [i, w] of WORLD.windows.entries()) {
+    const rec = data.maintenanceWindows[i]!;
+    add(rec.groupId, rec.created, 'MAINTENANCE_WINDOW_ADDED_AUDIT', {
+      ...by(w.by),
+      maintenanceWindowId: rec.id,
+    });
+  }
+  // Alerts acknowledged.
+  for (const alert of [...data.alerts, ...data.globalAlerts]) {
+    if (alert.acknowledgingUsername === undefined) continue;
+    const ack = WORLD.acks.find(
+      (a) =>
+        alert.hostnameAndPort?.startsWith(`${fqdn(a.host)}:`) &&
+        configOf(b, a.config).id === alert.alertConfigId,
+    );
+    if (ack === undefined) continue;
+    add(alert.groupId!, ack.at, 'ALERT_ACKNOWLEDGED_AUDIT', {
+      ...by(ack.by),
+      alertId: alert.id,
+      alertConfigId: alert.alertConfigId,
+    });
+  }
+  return out;
 }

@@ -2,6 +2,8 @@
 
 import type { IntegrationType } from '../../platform/index.js';
 import type { Build, Rng } from './gen.js';
+import { configOf } from './state.js';
+import { WORLD } from './world.js';
 
 /** Project, type, and its fields (secrets drawn from the PRNG, in this order). */
 export const INTEGRATIONS: Array<[string, IntegrationType, (r: Rng) => Record<string, string | boolean>]> = [
@@ -46,5 +48,36 @@ export const INTEGRATIONS: Array<[string, IntegrationType, (r: Rng) => Record<st
 export function buildIntegrations(b: Build): void {
   for (const [project, type, fields] of INTEGRATIONS) {
     b.data.integrations.push({ groupId: b.project(project).id, type, fields: fields(b.r) });
+  }
+  rotateKeys(b);
+}
+
+/** The notification field that carries each paging integration's key. */
+const NOTIFICATION_KEY: Record<string, [integrationField: string, notificationField: string]> = {
+  INCIDENT_PAGING_A: ['serviceKey', 'serviceKey'],
+};
+
+/**
+ * The world's key rotations: the project's notifications of that type carry the integration's current key,
+ * except those of the configurations the rotation left behind, which keep the key it replaced.
+ */
+function rotateKeys(b: Build): void {
+  for (const rot of WORLD.rotations) {
+    const project = b.project(rot.project);
+    const integration = b.data.integrations.find(
+      (i) => i.groupId === project.id && i.type === rot.integration,
+    );
+    const fields = NOTIFICATION_KEY[rot.integration];
+    if (integration === undefined || fields === undefined)
+      throw new Error(
+        `demo world: rotations: ${rot.project} has no ${rot.integration} integration to rotate`,
+      );
+    const [from, to] = fields;
+    const current = String(integration.fields[from]);
+    const stale = rot.stale.map((ref) => configOf(b, ref));
+    const old = b.r.hex(current.length);
+    for (const config of b.data.alertConfigs.filter((c) => c.groupId === project.id))
+      for (const n of config.notifications)
+        if (n.typeName === rot.integration) n[to] = stale.includes(config) ? old : current;
   }
 }
