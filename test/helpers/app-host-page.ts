@@ -18,6 +18,8 @@ interface Show {
   theme: 'light' | 'dark';
   /** The host's CSS variables (host context styles), e.g. {'--color-background-primary': '#123'}. */
   variables?: Record<string, string>;
+  /** More host context: its time zone, its container's dimensions (e.g. {containerDimensions: {width: 360}}). */
+  context?: Record<string, unknown>;
 }
 
 declare global {
@@ -46,7 +48,7 @@ function policy(csp: Csp): string {
 }
 
 window.openedLinks = [];
-window.showView = async ({ html, csp, result, theme, variables }) => {
+window.showView = async ({ html, csp, result, theme, variables, context }) => {
   document.querySelector('iframe')?.remove();
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts');
@@ -65,6 +67,7 @@ window.showView = async ({ html, csp, result, theme, variables }) => {
         displayMode: 'inline',
         platform: 'web',
         ...(variables ? { styles: { variables: variables as never } } : {}),
+        ...context,
       },
     },
   );

@@ -1,0 +1,225 @@
+// The views as a person reads them at any width and any scale (issue 33): each view through a real MCP Apps
+// host (AppBridge, sandboxed iframe, Chromium) in a 360 px and a 1000 px panel, light and dark, on the demo
+// data and on 100× the demo data. At every one: no sideways scrolling, axis labels that neither overlap nor
+// leave the panel, text cut short only where its whole is on hover, the newest urgent item present, names where
+// the platform has ids (no bare 24-hex id in the visible text) and one time format with its zone.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getToolUiResourceUri } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
+import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../src/simulator/index.js';
+import { scaleStore } from '../clients/scale.js';
+import { startAppHost } from '../helpers/app-host.js';
+import { type Browser, CHROMIUM, hasChromium, launchChromium } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/mcp.js';
+
+if (!hasChromium)
+  console.warn(`MCP Apps layout tests skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
+
+type Sim = Awaited<ReturnType<typeof startSimulator>>;
+/** The host page's own padding around the view's iframe (test/helpers/app-host.ts). */
+const PAD = 16;
+const HEX_ID = /\b[0-9a-f]{24}\b/i;
+/** A time as the views write them: "2026-11-26 08:17 UTC" (date, time, the zone's short name). */
+const ONE_FORM = /^\d{4}-\d\d-\d\d \d\d:\d\d (UTC|GMT[+-]\d{1,2}(:\d\d)?|[A-Z]{2,5})$/;
+
+/** Every time-looking piece of a text: each must be in the one form. */
+function times(text: string): string[] {
+  return [
+    ...text.matchAll(
+      /(\d{4}-\d\d-\d\d[ T])?\d\d:\d\d(:\d\d(\.\d+)?)?Z?( (UTC|GMT[+-]\d{1,2}(:\d\d)?|[A-Z]{2,5}))?/g,
+    ),
+  ].map((m) => m[0]);
+}
+
+describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo and 100× data', () => {
+  let chrome: Browser;
+  let browser: BrowserContext;
+  let host: Awaited<ReturnType<typeof startAppHost>>;
+  const offHost: string[] = [];
+  const servers = new Map<number, { sim: Sim; t: TestServer }>();
+
+  beforeAll(async () => {
+    for (const times of [1, 100]) {
+      const sim = await startSimulator({ dataset: 'demo', port: 0 });
+      scaleStore(sim.store, times);
+      const dir = mkdtempSync(join(tmpdir(), 'dbops-apps-layout-'));
+      const t = await startTestServer({
+        sim,
+        config: { auditLog: join(dir, 'audit.log'), confirm: 'write' },
+        capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } },
+      });
+      servers.set(times, { sim, t });
+    }
+    host = await startAppHost();
+    chrome = await launchChromium({ width: 1000 + 2 * PAD, height: 900 });
+    browser = chrome.context;
+    await browser.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(host.origin)) return route.continue();
+      offHost.push(url);
+      return route.abort();
+    });
+    // A view that reads more (the planner reads the windows already there) asks the host; the host asks the
+    // server of the page's scale.
+    await browser.exposeBinding('hostCallTool', async ({ page }, params: { name: string; arguments?: object }) => {
+      const scale = Number(new URL(page.url()).hash.slice(1)) || 1;
+      return servers.get(scale)!.t.client.callTool({
+        name: params.name,
+        arguments: params.arguments as Record<string, unknown>,
+      });
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await chrome?.close();
+    await host?.close();
+    for (const { sim, t } of servers.values()) {
+      await t.close();
+      await sim.close();
+    }
+    expect(offHost, 'requests that left the test host').toEqual([]);
+  });
+
+  async function show(
+    scale: number,
+    tool: string,
+    args: Record<string, unknown>,
+    width: number,
+    theme: 'light' | 'dark',
+    context: Record<string, unknown> = {},
+  ): Promise<{ page: Page; frame: FrameLocator }> {
+    const { t } = servers.get(scale)!;
+    const listed = (await t.client.listTools()).tools.find((x) => x.name === tool);
+    const uri = getToolUiResourceUri({ _meta: listed!._meta })!;
+    const read = await t.client.readResource({ uri });
+    const c = read.contents[0] as { text: string; _meta: { ui: { csp: object } } };
+    const result = await t.client.callTool({ name: tool, arguments: args });
+    const page = await browser.newPage();
+    await page.setViewportSize({ width: width + 2 * PAD, height: 900 });
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto(`${host.url}#${scale}`);
+    await page.evaluate((s) => (globalThis as any).showView(s), {
+      html: c.text,
+      csp: c._meta.ui.csp,
+      result,
+      theme,
+      context: { containerDimensions: { maxWidth: width }, ...context },
+    });
+    const frame = page.frameLocator('iframe');
+    await frame.locator('main > *').first().waitFor();
+    return { page, frame };
+  }
+
+  /** What every view must hold at every width: the issue's measures. */
+  async function check(page: Page, frame: FrameLocator, width: number, zone = 'UTC'): Promise<string> {
+    await expect(page.locator('iframe').evaluate((f) => f.getBoundingClientRect().width)).resolves.toBe(width);
+    const layout = await frame.locator('body').evaluate((body) => {
+      const doc = body.ownerDocument;
+      const view = doc.documentElement.clientWidth;
+      const out: string[] = [];
+      if (doc.documentElement.scrollWidth > view) out.push(`page scrolls sideways: ${doc.documentElement.scrollWidth} > ${view}`);
+      const win = doc.defaultView!;
+      for (const e of body.querySelectorAll<HTMLElement>('main *')) {
+        const r = e.getBoundingClientRect();
+        if (!r.width || win.getComputedStyle(e).visibility === 'hidden') continue;
+        if (r.right > view + 0.5 || r.left < -0.5) out.push(`${e.className || e.tagName} "${e.textContent?.slice(0, 40)}" leaves the panel (${Math.round(r.left)}–${Math.round(r.right)} of ${view})`);
+        const cut = e.scrollWidth > e.clientWidth + 1 && /hidden|clip/.test(win.getComputedStyle(e).overflowX);
+        if (cut && e.children.length === 0 && !e.title && !e.closest('[title]'))
+          out.push(`"${e.textContent?.slice(0, 40)}" is cut short with no full text on hover`);
+      }
+      // Axis labels: none over another.
+      for (const row of body.querySelectorAll('.ticks')) {
+        const boxes = [...row.querySelectorAll('.tick')].map((t) => t.getBoundingClientRect());
+        for (let i = 1; i < boxes.length; i++)
+          if (boxes[i]!.left < boxes[i - 1]!.right + 2)
+            out.push(`axis labels overlap: ${[...row.querySelectorAll('.tick')].map((t) => t.textContent).join(' | ')}`);
+      }
+      return out;
+    });
+    expect(layout).toEqual([]);
+    const text = await frame.locator('main').innerText();
+    expect(text, 'a bare id in the visible text').not.toMatch(HEX_ID);
+    const found = times(text);
+    for (const t of found) expect(t, `times in one form: ${found.join(' | ')}`).toMatch(ONE_FORM);
+    for (const t of found) expect(t.endsWith(` ${zone}`), `${t} in ${zone}`).toBe(true);
+    return text;
+  }
+
+  for (const scale of [1, 100])
+    for (const width of [360, 1000])
+      for (const theme of ['light', 'dark'] as const)
+        describe(`${scale}× data, ${width} px, ${theme}`, () => {
+          const data = () => servers.get(scale)!.sim.store.data;
+          const projectId = () => servers.get(scale)!.sim.projectIds[0]!;
+          const project = () => data().projects.find((p) => p.id === projectId())!;
+          const inForce = () =>
+            data().maintenanceWindows.find(
+              (w) => w.groupId === projectId() && Date.parse(w.startDate) <= Date.now() && Date.parse(w.endDate) > Date.now(),
+            )!;
+
+          it('incident timeline: the newest urgent alert and the newest change are there, named', async () => {
+            const { page, frame } = await show(scale, 'triage_project', {}, width, theme);
+            const text = await check(page, frame, width);
+            const open = data()
+              .alerts.filter((a) => a.groupId === projectId() && ['OPEN', 'TRACKING'].includes(a.status))
+              .filter((a) => !a.acknowledgedUntil || Date.parse(a.acknowledgedUntil) < Date.now())
+              .sort((a, b) => Date.parse(b.created) - Date.parse(a.created));
+            const newest = open[0]!;
+            expect(text).toContain(newest.hostnameAndPort!);
+            expect(text).toContain(newest.eventTypeName);
+            const changes = await frame.locator('.story li').allInnerTexts();
+            expect(changes.some((l) => / changed /.test(l)), 'the changes are there').toBe(true);
+            expect(text).toContain(project().name);
+            // The whole picture: counts, automation, agents, the window by its description.
+            expect(text).toMatch(/\d+ open/);
+            expect(text).toMatch(/Automation: /);
+            expect(text).toMatch(/Agents: /);
+            expect(text).toContain(inForce().description);
+            if (scale > 1) expect(text).toMatch(/Left out: .* ask the assistant/);
+          });
+
+          it('maintenance planner: the window in force by its description; the update keeps the window it changes', async () => {
+            const listed = await show(scale, 'list_maintenance_windows', {}, width, theme);
+            const text = await check(listed.page, listed.frame, width);
+            expect(text).toContain(inForce().description);
+            const w = inForce();
+            const end = new Date(Date.parse(w.endDate) + 4 * 3_600_000).toISOString();
+            const { page, frame } = await show(
+              scale,
+              'update_maintenance_window',
+              { maintenanceWindowId: w.id, endDate: end, description: 'Patching, extended' },
+              width,
+              theme,
+            );
+            await frame.locator('.row.proposed').waitFor();
+            const planned = await check(page, frame, width);
+            expect(planned).toContain(`Now: ${w.description}`);
+            expect(planned).toContain('Proposed: Patching, extended');
+            expect(planned).toContain(project().name);
+          });
+
+          it('consent card: the window and the project by name, times in one form', async () => {
+            const w = inForce();
+            const { page, frame } = await show(
+              scale,
+              'delete_maintenance_window',
+              { projectId: projectId(), maintenanceWindowId: w.id },
+              width,
+              theme,
+            );
+            const text = await check(page, frame, width);
+            expect(text).toContain(w.description);
+            expect(text).toContain(project().name);
+          });
+        });
+
+  it("times in the host's time zone when the host gives one", async () => {
+    const { page, frame } = await show(1, 'triage_project', {}, 1000, 'light', { timeZone: 'Europe/Berlin' });
+    const text = await check(page, frame, 1000, 'CET');
+    expect(times(text).length).toBeGreaterThan(3);
+  });
+});
