@@ -1,7 +1,7 @@
 // The consent card for guarded calls: the preview of the change as a card (what is gained and lost, who and
-// what is affected) with the link to the approval page. Approval stays with the person, on that page or in
-// the client's own dialog: the card has no approve button.
-import { consentCard, dataOf, el, obj, startView, str } from './shared.js';
+// what is affected, by name) with the link to the approval page. Approval stays with the person, on that page
+// or in the client's own dialog: the card has no approve button.
+import { consentCard, dataOf, el, idList, isId, obj, startView, str, unId } from './shared.js';
 
 const root = el('main');
 document.body.append(root);
@@ -19,9 +19,11 @@ startView('consent card', (r, app) => {
   const record = obj(result.record ?? (s.outcome ? undefined : s.record));
   const shown = Object.entries(record).filter(([, v]) => v === null || typeof v !== 'object');
   if (outcome === 'executed' && shown.length) {
+    // Ids go to the card's Ids list; the rest reads as the text answer has it, times in the one form.
+    const named = shown.filter(([, v]) => !isId(v)).slice(0, 12);
     const dl = el('dl', 'who');
-    for (const [k, v] of shown.slice(0, 12)) dl.append(el('dt', '', k), el('dd', '', v));
-    card.append(el('h3', '', 'Now'), dl);
+    for (const [k, v] of named) dl.append(el('dt', '', k), el('dd', '', unId(v)));
+    card.append(el('h3', '', 'Now'), dl, idList(shown.filter(([, v]) => isId(v))) ?? '');
   }
   root.replaceChildren(card);
 });

@@ -1,22 +1,27 @@
 // The maintenance planner for list_maintenance_windows and the window tools (get, create, update): the
-// windows on a time axis with what they mute; a proposed window (a create or update waiting for consent)
-// drawn hatched, with its overlap with the windows already there and what it would mute.
+// windows on a time axis, each by its description with when it runs and what it mutes; a proposed window (a
+// create or update waiting for consent) drawn hatched, with its overlap with the windows already there and
+// what it would mute. An update shows the window as it is now above the window as it would be.
 import type { App } from '@modelcontextprotocol/ext-apps';
 import {
+  ago,
   arr,
   axis,
   callThroughHost,
   consentCard,
   dataOf,
   el,
+  fitTicks,
   type Json,
   ms,
   obj,
+  previewNames,
   shortened,
   startView,
   str,
   ticks,
-  utc,
+  trackPx,
+  when,
 } from './shared.js';
 
 const root = el('main');
@@ -46,16 +51,32 @@ function windowsOf(s: Json): Json[] {
   return rec.startDate ? [rec] : [];
 }
 
-function draw(existing: Win[], proposed: Win | undefined, s: Json, app: App): void {
-  root.replaceChildren(el('h1', '', 'Maintenance windows'));
+const stateOf = (w: Win, now: number) =>
+  w.end <= now ? 'ended' : w.start <= now ? `in force, ends ${ago(w.end, now)}` : `starts ${ago(w.start, now)}`;
+
+function draw(existing: Win[], proposed: Win | undefined, before: Win | undefined, s: Json, app: App): void {
+  const preview = obj(s.preview);
+  const names = previewNames(preview);
+  const projectId = str(obj(preview.target).project);
+  const project = names.get(projectId);
+  root.replaceChildren(el('h1', '', `Maintenance windows${project ? ` · project ${project}` : ''}`));
   const now = Date.now();
-  const all = [...existing, ...(proposed ? [proposed] : [])].filter((w) => Number.isFinite(w.start));
+  const others = existing.filter((x) => x.id !== proposed?.id);
+  const all = [...others, ...(before ? [before] : []), ...(proposed ? [proposed] : [])].filter((w) =>
+    Number.isFinite(w.start),
+  );
   const a = axis(
     Math.min(now - HOUR, ...all.map((w) => w.start)),
     Math.max(now + 6 * HOUR, ...all.map((w) => w.end).filter(Number.isFinite)),
   );
+  const axisRow = ticks(a, trackPx(root.clientWidth));
+  const total = Number(s.totalCount ?? existing.length);
   root.append(
-    el('p', 'sub', `${existing.length} active or upcoming · now ${utc(now)}`),
+    el(
+      'p',
+      'sub',
+      `${others.length} active or upcoming${total > existing.length ? ` of ${total}` : ''} · now ${when(now)}`,
+    ),
     el(
       'div',
       'legend',
@@ -64,8 +85,9 @@ function draw(existing: Win[], proposed: Win | undefined, s: Json, app: App): vo
       el('span', '', '▨ proposed'),
       el('span', '', '■ overlap'),
     ),
-    ticks(a),
+    axisRow,
   );
+  fitTicks(axisRow);
   const span = (track: HTMLElement, from: number, to: number, cls: string, title: string) => {
     const x = el('div', `span ${cls}`);
     x.style.left = `${a.pct(from)}%`;
@@ -73,31 +95,52 @@ function draw(existing: Win[], proposed: Win | undefined, s: Json, app: App): vo
     x.title = title;
     track.append(x);
   };
-  const row = (w: Win, cls: string) => {
+  const row = (w: Win, label: string, cls: string) => {
     const track = el('div', 'track');
-    span(track, w.start, w.end, cls, `${utc(w.start)} → ${utc(w.end)}`);
-    const nowMark = el('div', 'span');
+    span(track, w.start, w.end, cls, `${label}: ${when(w.start)} → ${when(w.end)}`);
+    const nowMark = el('div', 'span now');
     nowMark.style.left = `${a.pct(now)}%`;
     nowMark.style.width = '0';
+    nowMark.title = `now, ${when(now)}`;
     track.append(nowMark);
-    const r = el('div', 'row', undefined, el('div', 'label', w.description || w.id), track);
-    const info = el('p', 'sub hosts', `${utc(w.start)} → ${utc(w.end)} · mutes ${w.types.join(', ') || '—'}`);
+    const l = el('div', 'label', label);
+    l.title = label;
+    const r = el('div', `row ${cls}`.trim(), undefined, l, track);
+    const info = el(
+      'p',
+      'sub hosts',
+      `${when(w.start)} → ${when(w.end)} · ${stateOf(w, now)} · mutes ${w.types.join(', ') || '—'}`,
+    );
     return { r, track, info };
   };
-  for (const w of existing.filter((x) => x.id !== proposed?.id)) {
-    const { r, info } = row(w, '');
+  for (const w of others) {
+    const { r, info } = row(w, w.description || 'a window with no description', '');
     root.append(r, info);
   }
-  if (!existing.length && !proposed)
-    root.append(el('p', 'empty', 'No active or upcoming maintenance windows.'));
+  if (!others.length && !proposed)
+    root.append(
+      el(
+        'p',
+        'empty',
+        total
+          ? `No active or upcoming maintenance windows: the ${total} listed have all ended.`
+          : 'No maintenance windows: checked this project’s list, and it is empty.',
+      ),
+    );
   if (proposed) {
+    root.append(el('h2', '', before ? 'Proposed change' : 'Proposed window'));
+    if (before) {
+      const { r, info } = row(before, `Now: ${before.description || 'this window'}`, 'current');
+      root.append(r, info);
+    }
     const { r, track, info } = row(
-      { ...proposed, description: `Proposed: ${proposed.description || proposed.id || 'new window'}` },
+      proposed,
+      `Proposed: ${proposed.description || before?.description || 'new window'}`,
       'proposed',
     );
-    root.append(el('h2', '', 'Proposed window'), r, info);
+    root.append(r, info);
     const overlaps = el('ul', 'notes');
-    for (const w of existing.filter((x) => x.id !== proposed.id)) {
+    for (const w of others) {
       const from = Math.max(w.start, proposed.start);
       const to = Math.min(w.end, proposed.end);
       if (!(to > from)) continue;
@@ -107,7 +150,7 @@ function draw(existing: Win[], proposed: Win | undefined, s: Json, app: App): vo
         el(
           'li',
           '',
-          `Overlaps "${w.description || w.id}" from ${utc(from)} to ${utc(to)}${shared.length ? `; ${shared.join(', ')} already muted there` : ''}.`,
+          `Overlaps "${w.description || 'a window with no description'}" from ${when(from)} to ${when(to)}${shared.length ? `; ${shared.join(', ')} already muted there` : ''}.`,
         ),
       );
     }
@@ -121,7 +164,7 @@ function draw(existing: Win[], proposed: Win | undefined, s: Json, app: App): vo
       overlaps.childElementCount ? overlaps : el('p', 'sub', 'No overlap with other windows.'),
     );
   }
-  root.append(shortened(s) ?? '');
+  root.append(shortened(s, 'ask the assistant for the next page (pageNum)') ?? '');
   if (s.outcome) root.append(consentCard(s, app));
 }
 
@@ -131,16 +174,27 @@ startView('maintenance planner', (r, app) => {
     root.replaceChildren(el('p', 'status', str(r.content?.[0]?.text) || 'The call failed.'));
     return;
   }
-  const p = obj(obj(s.preview).proposed);
-  const proposed = p.startDate ? toWin({ ...p, description: '' }) : undefined;
+  const preview = obj(s.preview);
+  const p = obj(preview.proposed);
+  // A proposal's description: the one it sets, else (an update that keeps it) the window's own.
+  const set = arr(preview.changes)
+    .map(obj)
+    .find((c) => c.field === 'description');
+  const current = obj(preview.current);
+  const before = current.startDate
+    ? toWin({ ...current, id: p.maintenanceWindowId, alertTypeNames: str(current.alertTypeNames).split(', ') })
+    : undefined;
+  const proposed = p.startDate
+    ? toWin({ ...p, description: set ? str(set.to) : str(current.description) })
+    : undefined;
   const here = windowsOf(s).map(toWin);
-  draw(here, proposed, s, app);
+  draw(here, proposed, before, s, app);
   // A proposal arrives without the windows already there: read them (a read; no consent involved).
   if (proposed && !here.length)
     void callThroughHost(app, 'list_maintenance_windows', {
-      ...(obj(obj(s.preview).target).project ? { projectId: obj(obj(s.preview).target).project } : {}),
+      ...(obj(preview.target).project ? { projectId: obj(preview.target).project } : {}),
       itemsPerPage: 50,
     })
-      .then((l) => draw(windowsOf(dataOf(l)).map(toWin), proposed, s, app))
+      .then((l) => draw(windowsOf(dataOf(l)).map(toWin), proposed, before, s, app))
       .catch(() => {});
 });

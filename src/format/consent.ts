@@ -23,6 +23,8 @@ export interface Preview {
    * times and alert types), for views that draw it (apps/); the texts above stay what a person reads.
    */
   proposed?: Record<string, unknown>;
+  /** What a person calls the ids of `target` (id → name, where learned): views show the names, not the ids. */
+  names?: Record<string, string>;
 }
 
 interface Shown {
@@ -54,6 +56,7 @@ export function redactPreview(p: Preview): Preview {
       : {}),
     ...(p.notes ? { notes: [...p.notes] } : {}),
     ...(p.proposed ? { proposed: redact(p.proposed) } : {}),
+    ...(p.names ? { names: { ...p.names } } : {}),
   };
 }
 

@@ -20,6 +20,70 @@ interface View {
   description: string;
   /** The tools whose results this view draws. */
   tools: string[] | ((tool: AnyTool) => boolean);
+  /**
+   * The view's copy of a result put in the order it is cut in (the bound keeps each list's first items): what
+   * the view must not lose first. Without it the copy is cut as the model's share is.
+   */
+  cutOrder?: (structured: Json) => Json;
+}
+
+type Json = Record<string, unknown>;
+const list = (v: unknown): Json[] =>
+  Array.isArray(v) ? v.filter((x): x is Json => Boolean(x) && typeof x === 'object') : [];
+const at = (v: unknown): number => Date.parse(typeof v === 'string' ? v : '') || 0;
+
+/**
+ * The incident timeline's copy of a triage, today first: causes not yet acknowledged and not muted first,
+ * then data availability (severity critical), then the newest; in each cause its unacknowledged alerts,
+ * newest first; the timeline newest first; windows in force first; processes with an error first. The view
+ * draws them oldest first on its axis all the same. Lists it never draws (each cause's alertIds and
+ * configChangeEventIds, the changes the timeline already holds) are left out, so more of the rest fits.
+ */
+export function triageCutOrder(s: Json, now = Date.now()): Json {
+  const acked = (a: Json) => at(a.acknowledgedUntil) > now;
+  const rank = (g: Json): number[] => {
+    const alerts = list(g.alerts);
+    const open = alerts.length ? alerts.some((a) => !acked(a)) : Number(g.acknowledged) < Number(g.count);
+    const w = g.maintenanceWindow as Json | undefined;
+    const muted = w?.state === 'active';
+    return [open ? 0 : 1, muted ? 1 : 0, g.severity === 'critical' ? 0 : 1, -at(g.newest ?? g.oldest)];
+  };
+  const byRank = (x: Json, y: Json) => {
+    const [a, b] = [rank(x), rank(y)];
+    return a.map((n, i) => n - b[i]!).find((d) => d !== 0) ?? 0;
+  };
+  const alerts = s.alerts && typeof s.alerts === 'object' ? (s.alerts as Json) : undefined;
+  const groups = list(alerts?.groups)
+    .map(({ alertIds: _ids, configChangeEventIds: _events, ...g }) => ({
+      ...g,
+      alerts: list(g.alerts).sort(
+        (x, y) => Number(acked(x)) - Number(acked(y)) || at(y.created) - at(x.created),
+      ),
+    }))
+    .sort(byRank);
+  const inForce = (w: Json) => at(w.startDate) <= now && at(w.endDate) > now;
+  const automation = s.automation && typeof s.automation === 'object' ? (s.automation as Json) : undefined;
+  const { changes: _changes, ...rest } = s;
+  return {
+    ...rest,
+    alerts: alerts ? { ...alerts, groups } : (s.alerts ?? null),
+    ...(automation
+      ? {
+          automation: {
+            ...automation,
+            behind: list(automation.behind).sort(
+              (x, y) => Number(!x.errorString && !x.errorCode) - Number(!y.errorString && !y.errorCode),
+            ),
+          },
+        }
+      : {}),
+    maintenanceWindows: Array.isArray(s.maintenanceWindows)
+      ? list(s.maintenanceWindows).sort(
+          (x, y) => Number(inForce(y)) - Number(inForce(x)) || at(x.startDate) - at(y.startDate),
+        )
+      : (s.maintenanceWindows ?? null),
+    timeline: list(s.timeline).sort((x, y) => at(y.time) - at(x.time)),
+  };
 }
 
 /** The views and their tools: the only tool → view mapping. The consent card takes the rest of the changes. */
@@ -29,6 +93,7 @@ export const VIEWS = {
     description:
       'What changed, then what broke, on one time axis; alerts by cause and host; maintenance windows.',
     tools: ['triage_project'],
+    cutOrder: triageCutOrder,
   },
   'maintenance-planner': {
     title: 'Maintenance planner',
@@ -63,6 +128,12 @@ export function showsViews(caps: ClientCapabilities | undefined): boolean {
   return getUiCapability(caps)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
 }
 export const viewUri = (view: ViewName) => `ui://dbops-mcp/${view}`;
+
+/** A result's structured part as its view's copy is cut (VIEWS[view].cutOrder), or as it is. */
+export function forView(view: ViewName, structured: Json): Json {
+  const v: View = VIEWS[view];
+  return v.cutOrder ? v.cutOrder(structured) : structured;
+}
 
 /** The view of a tool, or undefined. */
 export function viewOf(tool: AnyTool): ViewName | undefined {

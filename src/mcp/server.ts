@@ -24,7 +24,7 @@ import type { AnyTool, ToolAnswer, ToolContext } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 import { callNames } from '../tool/names.js';
 import { packageVersion } from '../version.js';
-import { registerApps, showsViews, VIEW_DATA, viewOf, withView } from './apps.js';
+import { forView, registerApps, showsViews, VIEW_DATA, viewOf, withView } from './apps.js';
 import { catalog as fullCatalog } from './catalog.js';
 import { askPerson, capabilitiesOf, consentCodec, consentEnv, type ToolResult } from './consent.js';
 import { errorMessage } from './errors.js';
@@ -369,17 +369,19 @@ export function createMcpServer(deps: ServerDeps): McpServer {
               text = capText(aged.text, 2 * budget.encodedText - size, narrow, fence.tag);
               size = encoded(text);
             }
-            const bound = (max?: number) =>
-              boundStructured(aged.structured, {
+            const bound = (max?: number, structured = aged.structured) =>
+              boundStructured(structured, {
                 ...(max ? { max } : {}),
                 nextStep: nextStepOf(tool, answer, fence.tag),
                 more: howToGetMore(tool),
               });
             const structuredContent = bound(budget.structured(size));
             // A host's view draws the whole bounded answer even where the model's share had to be shorter.
+            // Its copy is cut in its own order: today's urgent alerts and the newest changes are kept first.
+            const view = viewOf(tool);
             const full =
-              viewOf(tool) && structuredContent.leftOut && showsViews(capabilitiesOf(server, extra))
-                ? bound()
+              view && structuredContent.leftOut && showsViews(capabilitiesOf(server, extra))
+                ? bound(undefined, forView(view, aged.structured))
                 : undefined;
             return {
               content: [{ type: 'text', text }],

@@ -203,7 +203,13 @@ async function previewOf(tool: AnyTool, args: CallArgs, ctx: ToolContext): Promi
         target: { platform: ctx.platform, ...p.target },
       }
     : p;
-  return redactPreview(where);
+  // The names of the ids it targets, for views that show names (the action line names them already).
+  const names = Object.fromEntries(
+    Object.values(where.target)
+      .map((id) => [id, ctx.names.nameOf(id)] as const)
+      .filter((e): e is readonly [string, string] => e[1] !== undefined),
+  );
+  return redactPreview(Object.keys(names).length ? { ...where, names } : where);
 }
 
 async function execute(tool: AnyTool, args: CallArgs, ctx: ToolContext, f: FormatContext) {

@@ -41,6 +41,8 @@ export interface CallNames extends NameBook {
   learnProjects(projectIds: string[], signal: AbortSignal): Promise<void>;
   /** A projectId argument as an id: a project's name is looked up among the projects the key sees. */
   projectIdOf(value: string, signal: AbortSignal): Promise<string>;
+  /** The name learned for this id, whatever it names (a project, user, host or configuration), if any. */
+  nameOf(id: string): string | undefined;
 }
 
 export function callNames(api: ApiClient, logger?: Logger): CallNames {
@@ -74,6 +76,10 @@ export function callNames(api: ApiClient, logger?: Logger): CallNames {
   return {
     project: label('project'),
     projectName: (id) => known.get(`project:${id}`),
+    nameOf: (id) =>
+      (['project', 'user', 'host', 'alertConfig'] as const)
+        .map((kind) => known.get(`${kind}:${id}`))
+        .find((n) => n !== undefined),
     user: label('user'),
     host: label('host'),
     alertConfig: label('alertConfig'),
