@@ -17,9 +17,9 @@ import {
   el,
   fitTicks,
   idList,
-  NARROW,
   type Json,
   ms,
+  NARROW,
   obj,
   shortened,
   startView,
@@ -118,7 +118,9 @@ function render(s: Json, app: App): void {
         ? `${behind.length} of ${n} processes behind goal version ${str(auto.goalVersion)}: ${behind
             .slice(0, 2)
             .map((p) => `${str(p.name)} on ${str(p.hostname)}`)
-            .join(', ')}${n && behind.length > 2 ? ` +${behind.length - 2} more` : ''}${err ? `; error: ${str(err.errorString || err.errorCodeHumanReadable)}` : ''}`
+            .join(
+              ', ',
+            )}${n && behind.length > 2 ? ` +${behind.length - 2} more` : ''}${err ? `; error: ${str(err.errorString || err.errorCodeHumanReadable)}` : ''}`
         : `all ${n} processes at goal version ${str(auto.goalVersion)}`,
     );
   } else line('Automation', `not read: ${str(failed('automation')?.message) || 'unavailable'}`);
@@ -131,7 +133,9 @@ function render(s: Json, app: App): void {
         ? agentsDown
             .map(
               (g) =>
-                `${str(g.count)} ${str(g.eventTypeName).replace(/_AGENT_DOWN$/, '').toLowerCase()} agent${Number(g.count) === 1 ? '' : 's'} down (${[...new Set(arr(g.alerts).map((a) => hostOf(obj(a))))].join(', ')})`,
+                `${str(g.count)} ${str(g.eventTypeName)
+                  .replace(/_AGENT_DOWN$/, '')
+                  .toLowerCase()} agent${Number(g.count) === 1 ? '' : 's'} down (${[...new Set(arr(g.alerts).map((a) => hostOf(obj(a))))].join(', ')})`,
             )
             .join('; ')
         : 'no agent-down alert open',
@@ -165,7 +169,10 @@ function render(s: Json, app: App): void {
         : `none in the last ${str(win.hours)} h`
       : `not read: ${str(failed('events')?.message) || 'unavailable'}`,
   );
-  root.append(summary, shortened(s, 'ask the assistant for the rest (triage_project, list_open_alerts)') ?? '');
+  root.append(
+    summary,
+    shortened(s, 'ask the assistant for the rest (triage_project, list_open_alerts)') ?? '',
+  );
 
   // The triage's window (last N hours) takes the axis; what started before it (old alerts still open) sits in
   // a narrow "earlier" band at the left, in order, so the window itself stays readable.
@@ -237,7 +244,10 @@ function render(s: Json, app: App): void {
   for (const e of changes) {
     const m = button('', () => showChange(e), 'mark change');
     m.style.left = `${a.pct(ms(e.time))}%`;
-    m.setAttribute('aria-label', `${when(e.time)} changed ${str(e.eventTypeName)}: ${unId(e.summary, names)}`);
+    m.setAttribute(
+      'aria-label',
+      `${when(e.time)} changed ${str(e.eventTypeName)}: ${unId(e.summary, names)}`,
+    );
     m.title = m.getAttribute('aria-label') ?? '';
     changeTrack.append(m);
   }
@@ -301,15 +311,19 @@ function render(s: Json, app: App): void {
   root.append(details);
 
   // The same story as text, newest first: what a screen reader (or a glance) reads in order.
+  // Entries alike (same time and words) are one line that says how many.
   const story = el('ol', 'story');
-  for (const e of timeline)
-    story.append(
-      el(
-        'li',
-        '',
-        `${whenAgo(e.time)} — ${e.kind === 'change' ? `changed ${str(e.eventTypeName)}${e.who ? ` by ${unId(e.who, names)}` : ''}: ${unId(e.summary, names)}` : `broke: ${unId(e.summary, names)}`}`,
-      ),
-    );
+  let prev: { text: string; li: HTMLElement; n: number } | undefined;
+  for (const e of timeline) {
+    const text = `${whenAgo(e.time)} — ${e.kind === 'change' ? `changed ${str(e.eventTypeName)}${e.who ? ` by ${unId(e.who, names)}` : ''}: ${unId(e.summary, names)}` : `broke: ${unId(e.summary, names)}`}`;
+    if (prev?.text === text) {
+      prev.n += 1;
+      prev.li.textContent = `${text} (×${prev.n})`;
+      continue;
+    }
+    prev = { text, li: el('li', '', text), n: 1 };
+    story.append(prev.li);
+  }
   if (timeline.length) root.append(el('h2', '', 'Newest first: what broke and what changed'), story);
   else if (s.timeline)
     root.append(
@@ -363,7 +377,7 @@ function render(s: Json, app: App): void {
         ['host', al.hostnameAndPort],
         ['replica set', al.replicaSetName],
         ['value', value.number !== undefined ? `${str(value.number)} ${str(value.units)}` : ''],
-        ['condition', arr(g.conditions).join('; ')],
+        ['condition', causeName(g)],
         ['acknowledged until', acked(al) ? whenAgo(al.acknowledgedUntil) : 'no'],
         ['acknowledged by', al.acknowledgingUsername],
         ['comment', al.acknowledgementComment],
@@ -374,12 +388,12 @@ function render(s: Json, app: App): void {
             : '',
         ],
       ]),
-      ack,
-      result,
       idList([
         ['alertId', al.id],
         [g.global ? 'globalAlertConfigId' : 'alertConfigId', al.alertConfigId],
       ]) ?? '',
+      ack,
+      result,
     );
     focusDetails();
   }

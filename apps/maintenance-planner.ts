@@ -30,6 +30,8 @@ const HOUR = 3_600_000;
 
 interface Win {
   id: string;
+  /** How many windows alike (same description, times and types) this row stands for. */
+  copies?: number;
   start: number;
   end: number;
   types: string[];
@@ -44,6 +46,18 @@ const toWin = (w: Json): Win => ({
   description: str(w.description),
 });
 
+/** Windows alike (same description, times and alert types) as one row that says how many. */
+function alike(ws: Win[]): Win[] {
+  const rows = new Map<string, Win>();
+  for (const w of ws) {
+    const key = JSON.stringify([w.description, w.start, w.end, w.types]);
+    const r = rows.get(key);
+    if (r) r.copies = (r.copies ?? 1) + 1;
+    else rows.set(key, { ...w, copies: 1 });
+  }
+  return [...rows.values()];
+}
+
 /** The windows a result names: a page of them, one record, or the one a change returned. */
 function windowsOf(s: Json): Json[] {
   if (Array.isArray(s.results)) return s.results.map(obj);
@@ -52,7 +66,11 @@ function windowsOf(s: Json): Json[] {
 }
 
 const stateOf = (w: Win, now: number) =>
-  w.end <= now ? 'ended' : w.start <= now ? `in force, ends ${ago(w.end, now)}` : `starts ${ago(w.start, now)}`;
+  w.end <= now
+    ? 'ended'
+    : w.start <= now
+      ? `in force, ends ${ago(w.end, now)}`
+      : `starts ${ago(w.start, now)}`;
 
 function draw(existing: Win[], proposed: Win | undefined, before: Win | undefined, s: Json, app: App): void {
   const preview = obj(s.preview);
@@ -61,7 +79,7 @@ function draw(existing: Win[], proposed: Win | undefined, before: Win | undefine
   const project = names.get(projectId);
   root.replaceChildren(el('h1', '', `Maintenance windows${project ? ` · project ${project}` : ''}`));
   const now = Date.now();
-  const others = existing.filter((x) => x.id !== proposed?.id);
+  const others = alike(existing.filter((x) => x.id !== proposed?.id));
   const all = [...others, ...(before ? [before] : []), ...(proposed ? [proposed] : [])].filter((w) =>
     Number.isFinite(w.start),
   );
@@ -75,7 +93,7 @@ function draw(existing: Win[], proposed: Win | undefined, before: Win | undefine
     el(
       'p',
       'sub',
-      `${others.length} active or upcoming${total > existing.length ? ` of ${total}` : ''} · now ${when(now)}`,
+      `${existing.length} active or upcoming${total > existing.length ? ` (${total} in all)` : ''} · now ${when(now)}`,
     ),
     el(
       'div',
@@ -114,7 +132,8 @@ function draw(existing: Win[], proposed: Win | undefined, before: Win | undefine
     return { r, track, info };
   };
   for (const w of others) {
-    const { r, info } = row(w, w.description || 'a window with no description', '');
+    const copies = (w.copies ?? 1) > 1 ? ` (×${w.copies}, alike)` : '';
+    const { r, info } = row(w, `${w.description || 'a window with no description'}${copies}`, '');
     root.append(r, info);
   }
   if (!others.length && !proposed)
@@ -150,7 +169,7 @@ function draw(existing: Win[], proposed: Win | undefined, before: Win | undefine
         el(
           'li',
           '',
-          `Overlaps "${w.description || 'a window with no description'}" from ${when(from)} to ${when(to)}${shared.length ? `; ${shared.join(', ')} already muted there` : ''}.`,
+          `Overlaps "${w.description || 'a window with no description'}"${(w.copies ?? 1) > 1 ? ` (×${w.copies})` : ''} from ${when(from)} to ${when(to)}${shared.length ? `; ${shared.join(', ')} already muted there` : ''}.`,
         ),
       );
     }
@@ -182,7 +201,11 @@ startView('maintenance planner', (r, app) => {
     .find((c) => c.field === 'description');
   const current = obj(preview.current);
   const before = current.startDate
-    ? toWin({ ...current, id: p.maintenanceWindowId, alertTypeNames: str(current.alertTypeNames).split(', ') })
+    ? toWin({
+        ...current,
+        id: p.maintenanceWindowId,
+        alertTypeNames: str(current.alertTypeNames).split(', '),
+      })
     : undefined;
   const proposed = p.startDate
     ? toWin({ ...p, description: set ? str(set.to) : str(current.description) })

@@ -138,7 +138,8 @@ export function unId(v: unknown, names: Map<string, string> = new Map()): string
         .map((id) => names.get(id) ?? `${kind.replace(/([A-Z])/g, ' $1').toLowerCase()} (unnamed)`)
         .join(', '),
     )
-    .replace(HEX, (id) => names.get(id) ?? '(unnamed)');
+    .replace(HEX, (id) => names.get(id) ?? '(unnamed)')
+    .replace(/`([^`\n]+)`/g, '$1');
 }
 
 /** A collapsed list of the ids behind what a view names: for a follow-up question, off the visible text. */
@@ -282,7 +283,10 @@ export function shortened(s: Json, how = 'ask the assistant for the rest'): HTML
     .filter((c) => !str(c.path).endsWith('(characters)') && !str(c.path).endsWith('(fields)'));
   if (!cuts.length) return null;
   const list = cuts
-    .map((c) => `${str(c.of) === '' ? '' : `${Number(c.of) - Number(c.kept)} of ${str(c.of)} `}${LISTS[str(c.path)] ?? str(c.path)}`)
+    .map(
+      (c) =>
+        `${str(c.of) === '' ? '' : `${Number(c.of) - Number(c.kept)} of ${str(c.of)} `}${LISTS[str(c.path)] ?? str(c.path)}`,
+    )
     .join('; ');
   return el('p', 'status left-out', `Left out: ${list} — ${how}.`);
 }

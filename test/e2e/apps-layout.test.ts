@@ -3,7 +3,7 @@
 // data and on 100× the demo data. At every one: no sideways scrolling, axis labels that neither overlap nor
 // leave the panel, text cut short only where its whole is on hover, the newest urgent item present, names where
 // the platform has ids (no bare 24-hex id in the visible text) and one time format with its zone.
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getToolUiResourceUri } from '@modelcontextprotocol/ext-apps/app-bridge';
@@ -22,8 +22,13 @@ if (!hasChromium)
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 /** The host page's own padding around the view's iframe (test/helpers/app-host.ts). */
 const PAD = 16;
-/** Where each case's picture goes, to look at (the README's own come from apps-browser.test.ts). */
+/** Where each case's picture goes, to look at; DBOPS_SCREENSHOTS=1 also refreshes the README's phone-width ones. */
 const shots = mkdtempSync(join(tmpdir(), 'dbops-views-layout-'));
+const DOCS: Record<string, string> = {
+  'timeline-1x-360-light': 'incident-timeline-phone-light',
+  'timeline-100x-1000-dark': 'incident-timeline-100x-dark',
+  'planner-1x-360-dark': 'maintenance-planner-phone-dark',
+};
 const HEX_ID = /\b[0-9a-f]{24}\b/i;
 /** A time as the views write them: "2026-11-26 08:17 UTC" (date, time, the zone's short name). */
 const ONE_FORM = /^\d{4}-\d\d-\d\d \d\d:\d\d (UTC|GMT[+-]\d{1,2}(:\d\d)?|[A-Z]{2,5})$/;
@@ -67,13 +72,16 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
     });
     // A view that reads more (the planner reads the windows already there) asks the host; the host asks the
     // server of the page's scale.
-    await browser.exposeBinding('hostCallTool', async ({ page }, params: { name: string; arguments?: object }) => {
-      const scale = Number(new URL(page.url()).hash.slice(1)) || 1;
-      return servers.get(scale)!.t.client.callTool({
-        name: params.name,
-        arguments: params.arguments as Record<string, unknown>,
-      });
-    });
+    await browser.exposeBinding(
+      'hostCallTool',
+      async ({ page }, params: { name: string; arguments?: object }) => {
+        const scale = Number(new URL(page.url()).hash.slice(1)) || 1;
+        return servers.get(scale)!.t.client.callTool({
+          name: params.name,
+          arguments: params.arguments as Record<string, unknown>,
+        });
+      },
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -98,7 +106,7 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
     const listed = (await t.client.listTools()).tools.find((x) => x.name === tool);
     const uri = getToolUiResourceUri({ _meta: listed!._meta })!;
     const read = await t.client.readResource({ uri });
-    const c = read.contents[0] as { text: string; _meta: { ui: { csp: object } } };
+    const c = read.contents[0] as unknown as { text: string; _meta: { ui: { csp: object } } };
     const result = await t.client.callTool({ name: tool, arguments: args });
     const page = await browser.newPage();
     await page.setViewportSize({ width: width + 2 * PAD, height: 900 });
@@ -125,22 +133,31 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
     const w = page.viewportSize()!.width;
     await page.setViewportSize({ width: w, height: Math.ceil(h) + 2 * PAD });
     await page.locator('iframe').screenshot({ path: join(shots, `${name}.png`) });
+    const doc = DOCS[name];
+    if (doc && process.env.DBOPS_SCREENSHOTS) copyFileSync(join(shots, `${name}.png`), `docs/img/${doc}.png`);
   }
 
   /** What every view must hold at every width: the issue's measures. */
   async function check(page: Page, frame: FrameLocator, width: number, zone = 'UTC'): Promise<string> {
-    await expect(page.locator('iframe').evaluate((f) => f.getBoundingClientRect().width)).resolves.toBe(width);
+    await expect(page.locator('iframe').evaluate((f) => f.getBoundingClientRect().width)).resolves.toBe(
+      width,
+    );
     const layout = await frame.locator('body').evaluate((body) => {
       const doc = body.ownerDocument;
       const view = doc.documentElement.clientWidth;
       const out: string[] = [];
-      if (doc.documentElement.scrollWidth > view) out.push(`page scrolls sideways: ${doc.documentElement.scrollWidth} > ${view}`);
+      if (doc.documentElement.scrollWidth > view)
+        out.push(`page scrolls sideways: ${doc.documentElement.scrollWidth} > ${view}`);
       const win = doc.defaultView!;
-      for (const e of body.querySelectorAll<HTMLElement>('main *')) {
+      for (const e of body.querySelectorAll<any>('main *')) {
         const r = e.getBoundingClientRect();
         if (!r.width || win.getComputedStyle(e).visibility === 'hidden') continue;
-        if (r.right > view + 0.5 || r.left < -0.5) out.push(`${e.className || e.tagName} "${e.textContent?.slice(0, 40)}" leaves the panel (${Math.round(r.left)}–${Math.round(r.right)} of ${view})`);
-        const cut = e.scrollWidth > e.clientWidth + 1 && /hidden|clip/.test(win.getComputedStyle(e).overflowX);
+        if (r.right > view + 0.5 || r.left < -0.5)
+          out.push(
+            `${e.className || e.tagName} "${e.textContent?.slice(0, 40)}" leaves the panel (${Math.round(r.left)}–${Math.round(r.right)} of ${view})`,
+          );
+        const cut =
+          e.scrollWidth > e.clientWidth + 1 && /hidden|clip/.test(win.getComputedStyle(e).overflowX);
         if (cut && e.children.length === 0 && !e.title && !e.closest('[title]'))
           out.push(`"${e.textContent?.slice(0, 40)}" is cut short with no full text on hover`);
       }
@@ -149,7 +166,9 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
         const boxes = [...row.querySelectorAll('.tick')].map((t) => t.getBoundingClientRect());
         for (let i = 1; i < boxes.length; i++)
           if (boxes[i]!.left < boxes[i - 1]!.right + 2)
-            out.push(`axis labels overlap: ${[...row.querySelectorAll('.tick')].map((t) => t.textContent).join(' | ')}`);
+            out.push(
+              `axis labels overlap: ${[...row.querySelectorAll('.tick')].map((t) => t.textContent).join(' | ')}`,
+            );
       }
       return out;
     });
@@ -171,7 +190,10 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
           const project = () => data().projects.find((p) => p.id === projectId())!;
           const inForce = () =>
             data().maintenanceWindows.find(
-              (w) => w.groupId === projectId() && Date.parse(w.startDate) <= Date.now() && Date.parse(w.endDate) > Date.now(),
+              (w) =>
+                w.groupId === projectId() &&
+                Date.parse(w.startDate) <= Date.now() &&
+                Date.parse(w.endDate) > Date.now(),
             )!;
 
           it('incident timeline: the newest urgent alert and the newest change are there, named', async () => {
@@ -186,7 +208,10 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
             expect(text).toContain(newest.hostnameAndPort!);
             expect(text).toContain(newest.eventTypeName);
             const changes = await frame.locator('.story li').allInnerTexts();
-            expect(changes.some((l) => / changed /.test(l)), 'the changes are there').toBe(true);
+            expect(
+              changes.some((l) => / changed /.test(l)),
+              'the changes are there',
+            ).toBe(true);
             expect(text).toContain(project().name);
             // The whole picture: counts, automation, agents, the window by its description.
             expect(text).toMatch(/\d+ open/);
