@@ -40,6 +40,20 @@ function hostOf(a: Json): string {
 }
 
 const acked = (a: Json) => ms(a.acknowledgedUntil) > Date.now();
+/**
+ * Data availability (a host, primary or agent down) is critical, the rest a warning: the platform gives alerts
+ * no severity (src/mcp/apps.ts ranks the server's cut by the same rule).
+ */
+const AVAILABILITY = /^(HOST_DOWN|NO_PRIMARY|RESYNC_REQUIRED|[A-Z]+_AGENT_DOWN)$/;
+const severity = (g: Json) => (AVAILABILITY.test(str(g.eventTypeName)) ? 'critical' : 'warning');
+const newest = (g: Json) =>
+  Math.max(ms(g.oldest) || 0, ...arr(g.alerts).map((a) => ms(obj(a).created) || 0));
+/** The window that mutes a cause (or will), from the triage's windows: its description names it. */
+let windowsById = new Map<string, Json>();
+const windowOf = (g: Json): Json => {
+  const w = obj(g.maintenanceWindow);
+  return { ...windowsById.get(str(w.id)), ...w };
+};
 const muted = (g: Json) => obj(g.maintenanceWindow).state === 'active';
 /** Still to be dealt with: an alert in it is neither acknowledged nor (when the cause has none listed) counted so. */
 const open = (g: Json) => {
@@ -51,8 +65,8 @@ function urgency(x: Json, y: Json): number {
   const r = (g: Json) => [
     open(g) ? 0 : 1,
     muted(g) ? 1 : 0,
-    g.severity === 'critical' ? 0 : 1,
-    -(ms(g.newest ?? g.oldest) || 0),
+    severity(g) === 'critical' ? 0 : 1,
+    -newest(g),
   ];
   const [a, b] = [r(x), r(y)];
   return a.map((n, i) => n - b[i]!).find((d) => d !== 0) ?? 0;
@@ -82,6 +96,7 @@ function render(s: Json, app: App): void {
     .map(obj)
     .sort((x, y) => (ms(y.time) || 0) - (ms(x.time) || 0));
   const windows = arr(s.maintenanceWindows).map(obj);
+  windowsById = new Map(windows.map((w) => [str(w.id), w]));
   const alerts = groups.flatMap((g) => arr(g.alerts).map(obj));
   const errors = arr(s.errors).map(obj);
   const failed = (section: string) => errors.find((e) => e.section === section);
@@ -99,7 +114,7 @@ function render(s: Json, app: App): void {
     const total = Number(alertsPart.totalCount ?? alerts.length);
     const tracking = Number(alertsPart.trackingCount ?? 0);
     const ack = Number(alertsPart.acknowledgedCount ?? 0);
-    const critical = groups.filter((g) => g.severity === 'critical' && open(g)).length;
+    const critical = groups.filter((g) => severity(g) === 'critical' && open(g)).length;
     line(
       'Alerts',
       total
@@ -281,7 +296,7 @@ function render(s: Json, app: App): void {
     }
     const more = Number(g.count) - shown.length;
     if (more > 0) strip.append(el('span', 'sub', `+${more} more (ask the assistant: list_open_alerts)`));
-    const w = obj(g.maintenanceWindow);
+    const w = windowOf(g);
     const state = muted(g)
       ? `muted by “${str(w.description) || 'a maintenance window'}” until ${when(w.endDate)}`
       : !open(g)
@@ -293,7 +308,7 @@ function render(s: Json, app: App): void {
       'div',
       'label',
       undefined,
-      el('span', `sev ${str(g.severity)}`, str(g.severity) || 'warning'),
+      el('span', `sev ${severity(g)}`, severity(g)),
       el('span', 'what', ` ${causeName(g)} · ${str(g.count)}`),
       el('span', 'state', ` · ${state}`),
     );
@@ -367,11 +382,11 @@ function render(s: Json, app: App): void {
           `Acknowledged until ${whenAgo(al.acknowledgedUntil)}: acknowledging for 2 h now would shorten it.`,
         )
       : button('Acknowledge for 2 h', () => void acknowledge(al, g, ack as HTMLButtonElement, result), 'ack');
-    const w = obj(g.maintenanceWindow);
+    const w = windowOf(g);
     details.replaceChildren(
       el('h2', '', `${causeName(g)} on ${hostOf(al)}`),
       fields([
-        ['severity', g.severity],
+        ['severity', severity(g)],
         ['status', al.status],
         ['since', whenAgo(al.created)],
         ['host', al.hostnameAndPort],

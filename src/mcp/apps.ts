@@ -31,6 +31,11 @@ type Json = Record<string, unknown>;
 const list = (v: unknown): Json[] =>
   Array.isArray(v) ? v.filter((x): x is Json => Boolean(x) && typeof x === 'object') : [];
 const at = (v: unknown): number => Date.parse(typeof v === 'string' ? v : '') || 0;
+/**
+ * Data availability: the database, its primary or what watches it is down. The platform gives alerts no
+ * severity; the views call these causes critical and the rest warnings (apps/incident-timeline.ts, the same).
+ */
+const AVAILABILITY = /^(HOST_DOWN|NO_PRIMARY|RESYNC_REQUIRED|[A-Z]+_AGENT_DOWN)$/;
 
 /**
  * The incident timeline's copy of a triage, today first: causes not yet acknowledged and not muted first,
@@ -46,7 +51,8 @@ export function triageCutOrder(s: Json, now = Date.now()): Json {
     const open = alerts.length ? alerts.some((a) => !acked(a)) : Number(g.acknowledged) < Number(g.count);
     const w = g.maintenanceWindow as Json | undefined;
     const muted = w?.state === 'active';
-    return [open ? 0 : 1, muted ? 1 : 0, g.severity === 'critical' ? 0 : 1, -at(g.newest ?? g.oldest)];
+    const newest = Math.max(at(g.oldest), ...alerts.map((a) => at(a.created)));
+    return [open ? 0 : 1, muted ? 1 : 0, AVAILABILITY.test(String(g.eventTypeName)) ? 0 : 1, -newest];
   };
   const byRank = (x: Json, y: Json) => {
     const [a, b] = [rank(x), rank(y)];

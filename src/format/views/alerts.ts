@@ -66,8 +66,6 @@ export interface AlertGroup {
     startDate?: string;
     endDate?: string;
     types: string[];
-    /** What the window is for, in its author's words (platform text): how a person names it. */
-    description?: string;
   };
   acknowledged: number;
   oldest?: string;
@@ -190,19 +188,8 @@ export const ackTool = (groups: AlertGroup[]) =>
     .filter(Boolean)
     .join(' or ');
 
-/**
- * Data availability: the database, its primary, or what watches it is down. The platform gives alerts no
- * severity of their own; this one is said from the cause alone, and a view ranks by it.
- */
-const AVAILABILITY = /^(HOST_DOWN|NO_PRIMARY|RESYNC_REQUIRED|[A-Z]+_AGENT_DOWN)$/;
-
-/** "critical" (data availability) or "warning" (a threshold or a risk to come). */
-export const causeSeverity = (g: Pick<AlertGroup, 'eventTypeName'>): 'critical' | 'warning' =>
-  AVAILABILITY.test(g.eventTypeName ?? '') ? 'critical' : 'warning';
-
 export const groupSummary = (g: AlertGroup) => ({
   cause: g.cause,
-  severity: causeSeverity(g),
   eventTypeName: g.eventTypeName,
   metricName: g.metricName,
   global: g.global,
@@ -214,10 +201,6 @@ export const groupSummary = (g: AlertGroup) => ({
   count: g.alerts.length,
   acknowledged: g.acknowledged,
   oldest: g.oldest,
-  newest: g.alerts.reduce<string | undefined>(
-    (n, a) => (a.created && (!n || Date.parse(a.created) > Date.parse(n)) ? a.created : n),
-    undefined,
-  ),
   alertIds: g.alerts.map((a) => a.id),
 });
 
