@@ -46,8 +46,7 @@ const acked = (a: Json) => ms(a.acknowledgedUntil) > Date.now();
  */
 const AVAILABILITY = /^(HOST_DOWN|NO_PRIMARY|RESYNC_REQUIRED|[A-Z]+_AGENT_DOWN)$/;
 const severity = (g: Json) => (AVAILABILITY.test(str(g.eventTypeName)) ? 'critical' : 'warning');
-const newest = (g: Json) =>
-  Math.max(ms(g.oldest) || 0, ...arr(g.alerts).map((a) => ms(obj(a).created) || 0));
+const newest = (g: Json) => Math.max(ms(g.oldest) || 0, ...arr(g.alerts).map((a) => ms(obj(a).created) || 0));
 /** The window that mutes a cause (or will), from the triage's windows: its description names it. */
 let windowsById = new Map<string, Json>();
 const windowOf = (g: Json): Json => {
@@ -62,12 +61,7 @@ const open = (g: Json) => {
 };
 /** Most urgent first: open, unmuted, data availability (critical), the newest. */
 function urgency(x: Json, y: Json): number {
-  const r = (g: Json) => [
-    open(g) ? 0 : 1,
-    muted(g) ? 1 : 0,
-    severity(g) === 'critical' ? 0 : 1,
-    -newest(g),
-  ];
+  const r = (g: Json) => [open(g) ? 0 : 1, muted(g) ? 1 : 0, severity(g) === 'critical' ? 0 : 1, -newest(g)];
   const [a, b] = [r(x), r(y)];
   return a.map((n, i) => n - b[i]!).find((d) => d !== 0) ?? 0;
 }
