@@ -66,6 +66,15 @@ function urgency(x: Json, y: Json): number {
   return a.map((n, i) => n - b[i]!).find((d) => d !== 0) ?? 0;
 }
 
+/**
+ * An agent's log line without its clock stamp ("[07:27:26.418]": a time of day with no date or zone, in the
+ * agent's own clock): the words stay, the one time form of the view is not broken by a second one.
+ */
+const logWords = (v: unknown) =>
+  str(v)
+    .replace(/\s*\[\d\d:\d\d:\d\d(?:\.\d+)?\]\s*/g, ' ')
+    .trim();
+
 /** "DISK_PARTITION_SPACE_USED_DATA > 85 RAW (AVERAGE)" as the text answer names the cause, "(global)" kept. */
 const causeName = (g: Json) => {
   const what = str(g.metricName) || str(g.eventTypeName);
@@ -129,7 +138,7 @@ function render(s: Json, app: App): void {
             .map((p) => `${str(p.name)} on ${str(p.hostname)}`)
             .join(
               ', ',
-            )}${n && behind.length > 2 ? ` +${behind.length - 2} more` : ''}${err ? `; error: ${str(err.errorString || err.errorCodeHumanReadable)}` : ''}`
+            )}${n && behind.length > 2 ? ` +${behind.length - 2} more` : ''}${err ? `; error: ${logWords(err.errorString || err.errorCodeHumanReadable)}` : ''}`
         : `all ${n} processes at goal version ${str(auto.goalVersion)}`,
     );
   } else line('Automation', `not read: ${str(failed('automation')?.message) || 'unavailable'}`);

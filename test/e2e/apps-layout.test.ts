@@ -258,6 +258,33 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
           });
         });
 
+  it('empty states say what was checked: no heading stands over nothing, in any demo project', async () => {
+    const { sim } = servers.get(1)!;
+    // One project made quiet: no open alert, no event (the others keep theirs; the tests above are done).
+    const quiet = sim.projectIds.at(-1)!;
+    const d = sim.store.data;
+    d.alerts = d.alerts.filter((a) => a.groupId !== quiet);
+    d.events = d.events.filter((e) => e.groupId !== quiet);
+    d.globalAlerts = d.globalAlerts.filter((a) => a.groupId !== quiet);
+    let empty = 0;
+    for (const projectId of sim.projectIds) {
+      const { page, frame } = await show(1, 'triage_project', { projectId }, 360, 'light');
+      const text = await check(page, frame, 360);
+      const stories = await frame.locator('.story li').count();
+      if (stories === 0) {
+        empty += 1;
+        expect(text).not.toContain('what broke and what changed');
+        expect(text).toMatch(
+          /Nothing changed and nothing broke in the last 24 h: checked the project's events/,
+        );
+      }
+      if ((await frame.locator('.row.cause').count()) === 0)
+        expect(text).toMatch(/No open alerts: checked the open alerts of /);
+      await page.close();
+    }
+    expect(empty, 'the quiet project shows its empty states').toBeGreaterThan(0);
+  });
+
   it("times in the host's time zone when the host gives one", async () => {
     const { page, frame } = await show(1, 'triage_project', {}, 1000, 'light', { timeZone: 'Europe/Berlin' });
     const text = await check(page, frame, 1000, 'CET');
