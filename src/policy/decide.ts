@@ -59,6 +59,11 @@ export interface DecisionPoint {
   maySee(r: Decidable, v: Decider): boolean;
   /** Whether the viewer may approve (or, with `decline`, decline) it now; undefined when they may. */
   mayDecide(r: Decidable, v: Decider, decision: 'approve' | 'decline'): Refusal | undefined;
+  /**
+   * Whether an approval given by `approver` still stands when the change is about to run: four eyes, and the
+   * approver still known. (Who could see the request was settled where they decided.)
+   */
+  stands(r: Decidable, approver: string): Refusal | undefined;
 }
 
 export function createDecisionPoint(opts: DecisionPointOptions): DecisionPoint {
@@ -85,8 +90,11 @@ export function createDecisionPoint(opts: DecisionPointOptions): DecisionPoint {
       if (v.alone !== true && !known(v.person)) return 'revoked';
       if (!point.maySee(r, v)) return 'not-yours';
       // Declining is always the requester's right; approving a four-eyes change needs a second person.
-      if (decision === 'approve' && point.secondPerson(r.tool) && r.requester?.person === v.person)
-        return 'four-eyes';
+      return decision === 'approve' ? point.stands(r, v.person) : undefined;
+    },
+    stands(r, approver) {
+      if (!known(approver)) return 'revoked';
+      if (point.secondPerson(r.tool) && r.requester?.person === approver) return 'four-eyes';
       return undefined;
     },
   };

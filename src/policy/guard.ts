@@ -151,13 +151,12 @@ async function act(call: GuardedCall, o: Outcome, requester: string | undefined)
       await write({ ...audited, ...ids, outcome: 'rejected', error: o.error });
       throw new ToolInputError(o.message);
   }
-  // The one question every channel's "yes" must pass: may the person who gave it decide this request?
+  // The one question every channel's "yes" must pass: does the decision of the person who gave it stand?
   const decider = o.approver ?? requester;
   const refused = decider
-    ? decisionsOf(call.deps).mayDecide(
+    ? decisionsOf(call.deps).stands(
         { tool: tool.name, ...(requester ? { requester: { person: requester } } : {}) },
-        { person: decider },
-        'approve',
+        decider,
       )
     : undefined;
   if (refused) {
