@@ -22,11 +22,12 @@ import {
 import { claimStateDir, StateDirInUse } from '../state/owner.js';
 import type { RedisState } from '../state/redis.js';
 import { redisSessions } from '../state/sessions.js';
+import { redisToolsets } from '../state/toolsets.js';
 import { maxKindOf } from '../tool/index.js';
 import { catalog, toolsets } from './catalog.js';
 import { listenedUris, listenOn, localBus, redisBus, watchWhileOpen } from './listen.js';
 import { createRuntime } from './runtime.js';
-import { createMcpServer, type ServerDeps } from './server.js';
+import { type ClientToolsets, createMcpServer, type ServerDeps } from './server.js';
 
 const serveHelp = `Usage: dbops-mcp serve [--transport stdio|http] [--host 127.0.0.1] [--port 3000] [--demo] [--config FILE] [settings]
 
@@ -82,8 +83,8 @@ export async function runServe(args: string[]): Promise<number> {
   }
   const deps = runtime.deps;
   const extensions = await loadExtensions();
-  const newServer = (person?: Person) =>
-    createMcpServer({ ...deps, extensions, ...(person ? { person } : {}) });
+  const newServer = (person?: Person, client?: ClientToolsets) =>
+    createMcpServer({ ...deps, extensions, ...(person ? { person } : {}), ...(client ? { client } : {}) });
   let closeTransport: () => Promise<void>;
 
   if (config.transport === 'http') {
@@ -107,6 +108,10 @@ export async function runServe(args: string[]): Promise<number> {
         onListen: listenOn(deps, bus),
         publicUrl: config.publicUrl,
         directory: runtime.redis ? redisSessions(runtime.redis) : undefined,
+        toolsets: {
+          setting: config.toolsets,
+          ...(runtime.redis ? { enabled: redisToolsets(runtime.redis) } : {}),
+        },
         forwardKey: runtime.redis ? deps.tokens.derive('replica-forward') : undefined,
         routes: runtime.approvals?.routes,
         ready: readiness(runtime),
