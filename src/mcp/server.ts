@@ -48,6 +48,20 @@ export { annotationsFor, inputSchemaFor, listingOf, outputSchemaFor } from './sc
 
 export const SERVER_NAME = 'dbops-mcp';
 export const SERVER_VERSION = packageVersion();
+const SERVER_INFO = {
+  name: SERVER_NAME,
+  version: SERVER_VERSION,
+  title: 'dbops — database deployment operations',
+};
+/**
+ * What the 2026-07-28 era adds around every result, outside the answer: `resultType` and the server's identity
+ * in `_meta` (about 160 characters). Counted in DBOPS_MAX_OUTPUT_CHARS on every era, so a client handing its
+ * model the whole result stays within the budget whichever era it speaks.
+ */
+export const RESULT_FRAME = JSON.stringify({
+  resultType: 'complete',
+  _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+}).length;
 
 /** The server's instructions; the sentence on changes follows the live policy (DBOPS_CONFIRM). */
 export const instructionsFor = (
@@ -232,16 +246,13 @@ export function createMcpServer(deps: ServerDeps): McpServer {
     codecs.set(deps.tokens, codec);
   }
   const sealed = codec;
-  const server = new McpServer(
-    { name: SERVER_NAME, version: SERVER_VERSION, title: 'dbops — database deployment operations' },
-    {
-      capabilities: { logging: {} },
-      instructions: instructionsFor(deps.config.confirm),
-      // Checked on every round of a consent question, before the handler sees the state.
-      requestState: { verify: sealed.verify },
-      inputRequired: { roundTimeoutMs: ttlMs },
-    },
-  );
+  const server = new McpServer(SERVER_INFO, {
+    capabilities: { logging: {} },
+    instructions: instructionsFor(deps.config.confirm),
+    // Checked on every round of a consent question, before the handler sees the state.
+    requestState: { verify: sealed.verify },
+    inputRequired: { roundTimeoutMs: ttlMs },
+  });
   const now = deps.now ?? (() => new Date());
   const person = deps.person ?? osPerson();
   const [, write] = deps.config.oauthScopes;
@@ -385,7 +396,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
               ),
             };
             const aged = withDataAge(marked, reads.oldestAt);
-            const budget = shareBudget(deps.config.maxOutputChars);
+            const budget = shareBudget(deps.config.maxOutputChars - RESULT_FRAME);
             // Capped by its encoded size: escaping grows a text, and clients count it encoded.
             const encoded = (t: string) => JSON.stringify(t).length;
             let text = capText(aged.text, budget.encodedText, narrow, fence.tag);
