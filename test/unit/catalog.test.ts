@@ -86,7 +86,7 @@ describe('the tool catalog', () => {
 
   it('marks the tools over endpoints the spec does not describe, and only those', () => {
     for (const t of catalog) {
-      const marked = t.description.endsWith('(beyond the spec: some servers lack it)');
+      const marked = t.description.endsWith('(not on every server)');
       expect(marked, t.name).toBe(BEYOND_SPEC.includes(t.name));
     }
   });
