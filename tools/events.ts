@@ -21,7 +21,7 @@ const filters = {
     .min(1)
     .optional()
     .describe('Only these event types, e.g. AUTOMATION_CONFIG_PUBLISHED_AUDIT'),
-  minDate: isoTime('minDate').optional().describe('Events from this time on'),
+  minDate: isoTime('minDate').optional().describe('Events since this time'),
   maxDate: isoTime('maxDate').optional().describe('Events up to this time'),
   who: text('who', 200).optional().describe('Username or API public key'),
   target: text('target', 200).optional().describe('Id or name of what it is about'),
