@@ -558,9 +558,11 @@ function toolsetsCheck(config: Config): Check {
   if (choice.dynamic)
     return pass(
       step,
-      `${setting}: clients start with list_toolsets, get_toolset_tools, enable_toolset and ${listed} tools${
-        shown.length ? ` (${shown.join(', ')})` : ''
-      }; ${allowed.length} can be enabled per client (${toolsets.sets.map((s) => `${s.name} ${count(s.name)}`).join(', ')})`,
+      `${setting}: clients start with list_toolsets, get_toolset_tools, enable_toolset and ${
+        shown.length
+          ? `${listed} tools (${shown.join(', ')}, ${toolsets.everySet.join(', ')})`
+          : toolsets.everySet.join(', ')
+      }; each client enables what it needs of ${allowed.length} tools (${toolsets.sets.map((s) => `${s.name} ${count(s.name)}`).join(', ')})`,
     );
   return pass(step, `${setting}: ${listed} of ${allowed.length} tools listed (${shown.join(', ')})`);
 }
