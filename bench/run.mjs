@@ -89,6 +89,7 @@ function coldStart(args, env) {
       hwmKb,
       tools: msg.result.tools.length,
       listBytes: JSON.stringify(msg.result).length,
+      listUtf8Bytes: Buffer.byteLength(JSON.stringify(msg.result)),
     };
   });
 }
@@ -118,6 +119,17 @@ async function benchColdStart(env) {
     tools: ours[0].tools,
     toolsListBytes: ours[0].listBytes,
   };
+}
+
+/** tools/list as served over stdio (UTF-8 bytes, `_meta` included) for all, each toolset and dynamic. */
+async function benchToolsets(env) {
+  const { toolsets } = await import(here('../dist/tools/index.js'));
+  const bytes = {};
+  for (const name of ['all', ...toolsets.map((s) => s.name), 'dynamic']) {
+    const r = await coldStart([cli, 'serve'], { ...env, DBOPS_TOOLSETS: name });
+    bytes[name] = { tools: r.tools, bytes: r.listUtf8Bytes };
+  }
+  return bytes;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -484,6 +496,7 @@ try {
     date: new Date().toISOString(),
     quick,
     coldStart: await step('cold start', () => benchColdStart(env)),
+    toolsets: await step('tools/list per toolset', () => benchToolsets(env)),
     toolCall: await step('tool call', () => benchToolCall(sim0, env, alertConfigId)),
     triage0: await step('triage 0 ms', () => benchTriage(sim0)),
     triage5: await step('triage 5 ms', () => benchTriage(sim5)),
@@ -615,6 +628,11 @@ for (const [i, r] of rows.entries()) {
 console.log(
   `\nunbundled (dist/src/cli.js): spawn → tools/list ${cs.unbundledMs} ms, ratio ${cs.unbundledRatio}; ` +
     `peak RSS at tools/list ${cs.peakRssMb} MB (floor ${cs.floorPeakRssMb} MB); tools/list ${round(cs.toolsListBytes / 1024, 1)} KB for ${cs.tools} tools`,
+);
+console.log(
+  `tools/list bytes (with _meta): ${Object.entries(results.toolsets)
+    .map(([name, t]) => `${name} ${t.bytes} (${t.tools} tools)`)
+    .join(', ')}`,
 );
 console.log(
   `HTTP: ours/floor per round ${http.roundRatios[0]}–${http.roundRatios[1]} (the table shows their median)`,

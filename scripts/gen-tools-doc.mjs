@@ -9,7 +9,7 @@ const root = new URL('../', import.meta.url);
 const out = fileURLToPath(new URL('docs/tools.md', root));
 const dist = (p) => new URL(`dist/${p}`, root).href;
 
-const { catalog } = await import(dist('tools/index.js'));
+const { catalog, toolsets, everySet } = await import(dist('tools/index.js'));
 const { maxKindOf } = await import(dist('src/tool/index.js'));
 const { listingOf } = await import(dist('src/mcp/server.js'));
 
@@ -48,7 +48,7 @@ function section(tool) {
   const lines = [
     `## \`${tool.name}\``,
     '',
-    `**${tool.title}** — kind: \`${maxKindOf(tool)}\`${typeof tool.kind === 'function' ? ' (depends on the arguments)' : ''}`,
+    `**${tool.title}** — kind: \`${maxKindOf(tool)}\`${typeof tool.kind === 'function' ? ' (depends on the arguments)' : ''} — toolset: \`${setOf(tool.name)}\``,
     '',
     tool.description,
     '',
@@ -66,6 +66,8 @@ function section(tool) {
   return lines.join('\n');
 }
 
+const setOf = (name) =>
+  everySet.includes(name) ? 'every set' : (toolsets.find((s) => s.tools.includes(name))?.name ?? '—');
 const counts = ['read', 'write', 'destructive'].map(
   (k) => `${catalog.filter((t) => maxKindOf(t) === k).length} ${k}`,
 );
@@ -76,9 +78,19 @@ const doc = `${[
   '',
   `${catalog.length} tools (${counts.join(', ')}). Kinds drive the annotations and the policy: \`DBOPS_READ_ONLY=true\` keeps the read tools only, and \`DBOPS_CONFIRM\` (default \`destructive\`) decides which calls need the person's consent. Write and destructive tools also accept \`confirmationToken\` and \`approvalId\`, which carry that consent.`,
   '',
-  '| tool | kind | title |',
+  `## Toolsets`,
+  '',
+  `\`DBOPS_TOOLSETS\` (or a client's \`X-MCP-Toolsets\` header) lists only the named sets; \`all\` is the default, and \`dynamic\` starts with \`list_toolsets\`, \`get_toolset_tools\` and \`enable_toolset\` (see the README, "Choosing tools"). ${everySet.map((n) => `\`${n}\``).join(', ')} is in every set.`,
+  '',
+  '| toolset | tools | what for |',
   '|---|---|---|',
-  ...catalog.map((t) => `| [\`${t.name}\`](#${t.name}) | ${maxKindOf(t)} | ${cell(t.title)} |`),
+  ...toolsets.map((s) => `| \`${s.name}\` | ${s.tools.map((n) => `[\`${n}\`](#${n})`).join(', ')} | ${cell(s.summary)} |`),
+  '',
+  '## All tools',
+  '',
+  '| tool | kind | toolset | title |',
+  '|---|---|---|---|',
+  ...catalog.map((t) => `| [\`${t.name}\`](#${t.name}) | ${maxKindOf(t)} | ${setOf(t.name)} | ${cell(t.title)} |`),
   '',
   ...catalog.map(section),
 ].join('\n')}`.replace(/\n+$/, '\n');

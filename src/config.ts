@@ -50,6 +50,8 @@ export const configSchema = z.object({
   readOnly: bool.default(false),
   tools: list.default([]),
   disabledTools: list.default([]),
+  /** Toolsets listed: names of tools/toolsets.ts, `all` (empty: all) and `dynamic` (discovery tools). */
+  toolsets: list.transform((v) => v.map((s) => s.toLowerCase())).default([]),
   confirm: z.enum(['destructive', 'write', 'never']).default('destructive'),
   confirmVia: list.pipe(z.array(z.enum(channels)).min(1)).default([...channels]),
   approvalPort: int(0, 65535).default(0),

@@ -16,9 +16,16 @@ import { type Config, ConfigError, loadConfig, loadPlatforms, unknownSettings } 
 import { createIdentity, type Identity } from './identity/index.js';
 import { personClaimText } from './identity/oauth.js';
 import { silentLogger } from './log.js';
-import { catalog } from './mcp/catalog.js';
-import { enabledTools } from './mcp/server.js';
+import { catalog, toolsets } from './mcp/catalog.js';
 import { isLoopback } from './net.js';
+import {
+  enabledTools,
+  parseToolsets,
+  type ToolsetView,
+  toolsetOf,
+  unknownToolsets,
+  viewOf,
+} from './policy/toolsets.js';
 import { liveOwner } from './state/owner.js';
 import { maxKindOf } from './tool/index.js';
 
@@ -380,7 +387,7 @@ function roleCheck(config: Config, roles: Role[], projectNames: Map<string, stri
         : 'every organization';
   const named = (rs: Role[]) => rs.map((r) => `${r.roleName} (${where(r)})`).join(', ');
   const list = named(roles) || 'none';
-  const tools = enabledTools(config, catalog);
+  const tools = offeredTools(config);
   const reads = tools.filter((t) => maxKindOf(t) === 'read');
   const changes = tools.filter((t) => maxKindOf(t) !== 'read');
   const writers = roles.filter((r) => r.roleName && !readsOnly(r.roleName));
@@ -513,6 +520,7 @@ export async function runDoctor(args: string[], env: NodeJS.ProcessEnv = process
       for (const c of await checked(one)) checks.push({ ...c, step: `${p.name}: ${c.step}` });
     }
   } else checks.push(...(await checked(config)));
+  checks.push(toolsetsCheck(config));
   checks.push(stateDirCheck(config));
   if (config.stateUrl) checks.push(await redisCheck(config.stateUrl));
   if (config.transport === 'http') {
@@ -520,6 +528,43 @@ export async function runDoctor(args: string[], env: NodeJS.ProcessEnv = process
     checks.push(await portCheck(config.host, config.port));
   } else if (config.approvers.length > 0) checks.push(await identityCheck(config));
   return checks;
+}
+
+/** The toolsets a client starts with (DBOPS_TOOLSETS; dynamic mode offers every tool the settings allow). */
+function startView(config: Config): ToolsetView | undefined {
+  if (unknownToolsets(config.toolsets, toolsets)) return undefined;
+  const choice = parseToolsets(config.toolsets, toolsets);
+  return choice.dynamic ? undefined : viewOf(choice, config.toolsets);
+}
+
+/** The tools the server offers: the settings, then the toolsets (all of them in dynamic mode). */
+const offeredTools = (config: Config) => enabledTools(config, catalog, toolsets, startView(config));
+
+/** Which toolsets are listed and how many tools each brings; an unknown name fails with the valid ones. */
+function toolsetsCheck(config: Config): Check {
+  const step = 'toolsets';
+  const refused = unknownToolsets(config.toolsets, toolsets);
+  if (refused)
+    return fail(step, `DBOPS_TOOLSETS: ${refused}`, 'Name toolsets from the list (or all, or dynamic)');
+  const choice = parseToolsets(config.toolsets, toolsets);
+  const allowed = enabledTools(config, catalog);
+  const view = viewOf(choice, config.toolsets);
+  const count = (set: string) => allowed.filter((t) => toolsetOf(toolsets, t.name) === set).length;
+  const shown = toolsets.sets
+    .filter((s) => view.enabled === 'all' || view.enabled.has(s.name))
+    .map((s) => `${s.name} ${count(s.name)}`);
+  const listed = enabledTools(config, catalog, toolsets, view).length;
+  const setting = `DBOPS_TOOLSETS=${config.toolsets.join(',') || 'all'}`;
+  if (choice.dynamic)
+    return pass(
+      step,
+      `${setting}: clients start with list_toolsets, get_toolset_tools, enable_toolset and ${
+        shown.length
+          ? `${listed} tools (${shown.join(', ')}, ${toolsets.everySet.join(', ')})`
+          : toolsets.everySet.join(', ')
+      }; each client enables what it needs of ${allowed.length} tools (${toolsets.sets.map((s) => `${s.name} ${count(s.name)}`).join(', ')})`,
+    );
+  return pass(step, `${setting}: ${listed} of ${allowed.length} tools listed (${shown.join(', ')})`);
 }
 
 /** How the HTTP server will know who asks: the tokens file parses, the issuer's metadata and keys answer. */

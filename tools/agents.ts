@@ -11,7 +11,7 @@ export const listAgents = defineTool({
   name: 'list_agents',
   title: 'List agents of one type',
   description:
-    "Lists a project's monitoring, backup or automation agents: host, state, last configuration call, last ping. Use when hosts stop reporting or an AGENT alert fires.",
+    "Lists a project's monitoring, backup or automation agents: host, state, last ping. Use when hosts stop reporting or an AGENT alert fires.",
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -45,7 +45,7 @@ export const getAgentLinks = defineTool({
   name: 'get_agent_links',
   title: 'Get links to agent resources',
   description:
-    'Shows which agent lists a project offers, as list_agents calls. Rarely needed: call list_agents with MONITORING, BACKUP or AUTOMATION directly.',
+    'Shows which agent lists a project offers. Rarely needed: call list_agents with MONITORING, BACKUP or AUTOMATION.',
   kind: 'read',
   input: { projectId: ids.project.optional() },
   output: {

@@ -13,7 +13,7 @@ export const listAlertConfigs = defineTool({
   name: 'list_alert_configs',
   title: 'List alert configurations',
   description:
-    "Lists a project's alert configurations: event type, enabled, condition, notification targets. Use for alertConfigId values; for the alerts themselves use list_open_alerts.",
+    "Lists a project's alert configurations: event type, enabled, condition, targets. Use for alertConfigId values.",
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -88,7 +88,7 @@ export const setAlertConfigEnabled = defineTool({
   name: 'set_alert_config_enabled',
   title: 'Enable or disable an alert configuration',
   description:
-    'Enables or disables one alert configuration, nothing else. Disabling silences its alerts for good; to silence for a time use a maintenance window instead.',
+    'Enables or disables one alert configuration. Disabling silences its alerts for good; to silence for a time use a maintenance window.',
   kind: (args) => (args.enabled ? 'write' : 'destructive'),
   checkWith: 'get_alert_config',
   maxKind: 'destructive',
@@ -133,7 +133,7 @@ export const listOpenAlertsForConfig = defineTool({
   name: 'list_open_alerts_for_config',
   title: 'List open alerts of an alert configuration',
   description:
-    'Lists the open alerts of one alert configuration: status, age, host, value vs threshold, acknowledgement. For a whole project in one call use list_open_alerts instead.',
+    'Lists the open alerts of one alert configuration: status, age, host, value, acknowledgement. For a whole project use list_open_alerts.',
   kind: 'read',
   input: { projectId: ids.project.optional(), alertConfigId: ids.alertConfig, ...page },
   output: listOutput,

@@ -18,7 +18,7 @@ import {
 
 const comment = text('acknowledgementComment', 200, 0)
   .optional()
-  .describe('Why; shown with the acknowledgement, at most 200 characters');
+  .describe('Why; shown with the acknowledgement');
 
 function checkUntil(args: { acknowledgedUntil?: string; forHours?: number }): void {
   if (args.acknowledgedUntil && args.forHours !== undefined)
@@ -60,7 +60,7 @@ export const acknowledgeAlert = defineTool({
   name: 'acknowledge_alert',
   title: 'Acknowledge or unacknowledge an alert',
   description:
-    'Acknowledges an open project alert until a time (no repeat notifications), or unacknowledges it when no time is given. Use while someone works on the cause; for planned work use a maintenance window.',
+    'Acknowledges an open project alert until a time, or unacknowledges it without a time. Use while someone works on the cause; for planned work use a maintenance window.',
   kind: 'write',
   checkWith: 'list_open_alerts',
   idempotent: true,
@@ -68,12 +68,7 @@ export const acknowledgeAlert = defineTool({
     projectId: ids.project.optional(),
     alertId: ids.alert,
     acknowledgedUntil: isoTime('acknowledgedUntil').optional().describe('Until this time; or give forHours'),
-    forHours: z
-      .number()
-      .positive()
-      .max(876_600)
-      .optional()
-      .describe('Hours from now; 876600 (100 years) means indefinitely'),
+    forHours: z.number().positive().max(876_600).optional().describe('Hours from now; 876600 = indefinitely'),
     acknowledgementComment: comment,
   },
   output: recordOutput,
@@ -120,7 +115,7 @@ export const acknowledgeGlobalAlert = defineTool({
   name: 'acknowledge_global_alert',
   title: 'Acknowledge a global alert',
   description:
-    'Acknowledges one global alert until a time; a past time unacknowledges. Use for alerts from list_open_global_alerts_for_config; for project alerts use acknowledge_alert.',
+    'Acknowledges one global alert until a time; a past time unacknowledges. For project alerts use acknowledge_alert.',
   kind: 'write',
   checkWith: 'list_open_global_alerts_for_config',
   idempotent: true,
@@ -167,7 +162,7 @@ export const listOpenGlobalAlertsForConfig = defineTool({
   name: 'list_open_global_alerts_for_config',
   title: 'List open alerts of a global alert configuration',
   description:
-    'Lists the open alerts of one global alert configuration (needs a global owner or monitoring admin key). Use list_global_alert_configs for the ids.',
+    'Lists the open alerts of one global alert configuration (needs a global key). Use after list_global_alert_configs.',
   kind: 'read',
   input: { globalAlertConfigId: ids.globalAlertConfig, ...page },
   output: listOutput,

@@ -35,7 +35,7 @@ function keyAnswer(title: string, key: KeptKey, f: FormatContext): ToolAnswer {
   };
 }
 
-const desc = text('desc', 250).describe('What the key is for and who holds it, 1..250 characters');
+const desc = text('desc', 250).describe('What it is for and who holds it');
 
 const mintNote =
   'Its private key is written to a 0600 file on the server and shown masked, never in this chat.';
@@ -44,7 +44,7 @@ export const createOrgApiKey = defineTool({
   name: 'create_org_api_key',
   title: 'Create an organization API key',
   description:
-    'Mints an organization API key with organization roles; its private key goes to a file, not the chat. Use only when asked for a key; for one project use create_project_api_key.',
+    'Mints an organization API key with organization roles; its private key goes to a file. Use only when asked; for one project use create_project_api_key.',
   kind: 'destructive',
   checkWith: 'list_global_events',
   input: {
@@ -77,7 +77,7 @@ export const createProjectApiKey = defineTool({
   name: 'create_project_api_key',
   title: 'Create a project API key',
   description:
-    'Mints an organization API key assigned to one project, with project roles; its private key goes to a file, not the chat. Use only when asked for a project key.',
+    'Mints an API key for one project, with project roles; its private key goes to a file. Use only when asked for a project key.',
   kind: 'destructive',
   checkWith: 'list_project_events',
   input: {

@@ -17,7 +17,7 @@ export const getAutomationStatus = defineTool({
   name: 'get_automation_status',
   title: 'Get automation status',
   description:
-    "Shows which of a project's processes reached the automation goal version; for the rest, the remaining plan and error. Use when a deployment or config change seems stuck.",
+    "Shows which of a project's processes reached the automation goal; for the rest, the remaining plan and error. Use when a deployment seems stuck.",
   kind: 'read',
   input: { projectId: ids.project.optional(), responseFormat: page.responseFormat },
   output: {

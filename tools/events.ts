@@ -21,12 +21,10 @@ const filters = {
     .min(1)
     .optional()
     .describe('Only these event types, e.g. AUTOMATION_CONFIG_PUBLISHED_AUDIT'),
-  minDate: isoTime('minDate').optional().describe('Only events at or after this time'),
-  maxDate: isoTime('maxDate').optional().describe('Only events at or before this time'),
-  who: text('who', 200).optional().describe('Username or API public key that caused it'),
-  target: text('target', 200)
-    .optional()
-    .describe('Id or name of the config, host, user, key or window it is about'),
+  minDate: isoTime('minDate').optional().describe('Events since this time'),
+  maxDate: isoTime('maxDate').optional().describe('Events up to this time'),
+  who: text('who', 200).optional().describe('Username or API public key'),
+  target: text('target', 200).optional().describe('Id or name of what it is about'),
 };
 
 /** The platform filters by type and time; who and target are matched here over this many events at most. */
@@ -125,12 +123,12 @@ export const listProjectEvents = defineTool({
   name: 'list_project_events',
   title: 'List project events',
   description:
-    'Lists a project\'s events, newest first: time, type, who (user or API key), target, alert. Use for "what changed or happened, and who did it"; for open alerts use list_open_alerts.',
+    'Lists a project\'s events, newest first: time, type, who, target. Use for "what changed, and who did it"; for open alerts use list_open_alerts.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
     ...filters,
-    includeRaw: z.boolean().optional().describe("Add each event's raw document (large, unstable fields)"),
+    includeRaw: z.boolean().optional().describe("Add each event's raw document (large)"),
     ...page,
   },
   output: listOutput,
@@ -166,7 +164,7 @@ export const getProjectEvent = defineTool({
   name: 'get_project_event',
   title: 'Get a project event',
   description:
-    'Shows one project event in full: who, from where, what it targeted and the changes (diffs) it recorded. Use after list_project_events.',
+    'Shows one project event in full: who, from where, its target and the changes it recorded. Use after list_project_events.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -224,7 +222,7 @@ export const listGlobalEvents = defineTool({
   name: 'list_global_events',
   title: 'List global events',
   description:
-    'Lists installation-wide events (organizations, users, settings), newest first; needs a global read-only key. Use for changes outside projects; for one project use list_project_events.',
+    'Lists installation-wide events (organizations, users, settings), newest first; needs a global key. Use for changes outside projects.',
   kind: 'read',
   input: { ...filters, ...page },
   output: listOutput,

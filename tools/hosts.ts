@@ -10,7 +10,7 @@ export const listHosts = defineTool({
   name: 'list_hosts',
   title: 'List hosts',
   description:
-    "Lists a project's monitored hosts (processes): hostId, host, type, replica set, last ping. Use to find hostId; get_disk_partition with a hostId lists its partitions. (beyond the spec: some servers lack it)",
+    "Lists a project's hosts (processes): hostId, host, type, replica set, last ping. Use to find a hostId; next get_disk_partition. (not on every server)",
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -36,7 +36,7 @@ export const getDiskPartition = defineTool({
   name: 'get_disk_partition',
   title: 'Get a disk partition',
   description:
-    "Shows one disk partition of a host; without partitionName, lists the host's partitions (beyond the spec). Use when a disk alert names a host.",
+    "Shows one disk partition of a host; without partitionName, lists the host's partitions. Use when a disk alert names a host.",
   kind: 'read',
   input: {
     projectId: ids.project.optional(),

@@ -33,3 +33,5 @@ export const catalog: AnyTool[] = [
   ...userTools,
   ...apiKeyTools,
 ];
+
+export { everySet, toolsets } from './toolsets.js';

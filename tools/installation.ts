@@ -18,7 +18,7 @@ export const triageInstallation = defineTool({
   name: 'triage_installation',
   title: 'Triage the whole installation',
   description:
-    'Counts the open alerts of every project the key sees, most urgent first, with the next call for each. Use first when asked what is on fire anywhere; then triage_project per project.',
+    'Counts the open alerts of every project the key sees, most urgent first. Use first for what is on fire anywhere; then triage_project.',
   kind: 'read',
   input: {
     maxProjects: z.number().int().min(1).max(MAX_PROJECTS).optional().describe(`Default ${MAX_PROJECTS}`),

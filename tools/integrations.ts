@@ -49,7 +49,7 @@ const fieldHelp = (k: string) => {
 /** The settings description, built from the same table checkSettings uses so the two cannot drift. */
 const SETTINGS_HELP = `Fields per type, [optional]: ${Object.entries(TYPES)
   .map(([type, spec]) => {
-    if (!spec) return `${type} undocumented (often accountId, licenseKey, writeToken, readToken)`;
+    if (!spec) return `${type} varies (often accountId, licenseKey)`;
     const optional = spec.optional.length ? ` [${spec.optional.map(fieldHelp).join(', ')}]` : '';
     return `${type} ${spec.required.map(fieldHelp).join(', ')}${optional}`;
   })
@@ -145,7 +145,7 @@ export const listIntegrations = defineTool({
   name: 'list_integrations',
   title: 'List integrations',
   description:
-    "Lists a project's third-party integrations (paging, chat, webhook, metrics), keys masked. Use before put_integration or to see where notifications go. (beyond the spec: some servers lack it)",
+    "Lists a project's integrations, keys masked. Use before put_integration or to see where notifications go. (not on every server)",
   kind: 'read',
   input: { projectId: ids.project.optional() },
   output: listOutput,
@@ -167,7 +167,7 @@ export const putIntegration = defineTool({
   name: 'put_integration',
   title: 'Create or replace an integration',
   description:
-    "Adds or replaces a project's integration of one type; new keys are live at once. Use to set up or rotate paging, chat, webhook or metrics.",
+    "Adds or replaces a project's integration of one type; new keys are live at once. Use to set up or rotate keys.",
   kind: 'destructive',
   checkWith: 'list_integrations',
   // It reconfigures a service outside the platform (paging, chat, webhooks, metrics).

@@ -62,7 +62,7 @@ export const listMaintenanceWindows = defineTool({
   name: 'list_maintenance_windows',
   title: 'List maintenance windows',
   description:
-    "Lists a project's active and upcoming maintenance windows (ended ones are gone): when, what they mute, why. Use before planned work or to explain silenced alerts. (beyond the spec: some servers lack it)",
+    "Lists a project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or to explain silenced alerts. (not on every server)",
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -85,7 +85,7 @@ export const getMaintenanceWindow = defineTool({
   name: 'get_maintenance_window',
   title: 'Get a maintenance window',
   description:
-    'Shows one maintenance window: state, times, muted alert types, description. Use after list_maintenance_windows; an ended window can no longer be read.',
+    'Shows one maintenance window: state, times, muted alert types, description. Use after list_maintenance_windows.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -108,7 +108,7 @@ export const createMaintenanceWindow = defineTool({
   name: 'create_maintenance_window',
   title: 'Create a maintenance window',
   description:
-    'Mutes notifications for the given alert types in a project from startDate to endDate. Use for planned work; for one alert being handled use acknowledge_alert. (beyond the spec: some servers lack it)',
+    'Mutes notifications of the given alert types in a project from startDate to endDate. Use for planned work; for one alert use acknowledge_alert. (not on every server)',
   kind: 'write',
   checkWith: 'list_maintenance_windows',
   input: {
@@ -164,7 +164,7 @@ export const updateMaintenanceWindow = defineTool({
   name: 'update_maintenance_window',
   title: 'Update a maintenance window',
   description:
-    'Moves, extends or shortens a maintenance window, or changes what it mutes. Use to adjust planned work; to end it now use delete_maintenance_window.',
+    'Moves, extends or shortens a maintenance window, or changes what it mutes. Use to adjust planned work.',
   kind: 'write',
   checkWith: 'get_maintenance_window',
   idempotent: true,
@@ -245,7 +245,7 @@ export const deleteMaintenanceWindow = defineTool({
   name: 'delete_maintenance_window',
   title: 'Delete a maintenance window',
   description:
-    'Deletes an active or upcoming maintenance window; the notifications it muted resume at once. Use to end or cancel planned work; to shorten it use update_maintenance_window.',
+    'Deletes an active or upcoming maintenance window; muted notifications resume at once. Use to end or cancel planned work.',
   kind: 'destructive',
   checkWith: 'list_maintenance_windows',
   idempotent: true,

@@ -17,14 +17,14 @@ export const listOpenAlerts = defineTool({
   name: 'list_open_alerts',
   title: 'List open alerts of a project',
   description:
-    'Lists a project\'s open and tracking alerts across all alert configurations, grouped by cause, with acknowledgement and age. Use for "what is alerting"; for changes too use triage_project instead.',
+    'Lists a project\'s open alerts across all configurations, by cause, with acknowledgement and age. Use for "what is alerting"; for changes too use triage_project.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
     status: z
       .enum(OPEN_STATUSES)
       .optional()
-      .describe('OPEN, or TRACKING (not yet past the notification delay); default both'),
+      .describe('OPEN, or TRACKING (before the notification delay); default both'),
     responseFormat: page.responseFormat,
   },
   output: {

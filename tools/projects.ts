@@ -4,12 +4,12 @@ import { projectList } from '../src/format/views/projects.js';
 import { page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
 
-const BEYOND = '(beyond the spec: some servers lack it)';
+const BEYOND = '(not on every server)';
 
 export const listProjects = defineTool({
   name: 'list_projects',
   title: 'List projects',
-  description: `Lists the projects (groups) this API key sees, with their orgId. Use first for projectId and orgId values; not needed when DBOPS_PROJECT_ID is set. ${BEYOND}`,
+  description: `Lists the projects (groups) this key sees, with their orgId. Use for projectId and orgId values (a default may be set). ${BEYOND}`,
   kind: 'read',
   input: { ...page },
   output: listOutput,
@@ -31,7 +31,7 @@ export const listProjects = defineTool({
 export const listGlobalAlertConfigs = defineTool({
   name: 'list_global_alert_configs',
   title: 'List global alert configurations',
-  description: `Lists installation-wide alert configurations (event type, enabled). Use for globalAlertConfigId values; for a project's use list_alert_configs. ${BEYOND}`,
+  description: `Lists installation-wide alert configurations. Use for globalAlertConfigId values. ${BEYOND}`,
   kind: 'read',
   input: { ...page },
   output: listOutput,

@@ -279,7 +279,7 @@ export const triageProject = defineTool({
   name: 'triage_project',
   title: 'Triage a project',
   description:
-    'One-call triage of a project: open alerts by cause and host, processes behind the automation goal, recent changes and who made them, maintenance windows in force. Use first for "what is wrong and why".',
+    'One-call triage of a project: open alerts by cause, processes behind the automation goal, recent changes and who made them, windows in force. Use first for "what is wrong and why".',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),

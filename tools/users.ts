@@ -24,7 +24,7 @@ import {
 } from '../src/tool/index.js';
 
 const name = (field: string, description: string) => text(field, 100).describe(description);
-const username = name('username', 'Login name; an email address where the server requires one');
+const username = name('username', 'Login name; some servers require an email');
 const password = text('password', 256, 8).describe('At least 8 characters; never shown or logged');
 // The same checks as z.ipv4()/z.ipv6(), without their long patterns in the JSON Schema.
 const ip = z.union([z.ipv4(), z.ipv6()]);
@@ -33,8 +33,8 @@ const role = z.strictObject({
   roleName: z
     .enum([...ORG_ROLES, ...PROJECT_ROLES, ...GLOBAL_ROLES])
     .describe('ORG_* needs orgId, GROUP_* needs groupId, GLOBAL_* neither'),
-  orgId: idFrom('Organization id', 'For ORG_* roles; from list_projects').optional(),
-  groupId: idFrom('Project id', 'Project id, for GROUP_* roles; from list_projects').optional(),
+  orgId: idFrom('Organization id', 'For ORG_* roles').optional(),
+  groupId: idFrom('Project id', 'For GROUP_* roles').optional(),
 });
 
 /** The scope rules the platform enforces (ROLE_NEEDS_GROUP_ID …), checked first so the message names the role. */
@@ -57,7 +57,7 @@ export const createFirstUser = defineTool({
   name: 'create_first_user',
   title: 'Create the first user',
   description:
-    "Creates a fresh installation's first user (no API key needed) and its GLOBAL_OWNER API key, kept in a file. Use once at setup; for later users use create_user.",
+    "Creates a fresh installation's first user and its GLOBAL_OWNER key, kept in a file (no API key needed). Use once at setup.",
   // Grants GLOBAL_OWNER on a fresh installation: a grant of access, whatever the verb.
   kind: 'destructive',
   checkWith: 'list_global_events',
@@ -140,7 +140,7 @@ export const createUser = defineTool({
   name: 'create_user',
   title: 'Create a user',
   description:
-    'Creates a user with organization or project roles (sent as invitations). Use when asked to add someone; on a fresh installation use create_first_user instead.',
+    'Creates a user with organization or project roles (sent as invitations). Use to add someone; on a fresh installation use create_first_user.',
   // A new account is a grant of access (with roles or without), so it needs consent like a role change.
   kind: 'destructive',
   checkWith: 'list_global_events',
@@ -330,7 +330,7 @@ export const getUserAccessList = defineTool({
   name: 'get_user_access_list',
   title: "Get a user's IP access list",
   description:
-    "Lists the IP ranges allowed for the calling key's user, with last use and request count. Use when calls fail with IP_ADDRESS_NOT_ON_ACCESS_LIST; only your own user's list is readable.",
+    "Lists the IP ranges allowed for the calling key's own user. Use when calls fail with IP_ADDRESS_NOT_ON_ACCESS_LIST.",
   kind: 'read',
   input: { userId: ids.user, ...page },
   output: listOutput,

@@ -11,14 +11,23 @@ import { openInBrowser } from '../approval/open.js';
 import { type Config, ConfigError, loadConfig, settingNames, unknownSettings } from '../config.js';
 import type { Person } from '../identity/index.js';
 import { createLogger } from '../log.js';
+import {
+  checkToolFilters,
+  enabledTools,
+  outsideView,
+  parseToolsets,
+  toolsetOf,
+  viewOf,
+} from '../policy/toolsets.js';
 import { claimStateDir, StateDirInUse } from '../state/owner.js';
 import type { RedisState } from '../state/redis.js';
 import { redisSessions } from '../state/sessions.js';
+import { redisToolsets } from '../state/toolsets.js';
 import { maxKindOf } from '../tool/index.js';
-import { catalog } from './catalog.js';
+import { catalog, toolsets } from './catalog.js';
 import { listenedUris, listenOn, localBus, redisBus, watchWhileOpen } from './listen.js';
 import { createRuntime } from './runtime.js';
-import { checkToolFilters, createMcpServer, enabledTools, type ServerDeps } from './server.js';
+import { type ClientToolsets, createMcpServer, type ServerDeps } from './server.js';
 
 const serveHelp = `Usage: dbops-mcp serve [--transport stdio|http] [--host 127.0.0.1] [--port 3000] [--demo] [--config FILE] [settings]
 
@@ -45,7 +54,7 @@ export async function runServe(args: string[]): Promise<number> {
   let config: Config;
   try {
     config = loadConfig(args);
-    checkToolFilters(config);
+    checkToolFilters(config, catalog, toolsets);
   } catch (e) {
     return fail(e);
   }
@@ -74,8 +83,8 @@ export async function runServe(args: string[]): Promise<number> {
   }
   const deps = runtime.deps;
   const extensions = await loadExtensions();
-  const newServer = (person?: Person) =>
-    createMcpServer({ ...deps, extensions, ...(person ? { person } : {}) });
+  const newServer = (person?: Person, client?: ClientToolsets) =>
+    createMcpServer({ ...deps, extensions, ...(person ? { person } : {}), ...(client ? { client } : {}) });
   let closeTransport: () => Promise<void>;
 
   if (config.transport === 'http') {
@@ -99,6 +108,10 @@ export async function runServe(args: string[]): Promise<number> {
         onListen: listenOn(deps, bus),
         publicUrl: config.publicUrl,
         directory: runtime.redis ? redisSessions(runtime.redis) : undefined,
+        toolsets: {
+          setting: config.toolsets,
+          ...(runtime.redis ? { enabled: redisToolsets(runtime.redis) } : {}),
+        },
         forwardKey: runtime.redis ? deps.tokens.derive('replica-forward') : undefined,
         routes: runtime.approvals?.routes,
         ready: readiness(runtime),
@@ -279,23 +292,39 @@ export async function runTools(args: string[]): Promise<number> {
   let config: Config;
   try {
     config = loadConfig(args.filter((a) => a !== '--json'));
-    checkToolFilters(config);
+    checkToolFilters(config, catalog, toolsets);
   } catch (e) {
     return fail(e);
   }
   for (const warning of unknownSettings()) process.stderr.write(`dbops-mcp: warning: ${warning}\n`);
-  const tools = enabledTools(config, catalog).map((t) => ({
-    name: t.name,
-    kind: maxKindOf(t),
-    title: t.title,
-    description: t.description,
-  }));
+  // The tools the settings allow, each with its toolset; in dynamic mode those not listed at first say so.
+  const choice = parseToolsets(config.toolsets, toolsets);
+  const view = viewOf(choice, config.toolsets);
+  const tools = enabledTools(config, catalog)
+    .filter((t) => choice.dynamic || outsideView(toolsets, view, t.name) === undefined)
+    .map((t) => ({
+      name: t.name,
+      kind: maxKindOf(t),
+      toolset: toolsetOf(toolsets, t.name) ?? 'every set',
+      ...(choice.dynamic ? { listedAtStart: outsideView(toolsets, view, t.name) === undefined } : {}),
+      title: t.title,
+      description: t.description,
+    }));
   if (json) process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
   else {
     const width = Math.max(...tools.map((t) => t.name.length));
+    const setWidth = Math.max(...tools.map((t) => t.toolset.length));
     for (const t of tools)
       process.stdout.write(
-        `${t.name.padEnd(width)}  ${t.kind.padEnd(11)}  ${firstSentence(t.description)}\n`,
+        `${t.name.padEnd(width)}  ${t.kind.padEnd(11)}  ${t.toolset.padEnd(setWidth)}  ${firstSentence(t.description)}\n`,
+      );
+    if (choice.dynamic)
+      process.stdout.write(
+        `\nDBOPS_TOOLSETS=${config.toolsets.join(',')}: clients start with list_toolsets, get_toolset_tools, enable_toolset${
+          view.enabled === 'all' || view.enabled.size === 0
+            ? ''
+            : ` and the sets ${[...view.enabled].join(', ')}`
+        }, plus list_projects; the rest is enabled per client.\n`,
       );
   }
   return 0;
@@ -367,7 +396,7 @@ export async function runCall(args: string[]): Promise<number> {
     const parsed = loadConfig(
       flags.filter((a) => a !== '--yes').map((a) => (a === '--demo-reset' ? '--demo' : a)),
     );
-    checkToolFilters(parsed);
+    checkToolFilters(parsed, catalog, toolsets);
     browser = parsed.approvalOpen;
     config = { ...forCall(parsed), tokenSecret: parsed.tokenSecret ?? callTokenSecret(parsed.auditLog) };
   } catch (e) {

@@ -12,6 +12,7 @@
 //   session another replica holds is passed on to it: to the origin that replica registered (signed with the
 //   replicas' shared key) plus the request's path, with a signed hand-over header. One whose session is gone
 //   (closed, evicted, or its replica died) gets 404, the protocol's signal to initialize anew.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,10 +21,12 @@ import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextp
 import {
   type AuthInfo,
   createMcpHandler,
+  InMemoryServerEventBus,
   isInitializeRequest,
   isLegacyRequest,
   legacyStatelessFallback,
   type McpServer,
+  type ServerEvent,
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { ConfigError } from '../config.js';
@@ -39,8 +42,12 @@ import type { Logger } from '../log.js';
 import { gauge, registry } from '../metrics.js';
 import { isLoopback, isLoopbackHost } from '../net.js';
 import { sameSecret } from '../policy/tokens.js';
+import { DYNAMIC, headerNames, unknownToolsets } from '../policy/toolsets.js';
 import type { SessionDirectory } from '../state/sessions.js';
+import { choiceKey, type EnabledToolsets, memoryToolsets } from '../state/toolsets.js';
+import { toolsets } from './catalog.js';
 import { listenedUris } from './listen.js';
+import type { ClientToolsets } from './server.js';
 
 const MAX_BODY = 1 << 20;
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -59,8 +66,16 @@ export interface HttpOptions {
   /** Sessions one person may hold at once (DBOPS_HTTP_MAX_SESSIONS_PER_PERSON). */
   maxSessionsPerPerson?: number;
   logger: Logger;
-  /** A server for this person (a person without the write scope gets the read-only catalog). */
-  newServer: (person: Person) => McpServer;
+  /**
+   * A server for this person (a person without the write scope gets the read-only catalog) and this client
+   * (its X-MCP-Toolsets header; on the sessionless era, the toolsets it enabled before).
+   */
+  newServer: (person: Person, client?: ClientToolsets) => McpServer;
+  /**
+   * DBOPS_TOOLSETS, and where the sessionless era keeps the toolsets each person's client enabled in dynamic
+   * mode (in memory when absent).
+   */
+  toolsets?: { setting: string[]; enabled?: EnabledToolsets };
   /** Carries subscription events to the 2026-07-28 listen streams (shared by replicas); in process when absent. */
   bus?: ServerEventBus;
   /** A 2026-07-28 client opened a listen stream for these resource URIs; `closed` registers the clean-up. */
@@ -146,14 +161,44 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
       detail: r.message,
     });
   };
-  const forPerson = (auth: AuthInfo | undefined) => {
+  const personFor = (auth: AuthInfo | undefined) => {
     const person = personOf(auth);
     if (!person) throw new Error('a request reached the MCP handler without a person');
-    return opts.newServer(person);
+    return person;
   };
-  const modern = createMcpHandler((ctx) => forPerson(ctx.authInfo), {
+  const forPerson = (auth: AuthInfo | undefined) => {
+    const header = asked.getStore()?.header;
+    return opts.newServer(personFor(auth), header ? { header } : undefined);
+  };
+  // Dynamic toolsets on the sessionless era: what each person's client enabled is kept in the shared state
+  // (every request has a fresh server), and a change is announced on that client's listen streams only.
+  const enabledSets = opts.toolsets?.enabled ?? memoryToolsets();
+  const bus = targeted(opts.bus ?? new InMemoryServerEventBus());
+  const forModern = async (auth: AuthInfo | undefined): Promise<McpServer> => {
+    const person = personFor(auth);
+    const r = asked.getStore();
+    const header = r?.header;
+    const dynamic = [...(opts.toolsets?.setting ?? []), ...(header ?? [])].includes(DYNAMIC);
+    if (!dynamic) return opts.newServer(person, header ? { header } : undefined);
+    const key = choiceKey(person.id, r?.client ?? '');
+    const enabled = await enabledSets.get(key).catch((e: Error) => {
+      opts.logger.warn('toolsets enabled earlier could not be read from the shared state', {
+        error: e.message,
+      });
+      return [] as string[];
+    });
+    return opts.newServer(person, {
+      ...(header ? { header } : {}),
+      shared: {
+        enabled,
+        keep: (sets) => enabledSets.add(key, sets),
+        announce: () => bus.publish({ kind: 'tools_list_changed', target: key } as ServerEvent),
+      },
+    });
+  };
+  const modern = createMcpHandler((ctx) => forModern(ctx.authInfo), {
     legacy: 'reject',
-    ...(opts.bus ? { bus: opts.bus } : {}),
+    bus,
     maxRequestBodySize: MAX_BODY,
     onerror: (e) => opts.logger.debug('mcp request refused', { error: e.message }),
   });
@@ -226,6 +271,10 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse, url: URL, person: Person) {
     const sessionId = req.headers['mcp-session-id'];
+    // X-MCP-Toolsets narrows what this client sees; a name that is no toolset is refused with the valid ones.
+    const header = headerNames(req.headers['x-mcp-toolsets']);
+    const refused = header && unknownToolsets(header, toolsets);
+    if (refused) return sendJson(res, 400, rpcError(-32602, `X-MCP-Toolsets: ${refused}`));
     // Passed on by another replica: only when signed with the replicas' key; a client's claim is dropped.
     const fromReplica = relay?.verifyHop(req, url, sessionId) ?? false;
     delete req.headers[FORWARDED];
@@ -253,7 +302,11 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     if (!(await isLegacyRequest(probe, req.method === 'POST' ? body : undefined))) {
       const uris = listenedUris(body);
       if (uris.length > 0) opts.onListen?.(uris, (stop) => res.once('close', stop));
-      return serveModern(authed, res, body);
+      const client = clientNameOf(body);
+      return asked.run(
+        { ...(header ? { header } : {}), client, listener: choiceKey(person.id, client) },
+        () => serveModern(authed, res, body),
+      );
     }
     if (typeof sessionId === 'string') {
       const s = sessions.get(sessionId);
@@ -294,7 +347,8 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         rpcError(-32000, 'Method not allowed: open a session with initialize (POST) first'),
       );
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) return stateless(authed, res, body);
+    if (req.method !== 'POST' || !isInitializeRequest(body))
+      return asked.run({ ...(header ? { header } : {}), client: '' }, () => stateless(authed, res, body));
     const own = [...sessions].filter(([, s]) => s.person === person.id);
     if (own.length >= perPerson && !evictIdle(own)) {
       res.setHeader('Retry-After', '5');
@@ -315,7 +369,8 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
         rpcError(-32000, `All ${maxSessions} sessions are busy (DBOPS_HTTP_MAX_SESSIONS); retry shortly`),
       );
     }
-    const mcp = opts.newServer(person);
+    // A 2025 session reads the header once, at initialize: its toolsets then belong to the session.
+    const mcp = opts.newServer(person, header ? { header } : undefined);
     // Recorded before the client learns the id: its next request may reach another replica at once.
     const id = randomUUID();
     await hold(id);
@@ -510,6 +565,38 @@ function forward(
     res.once('close', () => out.destroy());
     out.end(payload);
   });
+}
+
+/** What the transport knows of the request being served: its X-MCP-Toolsets and the client's name. */
+const asked = new AsyncLocalStorage<{ header?: string[]; client: string; listener?: string }>();
+
+/** The client's name a 2026-07-28 request carries in its `_meta` (empty when it names none). */
+function clientNameOf(body: unknown): string {
+  const m = (Array.isArray(body) ? body[0] : body) as {
+    params?: { _meta?: Record<string, { name?: unknown } | undefined> };
+  };
+  const name = m?.params?._meta?.['io.modelcontextprotocol/clientInfo']?.name;
+  return typeof name === 'string' ? name.slice(0, 200) : '';
+}
+
+/**
+ * The bus the listen streams read, with events meant for one client: a stream opened by a person's client
+ * hears the events `target`ed at that person and client, and every untargeted event (feed changes).
+ */
+function targeted(bus: ServerEventBus): ServerEventBus {
+  return {
+    publish: (event) => bus.publish(event),
+    subscribe(listener) {
+      const own = asked.getStore()?.listener;
+      return bus.subscribe((event) => {
+        const target = (event as { target?: string }).target;
+        if (target === undefined) return listener(event);
+        if (target !== own) return;
+        const { target: _t, ...plain } = event as ServerEvent & { target?: string };
+        listener(plain as ServerEvent);
+      });
+    },
+  };
 }
 
 function rpcError(code: number, message: string) {

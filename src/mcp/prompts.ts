@@ -4,15 +4,16 @@ import { z } from 'zod';
 import { completeIds, projectChoices } from '../feeds/lookup.js';
 import { ALERT_TYPE_NAMES } from '../platform/index.js';
 import { consentFacts } from '../policy/consent.js';
+import { enabledTools } from '../policy/toolsets.js';
 import type { Completion, PromptArg } from '../tool/prompt.js';
-import { prompts } from './catalog.js';
-import { enabledTools, type ServerDeps } from './server.js';
+import { catalog, prompts } from './catalog.js';
+import type { ServerDeps } from './server.js';
 
 const SINCE_CHOICES = ['1h', '6h', '24h', '48h', '7d', '30d'];
 
 export function registerPrompts(server: McpServer, deps: ServerDeps): void {
   const now = deps.now ?? (() => new Date());
-  const consent = consentFacts(deps.config.confirm, enabledTools(deps.config, deps.catalog));
+  const consent = consentFacts(deps.config.confirm, enabledTools(deps.config, deps.catalog ?? catalog));
   const completers: Record<Completion, (value: string) => Promise<string[]> | string[]> = {
     projectId: async (value) =>
       completeIds(await projectChoices(deps.api, deps.config.projectId, deps.logger), value),

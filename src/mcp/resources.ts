@@ -13,11 +13,13 @@ import { type Choice, completeIds, globalAlertConfigChoices, projectChoices } fr
 import { capText } from '../format/markdown.js';
 import { newFence } from '../format/untrusted.js';
 import { consentFacts } from '../policy/consent.js';
+import { enabledTools } from '../policy/toolsets.js';
 import { callNames } from '../tool/names.js';
 import { isViewUri, readView } from './apps.js';
+import { catalog } from './catalog.js';
 import { errorMessage } from './errors.js';
 import { watchFeed } from './listen.js';
-import { enabledTools, type ServerDeps } from './server.js';
+import type { ServerDeps } from './server.js';
 
 /** The protocol's "resource not found". */
 const RESOURCE_NOT_FOUND = -32002;
@@ -35,7 +37,7 @@ function matchOrThrow(uri: string): FeedMatch {
 export function registerResources(server: McpServer, deps: ServerDeps): void {
   const { api, logger, config } = deps;
   const now = deps.now ?? (() => new Date());
-  const consent = consentFacts(config.confirm, enabledTools(config, deps.catalog));
+  const consent = consentFacts(config.confirm, enabledTools(config, deps.catalog ?? catalog));
 
   async function read(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const view = isViewUri(uri) ? readView(uri) : undefined;

@@ -12,8 +12,8 @@ const bounded = (what: string, max: number) =>
   z.string().refine((s) => s.length <= max, { message: `${what} must be at most ${max} characters` });
 
 const consentInput = {
-  confirmationToken: bounded('confirmationToken', 1000).optional().describe('Only once the person agreed'),
-  approvalId: bounded('approvalId', 200).optional().describe('Only once the person decided'),
+  confirmationToken: bounded('confirmationToken', 1000).optional().describe('After consent'),
+  approvalId: bounded('approvalId', 200).optional().describe('After a decision'),
 };
 
 export function inputSchemaFor(tool: AnyTool) {
@@ -175,17 +175,35 @@ function publishedInput(tool: AnyTool): Json {
 function publishedOutput(tool: AnyTool): Json {
   const schema = jsonSchema(outputSchemaFor(tool), 'output');
   const guaranteed = ['outcome', 'nextStep'];
-  const properties = { ...(schema['properties'] as Record<string, Json>) };
+  const properties = Object.fromEntries(
+    Object.entries(schema['properties'] as Record<string, Json>).map(([k, v]) => [k, typeOnly(v)]),
+  );
   // A guarded tool's own answer (`result`, once executed) is published field by field, without `required`.
-  if (properties['result']) {
-    const { required: _all, ...result } = properties['result'];
-    properties['result'] = result;
+  const result = (schema['properties'] as Record<string, Json>)['result'];
+  if (result) {
+    const fields = (result['properties'] ?? {}) as Record<string, Json>;
+    properties['result'] = {
+      type: 'object',
+      properties: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, typeOnly(v)])),
+    };
   }
   return {
     ...schema,
     properties,
     required: ((schema['required'] as string[]) ?? []).filter((k) => guaranteed.includes(k)),
   };
+}
+
+/**
+ * A field of the published output as its type alone: what lies deeper (and an enum's values) the answer itself
+ * shows, and every byte of tools/list is read at the start of every conversation.
+ */
+function typeOnly(s: Json): Json {
+  const alternatives = s['anyOf'] as Json[] | undefined;
+  if (alternatives?.every((a) => typeof a['type'] === 'string'))
+    return { type: alternatives.map((a) => a['type'] as string) };
+  if (alternatives) return { anyOf: alternatives.map(typeOnly) };
+  return s['type'] !== undefined ? { type: s['type'] } : {};
 }
 
 export function annotationsFor(tool: AnyTool) {

@@ -7,7 +7,7 @@ import { type LoggingLevel, McpServer, ProtocolError, ProtocolErrorCode } from '
 import { z } from 'zod';
 import { readAges } from '../api/cache.js';
 import type { ApiClient } from '../api/client.js';
-import { type Config, ConfigError, nearest } from '../config.js';
+import type { Config } from '../config.js';
 import { capText } from '../format/markdown.js';
 import { boundStructured, shareBudget } from '../format/structured.js';
 import { cell, newFence, sanitize } from '../format/untrusted.js';
@@ -20,20 +20,48 @@ import type { DecisionPoint } from '../policy/decide.js';
 import { type ApprovalChannel, callTool } from '../policy/guard.js';
 import type { createSecretKeeper } from '../policy/secrets.js';
 import type { TokenSigner } from '../policy/tokens.js';
+import {
+  ALL,
+  enabledTools,
+  hiddenBy,
+  markNextSteps,
+  notListedText,
+  outsideView,
+  parseToolsets,
+  type ToolFilters,
+  type Toolsets,
+  toolsetOf,
+  viewOf as toolsetView,
+} from '../policy/toolsets.js';
 import type { AnyTool, ToolAnswer, ToolContext } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 import { callNames } from '../tool/names.js';
 import { packageVersion } from '../version.js';
 import { forView, registerApps, showsViews, VIEW_DATA, viewOf, withView } from './apps.js';
-import { catalog as fullCatalog } from './catalog.js';
+import { toolsets as catalogToolsets, catalog as fullCatalog } from './catalog.js';
 import { askPerson, capabilitiesOf, consentCodec, consentEnv, type ToolResult } from './consent.js';
 import { errorMessage } from './errors.js';
 import { annotationsFor, argsSchemaFor, listingOf, outputSchemaFor } from './schemas.js';
+import { discoveryListings, registerDiscovery } from './toolsets.js';
 
 export { annotationsFor, inputSchemaFor, listingOf, outputSchemaFor } from './schemas.js';
 
 export const SERVER_NAME = 'dbops-mcp';
 export const SERVER_VERSION = packageVersion();
+const SERVER_INFO = {
+  name: SERVER_NAME,
+  version: SERVER_VERSION,
+  title: 'dbops — database deployment operations',
+};
+/**
+ * What the 2026-07-28 era adds around every result, outside the answer: `resultType` and the server's identity
+ * in `_meta` (about 160 characters). Counted in DBOPS_MAX_OUTPUT_CHARS on every era, so a client handing its
+ * model the whole result stays within the budget whichever era it speaks.
+ */
+export const RESULT_FRAME = JSON.stringify({
+  resultType: 'complete',
+  _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+}).length;
 
 /** The server's instructions; the sentence on changes follows the live policy (DBOPS_CONFIRM). */
 export const instructionsFor = (
@@ -65,6 +93,21 @@ export interface ServerDeps {
   elicitationChannel?: string;
   /** Several installations (DBOPS_PLATFORMS): every tool then takes `platform`. */
   platforms?: { default: string; all: PlatformRuntime[] };
+  /** The toolsets (tools/toolsets.ts) when not the catalog's. */
+  toolsets?: Toolsets;
+  /** What this client asked to see (HTTP): its X-MCP-Toolsets header and, sessionless, what it enabled. */
+  client?: ClientToolsets;
+}
+
+/** One client's toolsets beyond DBOPS_TOOLSETS. */
+export interface ClientToolsets {
+  /** The X-MCP-Toolsets header's names (checked by the transport: unknown names are answered 400). */
+  header?: string[];
+  /**
+   * The sessionless era (2026-07-28 over HTTP): each request has a fresh server, so the sets this person's
+   * client enabled live in the shared state; `keep` adds to them, `announce` tells its listen stream.
+   */
+  shared?: { enabled: string[]; keep(sets: string[]): Promise<unknown>; announce(): void };
 }
 
 /** One installation the server serves: its own client (budget, cache), default project and rights. */
@@ -98,43 +141,6 @@ function platformTool(tool: AnyTool, names: string[], byDefault: string): AnyToo
     withPlatform.set(tool, t);
   }
   return t;
-}
-
-type ToolFilters = Pick<Config, 'readOnly' | 'tools' | 'disabledTools'> & {
-  /** Read-only for this person alone: their access token lacks the write scope. */
-  readOnlyFor?: string;
-};
-const matches = (t: AnyTool, list: string[]) => list.includes(t.name) || list.includes(maxKindOf(t));
-
-/** Which setting hides a tool, or undefined when the tool is enabled. */
-export function hiddenBy(config: ToolFilters, t: AnyTool): string | undefined {
-  if (config.readOnlyFor && maxKindOf(t) !== 'read') return config.readOnlyFor;
-  if (config.readOnly && maxKindOf(t) !== 'read') return 'DBOPS_READ_ONLY=true';
-  if (config.tools.length > 0 && !matches(t, config.tools)) return 'DBOPS_TOOLS';
-  if (matches(t, config.disabledTools)) return 'DBOPS_DISABLED_TOOLS';
-  return undefined;
-}
-
-/** Applies DBOPS_READ_ONLY, DBOPS_TOOLS and DBOPS_DISABLED_TOOLS (names or kinds). */
-export function enabledTools(config: ToolFilters, catalog: AnyTool[] = fullCatalog) {
-  return catalog.filter((t) => hiddenBy(config, t) === undefined);
-}
-
-/**
- * Refuses names in DBOPS_TOOLS / DBOPS_DISABLED_TOOLS that are neither a tool nor a kind (a typo must not
- * leave a tool enabled, or a server empty), naming the nearest valid names.
- */
-export function checkToolFilters(config: ToolFilters, catalog: AnyTool[] = fullCatalog): void {
-  const valid = [...catalog.map((t) => t.name), 'read', 'write', 'destructive'];
-  for (const [key, list] of [
-    ['DBOPS_TOOLS / --tools', config.tools],
-    ['DBOPS_DISABLED_TOOLS / --disabled-tools', config.disabledTools],
-  ] as const) {
-    const unknown = list.filter((n) => !valid.includes(n));
-    if (unknown.length === 0) continue;
-    const hints = unknown.map((n) => `"${n}" (did you mean ${nearest(n, valid).join(' or ')}?)`);
-    throw new ConfigError(`invalid setting ${key}: unknown tool or kind ${hints.join(', ')}`);
-  }
 }
 
 /**
@@ -240,16 +246,13 @@ export function createMcpServer(deps: ServerDeps): McpServer {
     codecs.set(deps.tokens, codec);
   }
   const sealed = codec;
-  const server = new McpServer(
-    { name: SERVER_NAME, version: SERVER_VERSION, title: 'dbops — database deployment operations' },
-    {
-      capabilities: { logging: {} },
-      instructions: instructionsFor(deps.config.confirm),
-      // Checked on every round of a consent question, before the handler sees the state.
-      requestState: { verify: sealed.verify },
-      inputRequired: { roundTimeoutMs: ttlMs },
-    },
-  );
+  const server = new McpServer(SERVER_INFO, {
+    capabilities: { logging: {} },
+    instructions: instructionsFor(deps.config.confirm),
+    // Checked on every round of a consent question, before the handler sees the state.
+    requestState: { verify: sealed.verify },
+    inputRequired: { roundTimeoutMs: ttlMs },
+  });
   const now = deps.now ?? (() => new Date());
   const person = deps.person ?? osPerson();
   const [, write] = deps.config.oauthScopes;
@@ -261,12 +264,36 @@ export function createMcpServer(deps: ServerDeps): McpServer {
       };
   const several = deps.platforms;
   const names = several?.all.map((p) => p.name) ?? [];
-  const tools = enabledTools(filters, deps.catalog).map((t) =>
+  const catalog = deps.catalog ?? fullCatalog;
+  // What the settings allow (read-only, DBOPS_TOOLS, …); the toolsets then decide which of these are listed.
+  const tools = enabledTools(filters, catalog).map((t) =>
     several ? platformTool(t, names, several.default) : t,
   );
   const consent = consentFacts(deps.config.confirm, tools);
+  const sets = deps.toolsets ?? catalogToolsets;
+  const header = deps.client?.header ? parseToolsets(deps.client.header, sets, 'X-MCP-Toolsets') : undefined;
+  let view = toolsetView(
+    parseToolsets(deps.config.toolsets, sets),
+    deps.config.toolsets,
+    header,
+    deps.client?.shared?.enabled,
+  );
+  const listed = (t: AnyTool) => outsideView(sets, view, t.name) === undefined;
+  /** Tools whose set is not listed: registered as a note saying which set holds them and how to enable it. */
+  const notListed = new Map<string, ReturnType<McpServer['registerTool']>>();
+  const registerNotListed = (tool: AnyTool, set: string) =>
+    notListed.set(
+      tool.name,
+      server.registerTool(tool.name, { description: tool.description }, async () => ({
+        content: [{ type: 'text', text: notListedText(tool.name, set, view) }],
+        isError: true,
+      })),
+    );
+  /** The set of a tool this client does not see now (hidden by a setting or outside its toolsets). */
+  const setOfUnlisted = (name: string) =>
+    tools.some((x) => x.name === name) ? outsideView(sets, view, name) : undefined;
 
-  for (const tool of tools) {
+  const registerTool = (tool: AnyTool) =>
     server.registerTool(
       tool.name,
       {
@@ -359,8 +386,17 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             }
             counted(String((answer.structured as { outcome?: unknown }).outcome ?? 'ok'));
             const narrow = 'Narrow it with pageNum/itemsPerPage or filters.';
-            const aged = withDataAge(answer, reads.oldestAt);
-            const budget = shareBudget(deps.config.maxOutputChars);
+            const marked = {
+              ...answer,
+              text: markNextSteps(
+                answer.text,
+                fence.tag,
+                (name) => (name === tool.name ? undefined : setOfUnlisted(name)),
+                view,
+              ),
+            };
+            const aged = withDataAge(marked, reads.oldestAt);
+            const budget = shareBudget(deps.config.maxOutputChars - RESULT_FRAME);
             // Capped by its encoded size: escaping grows a text, and clients count it encoded.
             const encoded = (t: string) => JSON.stringify(t).length;
             let text = capText(aged.text, budget.encodedText, narrow, fence.tag);
@@ -372,16 +408,16 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             const bound = (max?: number, structured = aged.structured) =>
               boundStructured(structured, {
                 ...(max ? { max } : {}),
-                nextStep: nextStepOf(tool, answer, fence.tag),
+                nextStep: nextStepOf(tool, marked, fence.tag),
                 more: howToGetMore(tool),
               });
             const structuredContent = bound(budget.structured(size));
             // A host's view draws the whole bounded answer even where the model's share had to be shorter.
             // Its copy is cut in its own order: today's urgent alerts and the newest changes are kept first.
-            const view = viewOf(tool);
+            const app = viewOf(tool);
             const full =
-              view && structuredContent.leftOut && showsViews(capabilitiesOf(server, extra))
-                ? bound(undefined, forView(view, aged.structured))
+              app && structuredContent.leftOut && showsViews(capabilitiesOf(server, extra))
+                ? bound(undefined, forView(app, aged.structured))
                 : undefined;
             return {
               content: [{ type: 'text', text }],
@@ -396,11 +432,15 @@ export function createMcpServer(deps: ServerDeps): McpServer {
           }
         }),
     );
+  for (const tool of tools) {
+    const set = outsideView(sets, view, tool.name);
+    if (set === undefined) registerTool(tool);
+    else registerNotListed(tool, set);
   }
 
   // A tool hidden by a setting answers a call with the setting that hides it, instead of "not found"; it
   // stays out of tools/list (the handler below) and never reaches the policy layer or the platform.
-  for (const tool of (deps.catalog ?? fullCatalog).filter((t) => !tools.some((x) => x.name === t.name))) {
+  for (const tool of catalog.filter((t) => !tools.some((x) => x.name === t.name))) {
     const text = `${tool.name} is disabled on this server by ${hiddenBy(filters, tool)}; nothing was called. Ask the operator if it is needed.`;
     server.registerTool(tool.name, { description: tool.description }, async () => ({
       content: [{ type: 'text', text }],
@@ -410,9 +450,41 @@ export function createMcpServer(deps: ServerDeps): McpServer {
 
   // The SDK's own tools/list would regenerate every schema per session and add `$schema` to each.
   // Each listing names its view (MCP Apps) where it has one: src/mcp/apps.ts.
-  const listings = tools.map((t) => withView(listingOf(t), t));
+  let listings = tools.filter(listed).map((t) => withView(listingOf(t), t));
+  if (view.dynamic) {
+    registerDiscovery(server, {
+      sets,
+      tools,
+      view: () => view,
+      enable: async (set) => {
+        const shared = deps.client?.shared;
+        view = { ...view, enabled: new Set([...(view.enabled === ALL ? [] : view.enabled), set]) };
+        if (shared) {
+          // Sessionless: the next request's server lists it; the client's listen stream hears of it.
+          await shared.keep([set]);
+          shared.announce();
+          return;
+        }
+        // One session: its tools replace their notes now, and the client hears one tools/list_changed.
+        const announce = server.sendToolListChanged;
+        server.sendToolListChanged = () => {};
+        try {
+          for (const tool of tools.filter((t) => toolsetOf(sets, t.name) === set)) {
+            notListed.get(tool.name)?.remove();
+            notListed.delete(tool.name);
+            registerTool(tool);
+          }
+        } finally {
+          server.sendToolListChanged = announce;
+        }
+        listings = [...discoveryListings, ...tools.filter(listed).map((t) => withView(listingOf(t), t))];
+        server.sendToolListChanged();
+      },
+    });
+    listings = [...discoveryListings, ...listings];
+  }
   server.server.setRequestHandler('tools/list', () => ({ tools: listings }));
-  registerApps(server, tools);
+  registerApps(server, view.dynamic ? tools : tools.filter(listed));
 
   // Log entries go to the client only once it asked for them (logging/setLevel), at or above its level: some
   // clients report every unsolicited notifications/message as an error. The SDK's own handler keys the level

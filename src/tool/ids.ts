@@ -18,7 +18,7 @@ export const safeSegment = (what: string, from: string) => segment(what).describ
 export const idFrom = (what: string, description: string) => segment(what).describe(description);
 
 export const ids = {
-  project: idFrom('Project id', 'Id or name; default DBOPS_PROJECT_ID'),
+  project: idFrom('Project id', 'Id or name'),
   org: idFrom('Organization id', 'From list_projects; default DBOPS_ORG_ID'),
   alertConfig: idFrom('Alert configuration id', 'From list_alert_configs'),
   alert: idFrom('Alert id', 'From list_open_alerts'),
@@ -47,18 +47,23 @@ export const typeName = (message: string) =>
   z.string().refine((s) => s.length <= 100 && /^[A-Z][A-Z0-9_]*$/.test(s), { message });
 
 /** A whole number from `min`, listed as `integer` without the safe-integer bound zod's int() adds. */
-const whole = (what: string, min: number, max?: number) =>
+const whole = (what: string, min: number, max?: number, publishMin = true) =>
   z
     .number()
     .refine((n) => Number.isSafeInteger(n) && n >= min && (max === undefined || n <= max), {
       message: `${what} must be a whole number from ${min}${max === undefined ? '' : ` to ${max}`}`,
     })
-    .meta({ type: 'integer', minimum: min, ...(max === undefined ? {} : { maximum: max }) });
+    .meta({
+      type: 'integer',
+      ...(publishMin ? { minimum: min } : {}),
+      ...(max === undefined ? {} : { maximum: max }),
+    });
 
 export const page = {
-  pageNum: whole('pageNum', 1).optional().describe('Page number'),
+  // Pages start at 1: checked in code, not spelled out in every schema.
+  pageNum: whole('pageNum', 1, undefined, false).optional().describe('Page, from 1'),
   itemsPerPage: whole('itemsPerPage', 1, 500).optional().describe('Default 20'),
-  responseFormat: z.enum(['concise', 'detailed']).optional().describe('detailed: every field'),
+  responseFormat: z.enum(['concise', 'detailed']).optional().describe('detailed: all fields'),
 };
 
 /**

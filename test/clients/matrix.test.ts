@@ -267,6 +267,45 @@ for (const lib of LIBRARIES) {
   }
 }
 
+// One client on DBOPS_TOOLSETS=dynamic: it starts with the three discovery tools and list_projects, enables a
+// toolset, lists again and calls a tool of that set, its answer bounded and fenced like any other.
+describe('AI SDK over stdio on DBOPS_TOOLSETS=dynamic', () => {
+  it('enables a toolset and calls a tool in it', async () => {
+    const env = { ...serverEnv('token'), DBOPS_TOOLSETS: 'dynamic' };
+    const client = await createMCPClient({
+      transport: new Experimental_StdioMCPTransport({
+        command: process.execPath,
+        args: [cli, 'serve'],
+        env,
+        stderr: 'ignore',
+      }),
+    });
+    closers.push(() => client.close());
+    const opts = { toolCallId: 'call-1', messages: [] };
+    const textOf = (out: unknown) =>
+      ((out as { content: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n');
+    const first = await client.tools();
+    expect(Object.keys(first).sort()).toEqual([
+      'enable_toolset',
+      'get_toolset_tools',
+      'list_projects',
+      'list_toolsets',
+    ]);
+    const enabled = await first['enable_toolset']!.execute!({ toolset: 'windows' }, opts);
+    expect(textOf(enabled)).toMatch(/^Enabled toolset windows: /);
+    const then = await client.tools();
+    expect(Object.keys(then)).toEqual(
+      expect.arrayContaining(['list_maintenance_windows', 'create_maintenance_window']),
+    );
+    const windows = textOf(await then['list_maintenance_windows']!.execute!({}, opts));
+    expect(windows).toMatch(/^# Maintenance windows/);
+    expect(windows.length).toBeLessThanOrEqual(LIMIT.text);
+    shown.push(
+      `AI SDK (automatic schemas) | stdio | dynamic | ${Object.keys(first).length} tools at first, ${Object.keys(then).length} after enable_toolset windows`,
+    );
+  }, 60_000);
+});
+
 afterAll(() => {
   console.log(`what each client showed its model:\n${shown.join('\n')}`);
 });

@@ -72,6 +72,20 @@ describe('dbops-mcp doctor', () => {
     expect(r.code).toBe(0);
   });
 
+  it('shows the toolsets listed, and fails an unknown one naming the valid ones', async () => {
+    const some = await doctor({ DBOPS_TOOLSETS: 'triage,windows' });
+    expect(some.out).toMatch(
+      /✓ toolsets: DBOPS_TOOLSETS=triage,windows: 13 of 35 tools listed \(triage 7, windows 5\)/,
+    );
+    const dynamic = await doctor({ DBOPS_TOOLSETS: 'dynamic' });
+    expect(dynamic.out).toMatch(
+      /✓ toolsets: DBOPS_TOOLSETS=dynamic: clients start with list_toolsets, get_toolset_tools, enable_toolset and list_projects; each client enables what it needs of 35 tools \(triage 7, alerts 7, windows 5, events 3, deployment 3, access 7, integrations 2\)/,
+    );
+    const bad = await doctor({ DBOPS_TOOLSETS: 'paging' });
+    expect(bad.out).toMatch(/✗ toolsets: DBOPS_TOOLSETS: unknown toolset "paging".*; valid: triage, alerts/);
+    expect(bad.code).not.toBe(0);
+  });
+
   it('a URL without a scheme: says to add one', async () => {
     const host = new URL(sim.baseUrl).host;
     const r = await doctor({ ...platform(), DBOPS_BASE_URL: host });

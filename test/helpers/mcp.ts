@@ -155,7 +155,8 @@ export function startTestHttp(deps: ServerDeps, overrides: Partial<HttpOptions> 
     sessionIdleMs: 60_000,
     logger: deps.logger,
     identity: createIdentity({ oauthScopes: [], ...(token ? { httpToken: token } : {}) }, deps.logger),
-    newServer: (person) => createMcpServer({ ...deps, person }),
+    newServer: (person, client) => createMcpServer({ ...deps, person, ...(client ? { client } : {}) }),
+    toolsets: { setting: deps.config.toolsets },
     ...rest,
   });
 }

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { getMcpConfigForManifest, v0_3 } from '@anthropic-ai/mcpb';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, settingNames } from '../../src/config.js';
+import { toolsets } from '../../src/mcp/catalog.js';
 
 const read = (p: string) => JSON.parse(readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8'));
 const manifest = read('bundle/manifest.json');
@@ -63,5 +64,14 @@ describe('bundle/manifest.json', () => {
     const config = loadConfig([], c.env);
     expect(config.baseUrl).toBeUndefined();
     expect(config.readOnly).toBe(false);
+  });
+
+  it('offers the toolsets as a setting, naming each one, and passes the choice on', async () => {
+    const setting = manifest.user_config.toolsets as { description: string; default: string };
+    for (const s of toolsets.sets) expect(setting.description).toContain(s.name);
+    expect(setting.description).toContain('dynamic');
+    const c = await envFor({ toolsets: 'triage,windows' });
+    expect(loadConfig([], c.env).toolsets).toEqual(['triage', 'windows']);
+    expect(loadConfig([], (await envFor({})).env).toolsets).toEqual([]);
   });
 });

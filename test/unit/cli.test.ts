@@ -67,6 +67,50 @@ describe('cli', () => {
     expect(typo.status).toBe(2);
     expect(typo.stderr).toContain('unknown option --read-onyl');
   });
+  it('lists tools by toolset, refuses an unknown toolset at start with the valid ones, and shows dynamic mode', () => {
+    const env = { PATH: process.env.PATH };
+    const windows = spawnSync(process.execPath, [cli, 'tools', '--toolsets', 'windows'], {
+      encoding: 'utf8',
+      env,
+    });
+    expect(windows.status).toBe(0);
+    const rows = windows.stdout.trim().split('\n');
+    expect(rows.map((l) => l.split(/\s+/)[0])).toEqual([
+      'list_projects',
+      'list_maintenance_windows',
+      'get_maintenance_window',
+      'create_maintenance_window',
+      'update_maintenance_window',
+      'delete_maintenance_window',
+    ]);
+    expect(rows[1]).toMatch(/^list_maintenance_windows\s+read\s+windows\s+Lists/);
+    expect(rows[0]).toMatch(/^list_projects\s+read\s+every set\s+Lists/);
+    const bad = spawnSync(process.execPath, [cli, 'serve'], {
+      encoding: 'utf8',
+      env: { ...env, DBOPS_TOOLSETS: 'triage,widnows' },
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(
+      'invalid setting DBOPS_TOOLSETS / --toolsets: unknown toolset "widnows" (did you mean windows?); valid: triage, alerts, windows, events, deployment, access, integrations, all, dynamic',
+    );
+    const dynamic = spawnSync(process.execPath, [cli, 'tools', '--json'], {
+      encoding: 'utf8',
+      env: { ...env, DBOPS_TOOLSETS: 'dynamic,triage' },
+    });
+    const listed = JSON.parse(dynamic.stdout) as Array<{
+      name: string;
+      toolset: string;
+      listedAtStart: boolean;
+    }>;
+    expect(listed.length).toBe(35);
+    expect(listed.filter((t) => t.listedAtStart).map((t) => t.toolset)).toEqual(
+      expect.arrayContaining(['triage', 'every set']),
+    );
+    expect(listed.find((t) => t.name === 'put_integration')).toMatchObject({
+      toolset: 'integrations',
+      listedAtStart: false,
+    });
+  });
   it('is executable through node', () => {
     expect(() => execFileSync(process.execPath, [cli, '--help'], { stdio: 'pipe' })).not.toThrow();
   });

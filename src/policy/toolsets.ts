@@ -1,0 +1,283 @@
+// Which tools a client sees: the settings that hide tools (DBOPS_READ_ONLY, DBOPS_TOOLS, DBOPS_DISABLED_TOOLS,
+// a token without the write scope) and the toolsets (DBOPS_TOOLSETS, the X-MCP-Toolsets header, and the sets
+// a client enabled in dynamic mode). The sets themselves are defined beside the catalog (tools/toolsets.ts);
+// every function here takes them, so the policy stays below the catalog. The MCP adapter only applies this.
+import { ConfigError, nearest } from '../config.js';
+import { cell } from '../format/untrusted.js';
+import type { AnyTool } from '../tool/index.js';
+import { maxKindOf } from '../tool/index.js';
+
+export interface ToolsetDef {
+  name: string;
+  /** One line: what a person does with it. */
+  summary: string;
+  /** Its own tools (each tool in exactly one set); `everySet` tools come on top. */
+  tools: string[];
+}
+
+/** The sets and the tools every set carries. */
+export interface Toolsets {
+  sets: ToolsetDef[];
+  everySet: string[];
+}
+
+export const ALL = 'all';
+export const DYNAMIC = 'dynamic';
+/** The three small tools dynamic mode starts with. */
+export const DISCOVERY_TOOLS = ['list_toolsets', 'get_toolset_tools', 'enable_toolset'] as const;
+
+/** What a list of toolset names asks for: the sets to list ('all' for every one), and dynamic discovery. */
+export interface ToolsetChoice {
+  dynamic: boolean;
+  sets: string[] | typeof ALL;
+}
+
+/** The valid names of a DBOPS_TOOLSETS / X-MCP-Toolsets list. */
+export const validToolsetNames = (ts: Toolsets) => [...ts.sets.map((s) => s.name), ALL, DYNAMIC];
+
+/** The reason a list of toolset names is refused, or undefined when every name is valid. */
+export function unknownToolsets(names: string[], ts: Toolsets): string | undefined {
+  const valid = validToolsetNames(ts);
+  const unknown = names.filter((n) => !valid.includes(n));
+  if (unknown.length === 0) return undefined;
+  const hints = unknown.map((n) => {
+    const near = nearest(n, valid);
+    return `"${cell(n, 40)}"${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
+  });
+  return `unknown toolset ${hints.join(', ')}; valid: ${valid.join(', ')}`;
+}
+
+/** Parses a list of toolset names (empty: all); throws ConfigError naming the valid ones. */
+export function parseToolsets(
+  names: string[],
+  ts: Toolsets,
+  where = 'DBOPS_TOOLSETS / --toolsets',
+): ToolsetChoice {
+  const refused = unknownToolsets(names, ts);
+  if (refused) throw new ConfigError(`invalid setting ${where}: ${refused}`);
+  const dynamic = names.includes(DYNAMIC);
+  const named = names.filter((n) => n !== DYNAMIC);
+  if (named.includes(ALL) || (!dynamic && named.length === 0)) return { dynamic, sets: ALL };
+  return { dynamic, sets: [...new Set(named)] };
+}
+
+/** The X-MCP-Toolsets header's names (comma-separated; absent or blank: none). */
+export function headerNames(value: string | string[] | undefined | null): string[] | undefined {
+  const raw = Array.isArray(value) ? value.join(',') : value;
+  if (raw === undefined || raw === null) return undefined;
+  const names = raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  return names.length ? names : undefined;
+}
+
+/** What one client sees now: the sets listed, whether it may enable more, and which it may enable. */
+export interface ToolsetView {
+  dynamic: boolean;
+  /** Sets listed now. */
+  enabled: Set<string> | typeof ALL;
+  /** Sets this server offers this client (what dynamic mode may enable). */
+  offered: string[] | typeof ALL;
+  /** The client narrowed its own view (X-MCP-Toolsets), so the way to widen it is the header. */
+  byHeader: boolean;
+  /** The server's DBOPS_TOOLSETS, as set (for messages). */
+  setting: string;
+}
+
+/**
+ * The view of a client: the server's DBOPS_TOOLSETS, narrowed by the client's X-MCP-Toolsets header, plus the
+ * sets the client enabled earlier (dynamic mode, sessionless era).
+ */
+export function viewOf(
+  server: ToolsetChoice,
+  setting: string[],
+  header?: ToolsetChoice,
+  enabled: string[] = [],
+): ToolsetView {
+  const offered = server.dynamic ? ALL : server.sets;
+  const within = (sets: string[] | typeof ALL): string[] | typeof ALL =>
+    offered === ALL ? sets : sets === ALL ? offered : sets.filter((s) => offered.includes(s));
+  const start = header ? within(header.sets) : server.sets;
+  const dynamic = server.dynamic || (header?.dynamic ?? false);
+  const more = within(enabled);
+  const listed = start === ALL || more === ALL ? ALL : new Set([...start, ...more]);
+  return {
+    dynamic,
+    enabled: listed,
+    offered,
+    byHeader: header !== undefined,
+    setting: setting.length ? setting.join(',') : ALL,
+  };
+}
+
+/** The set holding a tool (undefined for a tool in every set, or one in none). */
+export function toolsetOf(ts: Toolsets, tool: string): string | undefined {
+  if (ts.everySet.includes(tool)) return undefined;
+  return ts.sets.find((s) => s.tools.includes(tool))?.name;
+}
+
+/** The set a tool is in when that set is not listed for this client; undefined when the tool is listed. */
+export function outsideView(ts: Toolsets, view: ToolsetView | undefined, tool: string): string | undefined {
+  if (!view || view.enabled === ALL) return undefined;
+  const set = toolsetOf(ts, tool);
+  return set !== undefined && !view.enabled.has(set) ? set : undefined;
+}
+
+const offers = (view: ToolsetView, set: string) => view.offered === ALL || view.offered.includes(set);
+
+/** How this client gets a set listed: enable it (dynamic), send the header, or ask the operator. */
+export function howToEnable(view: ToolsetView, set: string): string {
+  if (!offers(view, set))
+    return `this server does not offer it (DBOPS_TOOLSETS=${view.setting}); ask the operator if it is needed`;
+  if (view.dynamic) return `call enable_toolset {"toolset":"${set}"} first`;
+  if (view.byHeader) return `add ${set} to the X-MCP-Toolsets header of this client`;
+  return `the operator adds ${set} to DBOPS_TOOLSETS (now ${view.setting})`;
+}
+
+/** The answer to a call of a tool whose set is not listed for this client: never a silent "unknown tool". */
+export function notListedText(tool: string, set: string, view: ToolsetView): string {
+  return `${tool} is in the toolset "${set}", which is not enabled here; nothing was called. To use it: ${howToEnable(view, set)}.`;
+}
+
+/** The same note, short, for a `Next:` line that names such a tool. */
+export const nextStepNote = (tool: string, set: string, view: ToolsetView) =>
+  ` (${tool} is in toolset ${set}, not enabled: ${view.dynamic && offers(view, set) ? `enable_toolset {"toolset":"${set}"} first` : howToEnable(view, set)})`;
+
+/**
+ * Marks the `Next:` lines (outside the fenced platform data) that name a tool this client does not see: each
+ * gets a note saying which toolset holds it and how to enable it.
+ */
+export function markNextSteps(
+  text: string,
+  fenceTag: string,
+  setOfHidden: (tool: string) => string | undefined,
+  view: ToolsetView | undefined,
+): string {
+  if (!view || view.enabled === ALL || !text.includes('Next: ')) return text;
+  const open = `<${fenceTag}>`;
+  const close = `</${fenceTag}>`;
+  let out = '';
+  let at = 0;
+  while (at < text.length) {
+    const fence = text.indexOf(open, at);
+    const end = fence < 0 ? text.length : fence;
+    out += markPart(text.slice(at, end), setOfHidden, view);
+    if (fence < 0) break;
+    const closed = text.indexOf(close, fence + open.length);
+    const stop = closed < 0 ? text.length : closed + close.length;
+    out += text.slice(fence, stop);
+    at = stop;
+  }
+  return out;
+}
+
+function markPart(
+  part: string,
+  setOfHidden: (tool: string) => string | undefined,
+  view: ToolsetView,
+): string {
+  return part
+    .split('\n')
+    .map((line) => {
+      if (!line.startsWith('Next: ')) return line;
+      const notes: string[] = [];
+      for (const m of line.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)) {
+        const set = setOfHidden(m[0]);
+        if (set !== undefined && !notes.some((n) => n.includes(` ${m[0]} `)))
+          notes.push(nextStepNote(m[0], set, view));
+      }
+      return line + notes.join('');
+    })
+    .join('\n');
+}
+
+/** The settings that hide tools whatever the toolsets (names or kinds), and who is read-only. */
+export interface ToolFilters {
+  readOnly: boolean;
+  tools: string[];
+  disabledTools: string[];
+  /** Read-only for this person alone: their access token lacks the write scope. */
+  readOnlyFor?: string;
+}
+
+const matches = (t: AnyTool, list: string[]) => list.includes(t.name) || list.includes(maxKindOf(t));
+
+/** Which setting hides a tool, or undefined when the settings leave it enabled (toolsets aside). */
+export function hiddenBy(config: ToolFilters, t: AnyTool): string | undefined {
+  if (config.readOnlyFor && maxKindOf(t) !== 'read') return config.readOnlyFor;
+  if (config.readOnly && maxKindOf(t) !== 'read') return 'DBOPS_READ_ONLY=true';
+  if (config.tools.length > 0 && !matches(t, config.tools)) return 'DBOPS_TOOLS';
+  if (matches(t, config.disabledTools)) return 'DBOPS_DISABLED_TOOLS';
+  return undefined;
+}
+
+/**
+ * The tools a client sees: DBOPS_READ_ONLY, DBOPS_TOOLS and DBOPS_DISABLED_TOOLS (names or kinds), then the
+ * toolsets listed in `view` (all when absent).
+ */
+export function enabledTools(
+  config: ToolFilters,
+  catalog: AnyTool[],
+  toolsets?: Toolsets,
+  view?: ToolsetView,
+): AnyTool[] {
+  return catalog.filter(
+    (t) =>
+      hiddenBy(config, t) === undefined &&
+      (toolsets === undefined || outsideView(toolsets, view, t.name) === undefined),
+  );
+}
+
+/**
+ * Refuses names in DBOPS_TOOLS / DBOPS_DISABLED_TOOLS that are neither a tool nor a kind (a typo must not
+ * leave a tool enabled, or a server empty), naming the nearest valid names; and unknown DBOPS_TOOLSETS.
+ */
+export function checkToolFilters(
+  config: ToolFilters & { toolsets?: string[] },
+  catalog: AnyTool[],
+  toolsets?: Toolsets,
+): void {
+  const valid = [...catalog.map((t) => t.name), 'read', 'write', 'destructive'];
+  for (const [key, list] of [
+    ['DBOPS_TOOLS / --tools', config.tools],
+    ['DBOPS_DISABLED_TOOLS / --disabled-tools', config.disabledTools],
+  ] as const) {
+    const unknown = list.filter((n) => !valid.includes(n));
+    if (unknown.length === 0) continue;
+    const hints = unknown.map((n) => `"${n}" (did you mean ${nearest(n, valid).join(' or ')}?)`);
+    throw new ConfigError(`invalid setting ${key}: unknown tool or kind ${hints.join(', ')}`);
+  }
+  if (toolsets && config.toolsets) parseToolsets(config.toolsets, toolsets);
+}
+
+/** The first sentence of a description: what get_toolset_tools shows per tool. */
+export const firstSentence = (s: string) => {
+  const end = s.search(/\.(\s|$)/);
+  return end < 0 ? s : s.slice(0, end + 1);
+};
+
+/** list_toolsets: each set with its line, its tool count (as this client would see it) and whether listed. */
+export function toolsetTable(
+  ts: Toolsets,
+  view: ToolsetView,
+  countOf: (set: ToolsetDef) => number,
+): { text: string; structured: Record<string, unknown> } {
+  const rows = ts.sets
+    .filter((s) => offers(view, s.name))
+    .map((s) => ({
+      name: s.name,
+      summary: s.summary,
+      tools: countOf(s),
+      enabled: view.enabled === ALL || view.enabled.has(s.name),
+    }));
+  const text = [
+    `# Toolsets — ${rows.length} (${rows.filter((r) => r.enabled).length} enabled)`,
+    '| toolset | tools | enabled | what for |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.name} | ${r.tools} | ${r.enabled ? 'yes' : 'no'} | ${r.summary} |`),
+    `Every set includes ${ts.everySet.join(', ')}.`,
+    'Next: get_toolset_tools to see a set\'s tools; enable_toolset {"toolset": …} to add it to your tools.',
+  ].join('\n');
+  return { text, structured: { toolsets: rows } };
+}
