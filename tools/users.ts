@@ -43,9 +43,7 @@ const role = z.strictObject({
     .enum([...ORG_ROLES, ...PROJECT_ROLES, ...GLOBAL_ROLES])
     .describe('ORG_* needs orgId, GROUP_* needs groupId, GLOBAL_* neither'),
   orgId: idFrom('Organization id', 'For ORG_* roles; from list_projects').optional(),
-  groupId: text('groupId', 200)
-    .optional()
-    .describe('Project id or name, for GROUP_* roles; a name is resolved before anything is asked'),
+  groupId: text('groupId', 200).optional().describe('Project id or name, for GROUP_* roles'),
 });
 
 /** The scope rules the platform enforces (ROLE_NEEDS_GROUP_ID …), checked first so the message names the role. */
@@ -476,14 +474,10 @@ export const findUser = defineTool({
   name: 'find_user',
   title: 'Find a user',
   description:
-    "Finds people by part of a name, username or email (query), by exact username or userId, or a project's members; every role named by project. Use before update_user_roles.",
+    "Finds people by part of a name, username or email (query), by username or userId, or a project's members, with roles by project. Use before update_user_roles.",
   kind: 'read',
   input: {
-    query: text('query', 100)
-      .optional()
-      .describe(
-        'Part of a name, username or email, e.g. "priya"; searches the members of every visible project',
-      ),
+    query: text('query', 100).optional().describe('Part of a name, username or email, e.g. "priya"'),
     username: text('username', 320).optional().describe('Exact login name, often an email'),
     userId: ids.user.optional(),
     projectId: ids.project.optional(),

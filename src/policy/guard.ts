@@ -88,7 +88,14 @@ async function guarded(
 ): Promise<ToolAnswer | ConsentQuestion> {
   const who = { ...whoOf(env), ...(ctx.platform ? { platform: ctx.platform } : {}) };
   const write: Write = (e) => deps.audit.write({ ...e, ...who });
-  if (!needsConsent(kind, deps.config.confirm)) return executeAudited(tool, args, ctx, f, write, 'none');
+  // A tool whose risk only its preview shows (tool.kindFromPreview) asks when that risk needs it; who may
+  // decide (four eyes) stays the tool's own.
+  const c = deps.config.confirm;
+  const risk =
+    tool.kindFromPreview && tool.preview && !needsConsent(kind, c) && needsConsent('destructive', c)
+      ? tool.kindFromPreview(await tool.preview(ctx, args), args)
+      : kind;
+  if (!needsConsent(risk, c)) return executeAudited(tool, args, ctx, f, write, 'none');
 
   const decisions = decisionsOf(deps);
   const secondPerson = decisions.secondPerson(tool.name);
