@@ -254,7 +254,11 @@ export const putIntegration = defineTool({
       if (isSecretKey(k) || SECRETISH.test(k) || from !== to) changes.push({ field: k, from, to });
     }
     const notes: string[] = [];
-    const keyed = await keyedNotifications(ctx, projectId, type, settings, current);
+    const keyed = await keyedNotifications(ctx, projectId, type, settings, current).catch((e) => {
+      if (ctx.signal.aborted) throw e;
+      ctx.logger.debug('alert configurations not readable for a key change', { error: String(e) });
+      return undefined;
+    });
     if (keyed) notes.push(...rotationNotes(args.integrationType, keyed.oldEnding, keyed.found));
     else if (type === 'INCIDENT_PAGING_A') notes.push(PAGING_A_CAVEAT);
     if (type === 'TEAM_CHAT_B' && !current)
@@ -278,11 +282,14 @@ export const putIntegration = defineTool({
   run: async (ctx, args) => {
     const { type, settings } = specOf(args);
     // Read before the change: which notifications hold the key being replaced (by its ending).
-    const before = await ifSupported(ctx.api, 'integrations', () =>
-      ctx.api.integrations.list(args.projectId, ctx.req),
-    );
-    const old = before?.results.find((i) => specIntegrationType(String(i.type)) === type);
-    const keyed = await keyedNotifications(ctx, args.projectId, type, settings, old).catch((e) => {
+    const keyed = await (async () => {
+      const before = await ifSupported(ctx.api, 'integrations', () =>
+        ctx.api.integrations.list(args.projectId, ctx.req),
+      );
+      const old = before?.results.find((i) => specIntegrationType(String(i.type)) === type);
+      return keyedNotifications(ctx, args.projectId, type, settings, old);
+    })().catch((e) => {
+      if (ctx.signal.aborted) throw e;
       ctx.logger.debug('alert configurations not readable after a key change', { error: String(e) });
       return undefined;
     });
@@ -298,7 +305,9 @@ export const putIntegration = defineTool({
       f,
       result.keyed?.found.length
         ? 'get_alert_config with an alertConfigId above shows its notifications'
-        : 'new notifications of this type now use the new settings',
+        : pagingA && !result.keyed
+          ? 'get_alert_config shows which alert notifications use INCIDENT_PAGING_A'
+          : 'new notifications of this type now use the new settings',
     );
     if (result.keyed) {
       const notes = rotationNotes(args.integrationType, result.keyed.oldEnding, result.keyed.found);

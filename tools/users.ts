@@ -477,8 +477,8 @@ export const findUser = defineTool({
     "Finds people by part of a name, username or email (query), by username or userId, or a project's members, with roles by project. Use before update_user_roles.",
   kind: 'read',
   input: {
-    query: text('query', 100).optional().describe('Part of a name, username or email, e.g. "priya"'),
-    username: text('username', 320).optional().describe('Exact login name, often an email'),
+    query: text('query', 100).optional().describe('Part of a name, username or email'),
+    username: text('username', 320).optional().describe('Exact login name'),
     userId: ids.user.optional(),
     projectId: ids.project.optional(),
   },

@@ -211,7 +211,7 @@ describe('integrations', () => {
     );
     expect(first.text).toMatch(still);
     expect(first.text).toMatch(
-      /cannot edit alert notifications, so in the platform's UI .* remove its INCIDENT_PAGING_A notification and add it again/,
+      /each must be re-added: this API cannot edit alert notifications, so in the platform's UI .* remove its INCIDENT_PAGING_A notification and add it again/,
     );
     const token = (first.structured!.confirmation as { confirmationToken: string }).confirmationToken;
     const done = await t.call('put_integration', { ...args, confirmationToken: token });

@@ -62,7 +62,7 @@ export function rotationNotes(
       `Notifying through ${type} with a key of their own${oldEnding ? ' (not ending ' + oldEnding + ')' : ''}, which they keep too: ${other.map(configLabel).join('; ')}.`,
     );
   notes.push(
-    `To finish: this API cannot edit alert notifications, so in the platform's UI open each configuration above (Alerts › Alert Settings), remove its ${type} notification and add it again; it then takes the new key. get_alert_config shows one configuration's notifications.`,
+    `To finish, each must be re-added: this API cannot edit alert notifications, so in the platform's UI open each configuration above (Alerts › Alert Settings), remove its ${type} notification and add it again; it then takes the new key.`,
   );
   return notes;
 }
