@@ -1,13 +1,14 @@
 // Alert configurations: what raises alerts in a project, and the switch to enable or disable one.
 import { z } from 'zod';
-import type { AlertConfig } from '../src/api/client.js';
-import { listAnswer, recordAnswer } from '../src/format/answers.js';
-import { fields } from '../src/format/markdown.js';
+import type { AlertConfig, ApiEvent } from '../src/api/client.js';
+import { type FormatContext, listAnswer, recordAnswer } from '../src/format/answers.js';
+import { fields, when } from '../src/format/markdown.js';
 import { named } from '../src/format/untrusted.js';
 import { condition, configList, configName, matcherSummary } from '../src/format/views/alert-configs.js';
 import { alertList } from '../src/format/views/alerts.js';
+import { eventWho, whatChanged } from '../src/format/views/events.js';
 import { ids, page } from '../src/tool/ids.js';
-import { defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';
+import { defineTool, listOutput, pageQuery, recordOutput, type ToolContext } from '../src/tool/index.js';
 
 export const listAlertConfigs = defineTool({
   name: 'list_alert_configs',
@@ -66,9 +67,18 @@ export const getAlertConfig = defineTool({
     responseFormat: page.responseFormat,
   },
   output: recordOutput,
-  run: (ctx, args) => ctx.api.alertConfigs.get(args.projectId, args.alertConfigId, ctx.req),
-  format: (c, args, f) =>
-    recordAnswer(
+  run: async (ctx, args) => {
+    const [config, changes] = await Promise.all([
+      ctx.api.alertConfigs.get(args.projectId, args.alertConfigId, ctx.req),
+      changesOf(ctx, args.projectId, args.alertConfigId),
+      // Who changed it may be an API key: named by its description where the keys can be read.
+      ctx.names.learnKeys({ projectId: args.projectId }, ctx.signal),
+    ]);
+    return { config, changes };
+  },
+  format: ({ config: c, changes }, args, f) => {
+    const last = changes?.[0];
+    const answer = recordAnswer(
       `Alert configuration ${named(configName(c), args.alertConfigId)}`,
       c,
       (s) => [
@@ -77,12 +87,53 @@ export const getAlertConfig = defineTool({
         ['Condition', condition(s)],
         ['Matchers', matcherSummary(s)],
         ['Notifications', notifyTargets(s).join('; ')],
-        ['Updated', s.updated],
+        ['Updated', updatedLine(s.updated, last, f)],
       ],
       f,
-      `list_open_alerts_for_config with alertConfigId=${args.alertConfigId}; set_alert_config_enabled to switch it`,
-    ),
+      `list_open_alerts_for_config with alertConfigId=${args.alertConfigId}; set_alert_config_enabled to switch it; list_project_events with target=${args.alertConfigId} for every change`,
+    );
+    return answer;
+  },
 });
+
+/** The change events a configuration's own "updated" must agree with. */
+const CONFIG_CHANGES = [
+  'ALERT_CONFIG_CHANGED_AUDIT',
+  'ALERT_CONFIG_ENABLED_AUDIT',
+  'ALERT_CONFIG_DISABLED_AUDIT',
+];
+
+/** This configuration's change events, newest first; undefined when the events cannot be read. */
+async function changesOf(ctx: ToolContext, projectId: string, alertConfigId: string) {
+  try {
+    const page = await ctx.api.events.listForProject(
+      projectId,
+      { eventType: CONFIG_CHANGES, itemsPerPage: 500 },
+      ctx.req,
+    );
+    return page.results
+      .filter((e) => e.alertConfigId === alertConfigId)
+      .sort((a, b) => (Date.parse(b.created ?? '') || 0) - (Date.parse(a.created ?? '') || 0));
+  } catch (e) {
+    ctx.logger.debug('change events not readable; Updated shows the platform field alone', {
+      error: String(e),
+    });
+    return undefined;
+  }
+}
+
+/**
+ * When it last changed, never contradicting its own change events: the later of the platform's `updated` and
+ * the newest change event, with who made that change.
+ */
+function updatedLine(updated: string | undefined, last: ApiEvent | undefined, f: FormatContext) {
+  const u = Date.parse(updated ?? '') || 0;
+  const e = Date.parse(last?.created ?? '') || 0;
+  if (!last || u > e) return updated && when(updated, f.now);
+  const who = eventWho(last, f.names);
+  const change = whatChanged(last);
+  return `${when(last.created, f.now)}${who ? ` by ${who}` : ''} (${last.eventTypeName}${change ? `: ${change}` : ''}, eventId ${last.id})`;
+}
 
 export const setAlertConfigEnabled = defineTool({
   name: 'set_alert_config_enabled',

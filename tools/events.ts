@@ -2,10 +2,20 @@
 import { z } from 'zod';
 import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
 import { fetchAll } from '../src/api/paging.js';
+import { loadWindows } from '../src/feeds/alerts.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { dataOperation, eventList, eventTarget, eventWho } from '../src/format/views/events.js';
+import { conditionWords, configName } from '../src/format/views/alert-configs.js';
+import {
+  dataOperation,
+  type EventTargets,
+  eventList,
+  eventTarget,
+  eventWho,
+  noTargets,
+  whatChanged,
+} from '../src/format/views/events.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
@@ -13,6 +23,7 @@ import {
   listOutput,
   pageQuery,
   recordOutput,
+  type ToolContext,
   ToolInputError,
 } from '../src/tool/index.js';
 
@@ -33,8 +44,9 @@ const SEARCH_LIMIT = 2_000;
 type Search = { who?: string; target?: string };
 
 const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+const holds = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase().includes(b.toLowerCase());
 
-function matches(e: ApiEvent, q: Search): boolean {
+function matches(e: ApiEvent, q: Search, targets: Targets): boolean {
   const r = e as Record<string, unknown>;
   if (q.who && !same(e.username, q.who) && !same(e.publicKey, q.who)) return false;
   if (q.target) {
@@ -49,9 +61,44 @@ function matches(e: ApiEvent, q: Search): boolean {
       r.maintenanceWindowId,
       r.userId,
     ];
-    if (!about.some((v) => same(v, q.target!))) return false;
+    // By name too: part of a configuration's condition ("disk space", "DISK_PARTITION_SPACE_USED_DATA") or of a
+    // window's description, for "who changed the disk threshold" in one call.
+    const named = [
+      e.alertConfigId && targets.config(e.alertConfigId),
+      e.alertConfigId && targets.raw?.(e.alertConfigId),
+      typeof r.maintenanceWindowId === 'string' && targets.window(r.maintenanceWindowId),
+    ];
+    if (!about.some((v) => same(v, q.target!)) && !named.some((v) => holds(v, q.target!))) return false;
   }
   return true;
+}
+
+type Targets = EventTargets & { raw?: (id: string) => string | undefined };
+
+/**
+ * The names of a project's alert configurations (their condition in words, and the platform's own) and of
+ * its maintenance windows that can still be read (by description), for the target column and the target
+ * search. A list that cannot be read leaves ids.
+ */
+async function projectTargets(ctx: ToolContext, projectId: string): Promise<Targets> {
+  const [configs, windows] = await Promise.all([
+    fetchAll((q, s) => ctx.api.alertConfigs.list(projectId, q, { signal: s }), {
+      signal: ctx.signal,
+      maxItems: 2_000,
+    }).then(
+      (r) => r.items,
+      () => [],
+    ),
+    loadWindows(ctx.api, projectId, ctx.signal).catch(() => null),
+  ]);
+  const words = new Map(configs.map((c) => [c.id, conditionWords(c)]));
+  const raw = new Map(configs.map((c) => [c.id, configName(c)]));
+  const described = new Map((windows ?? []).map((w) => [w.id, w.description ?? '']));
+  return {
+    config: (id) => words.get(id),
+    raw: (id) => raw.get(id),
+    window: (id) => described.get(id),
+  };
 }
 
 /**
@@ -62,10 +109,15 @@ async function searched(
   list: (q: Required<PageQuery>, signal?: AbortSignal) => Promise<Page<ApiEvent>>,
   args: Search & { pageNum?: number; itemsPerPage?: number },
   signal: AbortSignal,
+  targets: Targets = noTargets,
 ): Promise<Page<ApiEvent> & { searched?: { read: number; of: number } }> {
   if (!args.who && !args.target) return list(pageQuery(args), signal);
   const all = await fetchAll((q, s) => list(q as Required<PageQuery>, s), { maxItems: SEARCH_LIMIT, signal });
-  const hits = newestFirst({ results: all.items.filter((e) => matches(e, args)), totalCount: 0, links: [] });
+  const hits = newestFirst({
+    results: all.items.filter((e) => matches(e, args, targets)),
+    totalCount: 0,
+    links: [],
+  });
   const q = pageQuery(args);
   const from = (q.pageNum - 1) * q.itemsPerPage;
   return {
@@ -93,19 +145,19 @@ const withKeys = async <T>(keys: Promise<void>, read: Promise<T>): Promise<T> =>
   (await Promise.all([read, keys]))[0];
 
 function eventsAnswer(
-  result: Page<ApiEvent> & { searched?: { read: number; of: number } },
+  result: Page<ApiEvent> & { searched?: { read: number; of: number }; targets?: EventTargets },
   args: { pageNum?: number; itemsPerPage?: number },
   title: string,
   next: string,
   f: FormatContext,
 ) {
-  const { searched: s, ...page } = result;
+  const { searched: s, targets, ...page } = result;
   const answer = listAnswer(
     newestFirst(page),
     pageQuery(args),
     {
       title,
-      ...eventList,
+      ...eventList(targets),
       next,
       empty: 'No events match. Widen minDate/maxDate or drop a filter.',
     },
@@ -136,7 +188,10 @@ export const listProjectEvents = defineTool({
   run: async (ctx, args) => {
     const { eventType, minDate, maxDate, includeRaw } = args;
     const keys = ctx.names.learnKeys({ projectId: args.projectId }, ctx.signal);
-    return withKeys(
+    // Names first when searching by target (a condition or description may be what was given).
+    const targetsP = projectTargets(ctx, args.projectId);
+    const targets = args.target ? await targetsP : noTargets;
+    const page = await withKeys(
       keys,
       searched(
         (q, signal) =>
@@ -147,8 +202,10 @@ export const listProjectEvents = defineTool({
           ),
         args,
         ctx.signal,
+        targets,
       ),
     );
+    return { ...page, targets: await targetsP };
   },
   format: (result, args, f) =>
     eventsAnswer(
@@ -173,8 +230,9 @@ export const getProjectEvent = defineTool({
     responseFormat: page.responseFormat,
   },
   output: recordOutput,
-  run: (ctx, args) =>
-    withKeys(
+  run: async (ctx, args) => {
+    const targets = projectTargets(ctx, args.projectId);
+    const e = await withKeys(
       ctx.names.learnKeys({ projectId: args.projectId }, ctx.signal),
       ctx.api.events.getForProject(
         args.projectId,
@@ -182,8 +240,10 @@ export const getProjectEvent = defineTool({
         { includeRaw: args.includeRaw ?? false },
         ctx.req,
       ),
-    ),
-  format: (e, args, f) => {
+    );
+    return { e, targets: await targets };
+  },
+  format: ({ e, targets }, args, f) => {
     const answer = recordAnswer(
       `Event ${args.eventId}`,
       e,
@@ -193,14 +253,14 @@ export const getProjectEvent = defineTool({
         ['Who', eventWho(s, f.names)],
         ['From address', s.remoteAddress],
         ['Data operation', dataOperation(s)],
-        ['Target', dataOperation(s) ? undefined : eventTarget(s)],
+        ['Target', dataOperation(s) ? undefined : eventTarget(s, targets)],
         ['Alert', s.alertId],
         ['Alert configuration', s.alertConfigId],
         [
           'Metric',
           s.metricName && `${s.metricName} = ${s.currentValue?.number ?? '?'} ${s.currentValue?.units ?? ''}`,
         ],
-        ['Changes', (s.diffs ?? []).map(diffLine)],
+        ['Changes', s.diffs?.length ? s.diffs.map(diffLine) : whatChanged(s) || undefined],
       ],
       f,
       e.alertId ? `get_alert_config with alertConfigId=${e.alertConfigId ?? '?'}` : undefined,

@@ -4,9 +4,11 @@ import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
 import type { Integration, Page } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
+import { fetchAll } from '../src/api/paging.js';
 import { listAnswer } from '../src/format/answers.js';
 import { isSecretKey, mask, redact } from '../src/format/redact.js';
-import { integrationList } from '../src/format/views/integrations.js';
+import { conditionWords } from '../src/format/views/alert-configs.js';
+import { integrationList, type KeyedNotification, rotationNotes } from '../src/format/views/integrations.js';
 import {
   ANY_INTEGRATION_TYPE,
   type Dialect,
@@ -14,8 +16,10 @@ import {
   fieldNameIn,
   INTEGRATION_FIELD_VALUES,
   INTEGRATION_FIELDS,
+  INTEGRATION_TYPE_FIELD_VALUES,
   type IntegrationType,
   integrationTypeIn,
+  NOTIFICATION_KEY_FIELDS,
   specFieldName,
   specIntegrationType,
 } from '../src/platform/index.js';
@@ -25,6 +29,7 @@ import {
   type FormatContext,
   listOutput,
   type Preview,
+  type ToolContext,
   ToolInputError,
 } from '../src/tool/index.js';
 
@@ -40,8 +45,11 @@ const HINTS: Record<string, string> = {
   tlsPemPath: 'absolute; for https',
 };
 
-const fieldHelp = (k: string) => {
-  const values = ENUMS[k];
+const enumOf = (type: string, k: string): readonly string[] | undefined =>
+  INTEGRATION_TYPE_FIELD_VALUES[type as IntegrationType]?.[k] ?? ENUMS[k];
+
+const fieldHelp = (type: string) => (k: string) => {
+  const values = enumOf(type, k);
   if (values) return `${k}=${values.join('|')}`;
   return HINTS[k] ? `${k} (${HINTS[k]})` : k;
 };
@@ -50,8 +58,8 @@ const fieldHelp = (k: string) => {
 const SETTINGS_HELP = `Fields per type, [optional]: ${Object.entries(TYPES)
   .map(([type, spec]) => {
     if (!spec) return `${type} varies (often accountId, licenseKey)`;
-    const optional = spec.optional.length ? ` [${spec.optional.map(fieldHelp).join(', ')}]` : '';
-    return `${type} ${spec.required.map(fieldHelp).join(', ')}${optional}`;
+    const optional = spec.optional.length ? ` [${spec.optional.map(fieldHelp(type)).join(', ')}]` : '';
+    return `${type} ${spec.required.map(fieldHelp(type)).join(', ')}${optional}`;
   })
   .join('; ')}`;
 
@@ -82,6 +90,48 @@ function learnDialect(ctx: { api: { dialect: { learn(d: Dialect): void } } }, li
   }
 }
 
+/** The visible ending of a key as the platform shows it ("******1a2b" → "1a2b"); undefined for none. */
+function keyEnding(v: unknown): string | undefined {
+  if (typeof v !== 'string' || !v) return undefined;
+  const tail = v.slice(v.lastIndexOf('*') + 1);
+  return tail.length >= 3 ? tail.slice(-4) : undefined;
+}
+
+/**
+ * The alert configurations whose notifications copied this type's key, when the change replaces the key:
+ * each keeps the copy it was added with. Matched to the old key by the masked key's ending.
+ */
+async function keyedNotifications(
+  ctx: ToolContext,
+  projectId: string,
+  type: IntegrationType,
+  settings: Settings,
+  current: Integration | undefined,
+): Promise<{ oldEnding?: string; found: KeyedNotification[] } | undefined> {
+  const k = NOTIFICATION_KEY_FIELDS[type];
+  if (!k || settings[k.key] === undefined) return undefined;
+  const oldEnding = keyEnding(current?.[fieldNameIn(k.key, ctx.api.dialect.current())]);
+  const configs = await fetchAll((q) => ctx.api.alertConfigs.list(projectId, q, ctx.req), {
+    signal: ctx.signal,
+    maxItems: 2_000,
+  });
+  const found: KeyedNotification[] = [];
+  for (const c of configs.items)
+    for (const n of c.notifications ?? []) {
+      if (specIntegrationType(String(n.typeName)) !== type) continue;
+      const held = k.notification.map((f) => (n as Record<string, unknown>)[f]).find((v) => v !== undefined);
+      const ending = keyEnding(held);
+      found.push({
+        alertConfigId: c.id ?? '?',
+        condition: conditionWords(c),
+        ...(ending ? { ending } : {}),
+        // Without an ending on either side it cannot be told: it may well hold the old key.
+        usesOld: !ending || !oldEnding || ending === oldEnding,
+      });
+    }
+  return { ...(oldEnding ? { oldEnding } : {}), found };
+}
+
 const PAGING_A_CAVEAT =
   'Existing alert notifications keep the old key: each must be removed and re-added to use the new one.';
 
@@ -101,7 +151,7 @@ export function checkSettings(type: string, s: Settings): void {
   for (const [k, v] of Object.entries(s)) {
     if (k === 'enabled' ? typeof v !== 'boolean' : typeof v !== 'string')
       throw new ToolInputError(`settings.${k} must be ${k === 'enabled' ? 'true or false' : 'a string'}.`);
-    const allowed = ENUMS[k];
+    const allowed = enumOf(type, k);
     if (allowed && !allowed.includes(String(v)))
       throw new ToolInputError(`settings.${k} must be one of ${allowed.join(', ')}.`);
   }
@@ -182,7 +232,7 @@ export const putIntegration = defineTool({
       .record(text('settings field name', 100), z.union([text('settings value', 4000, 0), z.boolean()]))
       .describe(SETTINGS_HELP),
   },
-  output: listOutput,
+  output: { ...listOutput, stillOnOldKey: z.array(z.looseObject({})).optional() },
   check: (args) => {
     const { type, settings } = specOf(args);
     checkSettings(type, settings);
@@ -204,7 +254,13 @@ export const putIntegration = defineTool({
       if (isSecretKey(k) || SECRETISH.test(k) || from !== to) changes.push({ field: k, from, to });
     }
     const notes: string[] = [];
-    if (type === 'INCIDENT_PAGING_A') notes.push(PAGING_A_CAVEAT);
+    const keyed = await keyedNotifications(ctx, projectId, type, settings, current).catch((e) => {
+      if (ctx.signal.aborted) throw e;
+      ctx.logger.debug('alert configurations not readable for a key change', { error: String(e) });
+      return undefined;
+    });
+    if (keyed) notes.push(...rotationNotes(args.integrationType, keyed.oldEnding, keyed.found));
+    else if (type === 'INCIDENT_PAGING_A') notes.push(PAGING_A_CAVEAT);
     if (type === 'TEAM_CHAT_B' && !current)
       notes.push(
         'TEAM_CHAT_B is first set up in the web console; this call only reconfigures an existing one.',
@@ -225,45 +281,69 @@ export const putIntegration = defineTool({
   },
   run: async (ctx, args) => {
     const { type, settings } = specOf(args);
-    // On the wire in the platform's own names (DBOPS_DIALECT, or learned from its answers).
-    const send = (d: Dialect) => {
-      const wire = integrationTypeIn(type, d);
-      const body = Object.fromEntries(Object.entries(settings).map(([k, v]) => [fieldNameIn(k, d), v]));
-      return ctx.api.integrations.put(args.projectId, wire, { type: wire, ...body }, ctx.req);
-    };
-    const d = ctx.api.dialect.current();
-    try {
-      return await send(d);
-    } catch (e) {
-      // A refused type name says the platform speaks the other dialect: learn it and send once more (PUT is
-      // idempotent, and nothing was applied).
-      const other: Dialect = d === 'spec' ? 'field' : 'spec';
-      const refused = e instanceof ApiError && e.status === 400 && e.errorCode === 'INVALID_ENUM_VALUE';
-      if (
-        !refused ||
-        !ctx.api.dialect.learns ||
-        integrationTypeIn(type, other) === integrationTypeIn(type, d)
-      )
-        throw e;
-      ctx.api.dialect.learn(other);
-      return send(other);
-    }
+    // Read before the change: which notifications hold the key being replaced (by its ending).
+    const keyed = await (async () => {
+      const before = await ifSupported(ctx.api, 'integrations', () =>
+        ctx.api.integrations.list(args.projectId, ctx.req),
+      );
+      const old = before?.results.find((i) => specIntegrationType(String(i.type)) === type);
+      return keyedNotifications(ctx, args.projectId, type, settings, old);
+    })().catch((e) => {
+      if (ctx.signal.aborted) throw e;
+      ctx.logger.debug('alert configurations not readable after a key change', { error: String(e) });
+      return undefined;
+    });
+    return { page: await saveIntegration(ctx, args, type, settings), keyed };
   },
   format: (result, args, f) => {
-    // The paging key is copied into each notification when it is added: the answer must say so, as the
-    // preview did, not claim the new key is in use.
+    // The key is copied into each notification when it is added: the answer names the configurations that
+    // keep the old one and how to finish, as the preview did, and never claims the new key is in use there.
     const pagingA = specIntegrationType(args.integrationType) === 'INCIDENT_PAGING_A';
     const answer = integrationAnswer(
-      result,
+      result.page,
       `${args.integrationType} integration saved — integrations of project ${f.names.project(args.projectId)}`,
       f,
-      pagingA
-        ? 'get_alert_config shows which alert notifications use INCIDENT_PAGING_A'
-        : 'new notifications of this type now use the new settings',
+      result.keyed?.found.length
+        ? 'get_alert_config with an alertConfigId above shows its notifications'
+        : pagingA && !result.keyed
+          ? 'get_alert_config shows which alert notifications use INCIDENT_PAGING_A'
+          : 'new notifications of this type now use the new settings',
     );
-    if (pagingA) answer.text += `\n${PAGING_A_CAVEAT}`;
+    if (result.keyed) {
+      const notes = rotationNotes(args.integrationType, result.keyed.oldEnding, result.keyed.found);
+      answer.text += `\n${notes.map((n) => `- ${n}`).join('\n')}`;
+      answer.structured.stillOnOldKey = result.keyed.found.filter((k) => k.usesOld);
+    } else if (pagingA) answer.text += `\n${PAGING_A_CAVEAT}`;
     return answer;
   },
 });
+
+/** Saves the integration in the platform's own names (DBOPS_DIALECT, or learned from its answers). */
+async function saveIntegration(
+  ctx: ToolContext,
+  args: { projectId: string },
+  type: IntegrationType,
+  settings: Settings,
+) {
+  // On the wire in the platform's own names (DBOPS_DIALECT, or learned from its answers).
+  const send = (d: Dialect) => {
+    const wire = integrationTypeIn(type, d);
+    const body = Object.fromEntries(Object.entries(settings).map(([k, v]) => [fieldNameIn(k, d), v]));
+    return ctx.api.integrations.put(args.projectId, wire, { type: wire, ...body }, ctx.req);
+  };
+  const d = ctx.api.dialect.current();
+  try {
+    return await send(d);
+  } catch (e) {
+    // A refused type name says the platform speaks the other dialect: learn it and send once more (PUT is
+    // idempotent, and nothing was applied).
+    const other: Dialect = d === 'spec' ? 'field' : 'spec';
+    const refused = e instanceof ApiError && e.status === 400 && e.errorCode === 'INVALID_ENUM_VALUE';
+    if (!refused || !ctx.api.dialect.learns || integrationTypeIn(type, other) === integrationTypeIn(type, d))
+      throw e;
+    ctx.api.dialect.learn(other);
+    return send(other);
+  }
+}
 
 export const integrationTools = [listIntegrations, putIntegration];

@@ -3,10 +3,20 @@
 import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
+import { alertTypeOf, loadOpenAlerts } from '../src/feeds/alerts.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
 import { cell, named } from '../src/format/untrusted.js';
-import { windowCurrent, windowList, windowPairs, windowState } from '../src/format/views/windows.js';
+import { conditionWords, pagesVia } from '../src/format/views/alert-configs.js';
+import { alertWhat, alertWhere } from '../src/format/views/alerts.js';
+import {
+  type Silenced,
+  silenceNotes,
+  windowCurrent,
+  windowList,
+  windowPairs,
+  windowState,
+} from '../src/format/views/windows.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
@@ -48,6 +58,44 @@ async function readWindow(ctx: ToolContext, projectId: string, windowId: string)
     throw e;
   }
 }
+
+/**
+ * What a window muting these alert types silences in the project: its enabled configurations of those types
+ * and its open alerts of them, each with the paging services it notifies. Windows have no hosts: every host
+ * of the project is in scope.
+ */
+async function whatGoesQuiet(ctx: ToolContext, projectId: string, types: string[]) {
+  let r: Awaited<ReturnType<typeof loadOpenAlerts>>;
+  try {
+    r = await loadOpenAlerts(ctx.api, projectId, { signal: ctx.signal });
+  } catch (e) {
+    if (ctx.signal.aborted) throw e;
+    ctx.logger.debug('alert configurations not readable for a window preview', { error: String(e) });
+    // Not known what goes quiet, pages included: the preview says so, and the change asks first.
+    return { configs: [] as Silenced[], pagingConfigs: [] as string[], unread: true };
+  }
+  const muted = (eventTypeName: string | undefined) => types.includes(alertTypeOf(eventTypeName) ?? '');
+  const global = new Set(r.globalAlertIds);
+  const configs = r.configs.filter((c) => c.enabled !== false && muted(c.eventTypeName));
+  const open = r.alerts.filter((a) => !global.has(a.id ?? '') && muted(a.eventTypeName));
+  const silenced: Silenced[] = configs.map((c) => ({
+    label: conditionWords(c),
+    pages: pagesVia(c),
+    open: open.filter((a) => a.alertConfigId === c.id).map(alertWhere),
+  }));
+  // Open alerts of a configuration not listed (disabled since, or unreadable) still go quiet.
+  const listed = new Set(configs.map((c) => c.id));
+  for (const a of open.filter((x) => !listed.has(x.alertConfigId ?? '')))
+    silenced.push({ label: alertWhat(a), pages: [], open: [alertWhere(a)] });
+  return {
+    configs: silenced,
+    pagingConfigs: configs.filter((c) => pagesVia(c).length).map((c) => c.id),
+    unread: false,
+  };
+}
+
+/** Silencing pages is a risk whatever the verb: such a window asks the person first (their own consent). */
+const pagingRisk = (p: Preview) => (Number(p.proposed?.pagesSilenced ?? 0) > 0 ? 'destructive' : 'write');
 
 function checkDates(start: string | undefined, end: string | undefined, now: Date): void {
   if (start && end && Date.parse(start) >= Date.parse(end))
@@ -110,6 +158,8 @@ export const createMaintenanceWindow = defineTool({
   description:
     'Mutes notifications of the given alert types in a project from startDate to endDate. Use for planned work; for one alert use acknowledge_alert. (not on every server)',
   kind: 'write',
+  // Asks first when it would silence paging alerts (kindFromPreview).
+  maxKind: 'destructive',
   checkWith: 'list_maintenance_windows',
   input: {
     projectId: ids.project.optional(),
@@ -120,11 +170,13 @@ export const createMaintenanceWindow = defineTool({
   },
   output: recordOutput,
   check: (args, now) => checkDates(args.startDate, args.endDate, now),
+  kindFromPreview: pagingRisk,
   preview: async (ctx, args) => {
     const projectId = args.projectId;
     const now = ctx.now();
+    const quiet = await whatGoesQuiet(ctx, projectId, args.alertTypeNames);
     return {
-      action: `Create a maintenance window in project ${ctx.names.project(projectId)}`,
+      action: `Create a maintenance window in project ${ctx.names.project(projectId)} muting ${args.alertTypeNames.join(', ')} project-wide`,
       target: { project: projectId },
       changes: [
         { field: 'startDate', to: when(args.startDate, now) },
@@ -132,10 +184,20 @@ export const createMaintenanceWindow = defineTool({
         { field: 'alertTypeNames', to: args.alertTypeNames.join(', ') },
         ...(args.description ? [{ field: 'description', to: args.description }] : []),
       ],
-      proposed: { startDate: args.startDate, endDate: args.endDate, alertTypeNames: args.alertTypeNames },
-      notes: [
-        `Notifications for ${args.alertTypeNames.join(', ')} alerts in this project are muted from ${when(args.startDate, now)} to ${when(args.endDate, now)}; alerts still open but nobody is told.`,
-      ],
+      proposed: {
+        startDate: args.startDate,
+        endDate: args.endDate,
+        alertTypeNames: args.alertTypeNames,
+        pagesSilenced: quiet.unread ? 1 : quiet.pagingConfigs.length,
+      },
+      notes: silenceNotes({
+        project: ctx.names.project(projectId),
+        types: args.alertTypeNames,
+        configs: quiet.configs,
+        unread: quiet.unread,
+        from: when(args.startDate, now),
+        to: when(args.endDate, now),
+      }),
     };
   },
   run: (ctx, args) => {
@@ -166,6 +228,8 @@ export const updateMaintenanceWindow = defineTool({
   description:
     'Moves, extends or shortens a maintenance window, or changes what it mutes. Use to adjust planned work.',
   kind: 'write',
+  // Asks first when it widens a window that silences paging alerts (kindFromPreview).
+  maxKind: 'destructive',
   checkWith: 'get_maintenance_window',
   idempotent: true,
   input: {
@@ -178,6 +242,7 @@ export const updateMaintenanceWindow = defineTool({
   },
   output: recordOutput,
   check: checkUpdate,
+  kindFromPreview: pagingRisk,
   preview: async (ctx, args) => {
     const projectId = args.projectId;
     const body = updateBody(args);
@@ -202,6 +267,14 @@ export const updateMaintenanceWindow = defineTool({
       });
     if (body.description !== undefined)
       changes.push({ field: 'description', from: w.description, to: body.description });
+    const types = body.alertTypeNames ?? w.alertTypeNames ?? [];
+    const quiet = await whatGoesQuiet(ctx, projectId, types);
+    // Widening: new types, an earlier start or a later end. Pages it silences that it did not before, or
+    // silences for longer, ask first; narrowing never does.
+    const oldTypes = w.alertTypeNames ?? [];
+    const later = (a?: string, b?: string) => Boolean(a && b && Date.parse(a) > Date.parse(b));
+    const widens =
+      types.some((t) => !oldTypes.includes(t)) || later(end, w.endDate) || later(w.startDate, start);
     return {
       action: `Update maintenance window ${named(w.description, args.maintenanceWindowId)} in project ${ctx.names.project(projectId)}`,
       target: { project: projectId, maintenanceWindowId: args.maintenanceWindowId },
@@ -211,8 +284,17 @@ export const updateMaintenanceWindow = defineTool({
         maintenanceWindowId: args.maintenanceWindowId,
         startDate: start,
         endDate: end,
-        alertTypeNames: body.alertTypeNames ?? w.alertTypeNames ?? [],
+        alertTypeNames: types,
+        pagesSilenced: widens ? (quiet.unread ? 1 : quiet.pagingConfigs.length) : 0,
       },
+      notes: silenceNotes({
+        project: ctx.names.project(projectId),
+        types,
+        configs: quiet.configs,
+        unread: quiet.unread,
+        from: when(start, now),
+        to: when(end, now),
+      }),
     };
   },
   run: (ctx, args) =>

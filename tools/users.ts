@@ -1,14 +1,23 @@
 // Users: creating the first and further users, changing a user's roles (shown as a diff first), and reading
 // a user's IP access list. Passwords are inputs only: never echoed, logged (the audit log masks them) or shown.
 import { z } from 'zod';
-import { ifSupported } from '../src/api/capabilities.js';
-import type { Page, RoleAssignment, User } from '../src/api/client.js';
+import { ifSupported, isMissingEndpoint } from '../src/api/capabilities.js';
+import type { Project, RoleAssignment, User } from '../src/api/client.js';
+import { ApiError } from '../src/api/errors.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
-import { fields } from '../src/format/markdown.js';
+import { fields, plural } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { cell, named } from '../src/format/untrusted.js';
 import { keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
-import { accessList, personName, userList, userPairs } from '../src/format/views/users.js';
+import {
+  accessList,
+  fullName,
+  personBlock,
+  personName,
+  placedRole,
+  type RolePlaces,
+  userPairs,
+} from '../src/format/views/users.js';
 import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/platform/index.js';
 import { generatePassword, keepKey } from '../src/policy/secrets.js';
 import { idFrom, ids, page, text, upTo } from '../src/tool/ids.js';
@@ -34,7 +43,7 @@ const role = z.strictObject({
     .enum([...ORG_ROLES, ...PROJECT_ROLES, ...GLOBAL_ROLES])
     .describe('ORG_* needs orgId, GROUP_* needs groupId, GLOBAL_* neither'),
   orgId: idFrom('Organization id', 'For ORG_* roles').optional(),
-  groupId: idFrom('Project id', 'For GROUP_* roles').optional(),
+  groupId: text('groupId', 200).optional().describe('Project id or name, for GROUP_* roles'),
 });
 
 /** The scope rules the platform enforces (ROLE_NEEDS_GROUP_ID …), checked first so the message names the role. */
@@ -48,6 +57,39 @@ function checkRoles(roles: RoleAssignment[]): void {
     if (scope === 'ORG' && (!r.orgId || r.groupId))
       throw new ToolInputError(`${r.roleName} is an organization role: give it with orgId (and no groupId).`);
   }
+}
+
+/** A project id as the platform makes them; any other groupId is taken as a project's name. */
+const PROJECT_ID = /^[0-9a-f]{24}$/i;
+
+/**
+ * Roles with every groupId a project id: a name is looked up among the projects the key sees (exactly, then
+ * ignoring case). An unknown name, or one that two projects share, is refused with the candidates, before
+ * any preview is shown or anyone is asked; nothing is changed on a guess.
+ */
+async function withProjectIds(ctx: ToolContext, roles: RoleAssignment[]): Promise<RoleAssignment[]> {
+  if (!roles.some((r) => r.groupId && !PROJECT_ID.test(r.groupId))) return roles;
+  const projects = (await ctx.api.projects.list({ itemsPerPage: 500 }, ctx.req)).results;
+  const shown = (p: Project) => `${cell(p.name, 60)} (${p.id}${p.orgId ? `, org ${p.orgId}` : ''})`;
+  return roles.map((r) => {
+    const given = r.groupId;
+    if (!given || PROJECT_ID.test(given)) return r;
+    let found = projects.filter((p) => p.name === given);
+    if (found.length === 0) found = projects.filter((p) => p.name?.toLowerCase() === given.toLowerCase());
+    if (found.length === 1) return { ...r, groupId: found[0]!.id };
+    if (found.length > 1)
+      throw new ToolInputError(
+        `${found.length} projects are named "${cell(given, 60)}": ${found.map(shown).join('; ')}. Give the groupId of the one meant; nothing was changed.`,
+      );
+    const near = projects.filter((p) => p.name?.toLowerCase().includes(given.toLowerCase()));
+    throw new ToolInputError(
+      `No project named "${cell(given, 60)}" is visible to this API key; nothing was asked or changed. ${
+        near.length
+          ? `Similar: ${near.slice(0, 5).map(shown).join('; ')}.`
+          : `Projects: ${projects.slice(0, 10).map(shown).join('; ') || 'none'}.`
+      }`,
+    );
+  });
 }
 
 const invitationNote =
@@ -155,14 +197,15 @@ export const createUser = defineTool({
   },
   output: recordOutput,
   check: (args) => checkRoles(args.roles),
-  preview: async (_ctx, args) => {
+  preview: async (ctx, args) => {
+    const roles = await withProjectIds(ctx, args.roles);
     return {
       action: `Create user ${args.username}`,
       target: { username: args.username },
       changes: [
         { field: 'name', to: `${args.firstName} ${args.lastName}` },
         { field: 'emailAddress', to: args.emailAddress },
-        { field: 'roles', to: args.roles.map((r) => roleLabel(r)).join('; ') || '(none)' },
+        { field: 'roles', to: roles.map((r) => roleLabel(r, ctx.names.project)).join('; ') || '(none)' },
       ],
       notes: [
         invitationNote,
@@ -174,19 +217,23 @@ export const createUser = defineTool({
       ],
     };
   },
-  run: async (ctx, args) => {
+  run: async (ctx, given) => {
+    const args = { ...given, roles: await withProjectIds(ctx, given.roles) };
     if (args.password)
-      return { user: await ctx.api.users.create({ ...args, password: args.password }, ctx.req) };
+      return {
+        user: await ctx.api.users.create({ ...args, password: args.password }, ctx.req),
+        asked: args.roles,
+      };
     // Written before the user exists: a user whose password nobody has is never created.
     const generated = generatePassword();
     const kept = await ctx.secrets.keep(`user-${args.username}-password`, generated, true);
     const user = await ctx.api.users.create({ ...args, password: generated }, ctx.req);
-    return { user, passwordFile: kept.path };
+    return { user, passwordFile: kept.path, asked: args.roles };
   },
-  format: (r, args, f) => {
+  format: (r, _args, f) => {
     const answer = withPending(
       recordAnswer(`User ${cell(r.user.id, 40)} created`, r.user, userPairs, f),
-      args.roles,
+      r.asked,
       r.user,
     );
     if (r.passwordFile)
@@ -213,7 +260,8 @@ type RolesArgs = { userId: string; mode: 'add' | 'remove' | 'replace'; roles: Ro
  * The complete set to send, from the mode: add and remove start from the roles the user has now, so nothing
  * the person did not mention changes. Without the current roles only replace can be done.
  */
-async function resolveRoles(ctx: ToolContext, args: RolesArgs) {
+async function resolveRoles(ctx: ToolContext, given: RolesArgs) {
+  const args = { ...given, roles: await withProjectIds(ctx, given.roles) };
   const u: User | undefined = await ifSupported(ctx.api, 'user', () =>
     ctx.api.users.get(args.userId, ctx.req),
   );
@@ -222,7 +270,7 @@ async function resolveRoles(ctx: ToolContext, args: RolesArgs) {
     throw new ToolInputError(
       `The current roles of user ${args.userId} cannot be read on this server, so mode ${args.mode} cannot keep the others; use mode replace with the complete new set.`,
     );
-  const given = new Set(args.roles.map(roleKey));
+  const asked = new Set(args.roles.map(roleKey));
   const next =
     args.mode === 'replace'
       ? args.roles
@@ -231,8 +279,8 @@ async function resolveRoles(ctx: ToolContext, args: RolesArgs) {
             ...(before ?? []),
             ...args.roles.filter((r) => !(before ?? []).some((b) => roleKey(b) === roleKey(r))),
           ]
-        : (before ?? []).filter((b) => !given.has(roleKey(b)));
-  return { user: u, before, next };
+        : (before ?? []).filter((b) => !asked.has(roleKey(b)));
+  return { user: u, before, next, asked: args.roles };
 }
 
 /** What the person must see before a change of access, outside the data fence: gains, losses and risks. */
@@ -281,14 +329,14 @@ export const updateUserRoles = defineTool({
   output: recordOutput,
   check: (args) => checkRoles(args.roles),
   preview: async (ctx, args) => {
-    const { user: u, before, next } = await resolveRoles(ctx, args);
+    const { user: u, before, next, asked } = await resolveRoles(ctx, args);
     await ctx.names.learnProjects(
       [...(before ?? []), ...next].flatMap((r) => (r.groupId ? [r.groupId] : [])),
       ctx.signal,
     );
     const label = (r: RoleAssignment) => roleLabel(r, ctx.names.project);
     const { gained, lost, notes } = before
-      ? accessNotes(before, next, args.mode, args.roles, ctx.names.project)
+      ? accessNotes(before, next, args.mode, asked, ctx.names.project)
       : {
           gained: next,
           lost: [] as RoleAssignment[],
@@ -315,13 +363,13 @@ export const updateUserRoles = defineTool({
   run: async (ctx, args) => {
     // Resolved again at the moment of the change: the set sent is what the preview described, applied to the
     // roles the user has now.
-    const { next } = await resolveRoles(ctx, args);
-    return ctx.api.users.updateRoles(args.userId, next, ctx.req);
+    const { next, asked } = await resolveRoles(ctx, args);
+    return { user: await ctx.api.users.updateRoles(args.userId, next, ctx.req), asked };
   },
-  format: (u, args, f) =>
+  format: ({ user: u, asked }, args, f) =>
     withPending(
       recordAnswer(`Roles of user ${named(personName(u), args.userId)} updated`, u, userPairs, f),
-      args.roles,
+      asked,
       u,
     ),
 });
@@ -354,66 +402,172 @@ export const getUserAccessList = defineTool({
     ),
 });
 
-/** Project names the key can see, for role labels; none (ids are shown) when they cannot be read. */
-async function projectNames(ctx: ToolContext): Promise<Map<string, string>> {
+/** The projects the key can see (for role labels and the search); none when they cannot be read. */
+async function visibleProjects(ctx: ToolContext): Promise<Project[]> {
   try {
-    const page = await ctx.api.projects.list({ itemsPerPage: 500 }, ctx.req);
-    return new Map(page.results.flatMap((p) => (p.id && p.name ? [[p.id, p.name] as [string, string]] : [])));
+    return (await ctx.api.projects.list({ itemsPerPage: 500 }, ctx.req)).results;
   } catch {
-    return new Map();
+    return [];
   }
 }
+
+/** Organization names where the platform answers GET /orgs/{id} (the field does); ids otherwise. */
+async function orgNames(ctx: ToolContext, orgIds: Iterable<string>): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  await Promise.all(
+    [...new Set(orgIds)].slice(0, 20).map(async (id) => {
+      try {
+        const o = await ctx.api.orgs.get(id, ctx.req);
+        if (o.name) out.set(id, o.name);
+      } catch {
+        // Not offered, or not visible to this key: the id is shown.
+      }
+    }),
+  );
+  return out;
+}
+
+/** The projects a search reads the members of, at most; beyond it the answer says how many were not read. */
+export const SEARCH_PROJECTS = 40;
+const SEARCH_CONCURRENCY = 4;
+
+const matches = (u: User, q: string) =>
+  [fullName(u), u.firstName, u.lastName, u.username, u.emailAddress].some((v) =>
+    v?.toLowerCase().includes(q),
+  );
+
+/** Everyone with a role in the projects the key sees (read a few projects at a time) whose name, username or email holds q. */
+async function search(ctx: ToolContext, projects: Project[], query: string) {
+  const q = query.trim().toLowerCase();
+  const read = projects.slice(0, SEARCH_PROJECTS);
+  const found = new Map<string, User>();
+  let failed = 0;
+  for (let i = 0; i < read.length; i += SEARCH_CONCURRENCY) {
+    const settled = await Promise.allSettled(
+      read
+        .slice(i, i + SEARCH_CONCURRENCY)
+        .map((p) => ctx.api.users.ofProject(p.id, { itemsPerPage: 500 }, ctx.req)),
+    );
+    for (const s of settled) {
+      if (s.status === 'rejected') failed++;
+      else for (const u of s.value.results) if (u.id && matches(u, q)) found.set(u.id, u);
+    }
+  }
+  return {
+    people: [...found.values()],
+    searched: read.length - failed,
+    failed,
+    skipped: projects.length - read.length,
+  };
+}
+
+type Found = {
+  people: User[];
+  places: RolePlaces;
+  /** What was searched for, in words, for the headline and the "not found" answer. */
+  sought: string;
+  scope?: string;
+  notes: string[];
+};
 
 export const findUser = defineTool({
   name: 'find_user',
   title: 'Find a user',
   description:
-    "Finds a person by username or userId, or a project's members, with roles by project. Use before update_user_roles.",
+    "Finds people by part of a name, username or email (query), by username or userId, or a project's members, with roles by project. Use before update_user_roles.",
   kind: 'read',
   input: {
-    username: text('username', 320).optional().describe('Often an email'),
+    query: text('query', 100).optional().describe('Part of a name, username or email'),
+    username: text('username', 320).optional().describe('Exact login name'),
     userId: ids.user.optional(),
     projectId: ids.project.optional(),
   },
   output: listOutput,
   check: (args) => {
-    // projectId may come from DBOPS_PROJECT_ID: a username or userId given takes precedence over it.
-    if (args.username !== undefined && args.userId !== undefined)
-      throw new ToolInputError('Give one of username, userId or projectId, not several.');
-    if (args.username === undefined && args.userId === undefined && args.projectId === undefined)
-      throw new ToolInputError('Give exactly one of username, userId or projectId.');
+    // projectId may come from DBOPS_PROJECT_ID: a query, username or userId given takes precedence over it.
+    const given = [args.query, args.username, args.userId].filter((v) => v !== undefined).length;
+    if (given > 1) throw new ToolInputError('Give one of query, username, userId or projectId, not several.');
+    if (given === 0 && args.projectId === undefined)
+      throw new ToolInputError('Give one of query (part of a name), username, userId or projectId.');
   },
-  run: async (ctx, args) => {
-    const names = projectNames(ctx);
-    const people: Page<User> =
-      args.username === undefined && args.userId === undefined
-        ? await ctx.api.users.ofProject(args.projectId as string, { itemsPerPage: 500 }, ctx.req)
-        : {
-            results: [
-              args.userId
-                ? await ctx.api.users.get(args.userId, ctx.req)
-                : await ctx.api.users.byName(args.username as string, ctx.req),
-            ],
-            totalCount: 1,
-            links: [],
-          };
-    return { people, names: await names };
+  run: async (ctx, args): Promise<Found> => {
+    const projects = await visibleProjects(ctx);
+    const result = async (people: User[], sought: string, notes: string[] = [], scope?: string) => {
+      const orgIds = [...people.flatMap((u) => (u.roles ?? []).flatMap((r) => (r.orgId ? [r.orgId] : [])))];
+      const orgs = await orgNames(ctx, orgIds);
+      const known = new Map(projects.flatMap((p) => (p.name ? [[p.id, p.name] as [string, string]] : [])));
+      return { people, places: { projects: known, orgs }, sought, notes, ...(scope ? { scope } : {}) };
+    };
+    if (args.userId !== undefined)
+      return result([await ctx.api.users.get(args.userId, ctx.req)], `userId "${args.userId}"`);
+    const searched = async (query: string, sought: string, first: string[] = []) => {
+      const s = await search(ctx, projects, query);
+      const notes = [...first];
+      if (s.failed) notes.push(`The members of ${plural(s.failed, 'project')} could not be read.`);
+      if (s.skipped)
+        notes.push(
+          `Only the first ${SEARCH_PROJECTS} of ${projects.length} projects were searched (the request budget); give projectId to list one project's members.`,
+        );
+      return result(
+        s.people.sort((a, b) => (personName(a) ?? '').localeCompare(personName(b) ?? '')),
+        sought,
+        notes,
+        `the members of ${plural(s.searched, 'project')}`,
+      );
+    };
+    if (args.query !== undefined) return searched(args.query, `"${args.query}"`);
+    if (args.username !== undefined) {
+      try {
+        return result([await ctx.api.users.byName(args.username, ctx.req)], `username "${args.username}"`);
+      } catch (e) {
+        // No exact username (or no such route): the same words as part of a name, username or email.
+        if (!(e instanceof ApiError) || (e.status !== 404 && !isMissingEndpoint(e))) throw e;
+        return searched(args.username, `"${args.username}"`, [
+          `No user has exactly the username "${cell(args.username, 120)}"; searched for it as part of a name, username or email.`,
+        ]);
+      }
+    }
+    const projectId = args.projectId as string;
+    const members = await ctx.api.users.ofProject(projectId, { itemsPerPage: 500 }, ctx.req);
+    return result(members.results, `the members of project ${projectId}`);
   },
-  format: (r, args, f) =>
-    listAnswer(
-      r.people,
-      { pageNum: 1, itemsPerPage: Math.max(r.people.results.length, 1) },
-      {
-        title:
-          args.username === undefined && args.userId === undefined
-            ? `Members of project ${f.names.project(args.projectId)}`
-            : 'User',
-        ...userList(r.names),
-        next: 'update_user_roles with a userId and mode add or remove to change access',
-        empty: 'No user found.',
-      },
-      f,
-    ),
+  format: (r, args, f) => {
+    const isMembers = args.query === undefined && args.username === undefined && args.userId === undefined;
+    const n = r.people.length;
+    const title = isMembers
+      ? `# Members of project ${f.names.project(args.projectId as string)} — ${n}`
+      : `# People matching ${cell(r.sought, 120)} — ${n} found${r.scope ? ` among ${r.scope}` : ''}`;
+    const results = redact(r.people).map((u) => ({
+      ...u,
+      roleNames: (u.roles ?? []).map((x) => placedRole(x, r.places)),
+    }));
+    const lines = [title, ...r.notes];
+    if (n === 0)
+      lines.push(
+        isMembers
+          ? 'This project has no members the key can see.'
+          : `No one${r.scope ? ` among ${r.scope}` : ''} has a name, username or email holding ${cell(r.sought, 120)}. Try a shorter part of the name, or list_projects and find_user with a projectId to list a project's members.`,
+      );
+    else {
+      lines.push(
+        f.fence.notice,
+        f.fence.wrap(
+          redact(r.people)
+            .map((u) => personBlock(u, r.places))
+            .join('\n\n'),
+        ),
+      );
+      lines.push(
+        n > 1 && !isMembers
+          ? 'Next: pick the person by name with whoever asked, then update_user_roles with their userId; nothing is changed on a guess.'
+          : 'Next: update_user_roles with the userId, mode add or remove, and roles whose groupId is a project id or name.',
+      );
+    }
+    return {
+      text: lines.join('\n'),
+      structured: { totalCount: n, pageNum: 1, itemsPerPage: Math.max(n, 1), results },
+    };
+  },
 });
 
 export const userTools = [createFirstUser, createUser, updateUserRoles, getUserAccessList, findUser];

@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import { type Logger, silentLogger } from '../log.js';
 import type { Dialect } from '../platform/index.js';
-import { apiKeysArea, projectsArea, usersArea } from './areas/access.js';
+import { apiKeysArea, orgsArea, projectsArea, usersArea } from './areas/access.js';
 import { alertConfigsArea, alertsArea, globalAlertsArea } from './areas/alerts.js';
 import type { AreaContext, CallOptions } from './areas/context.js';
 import {
@@ -96,6 +96,7 @@ export function createApiClient(cfg: ApiClientConfig) {
     },
     close: () => transport.close(),
     projects: projectsArea(ctx),
+    orgs: orgsArea(ctx),
     alertConfigs: alertConfigsArea(ctx),
     alerts: alertsArea(ctx),
     globalAlerts: globalAlertsArea(ctx),

@@ -190,6 +190,10 @@ function notFound(e: ApiErrorInit, code: string): string {
   const id = name ? idAfter(e.path, name) : undefined;
   const noun = name ? NOUNS[name]![0] : stem.toLowerCase().replace(/_/g, ' ');
   const malformed = code.startsWith('INVALID_');
+  // The field's look-ups by name (/users/byName/{name}, /groups/byName/{name}) searched for a name, not an id.
+  const byName = id === 'byName' && name ? idAfter(e.path, 'byName') : undefined;
+  if (byName !== undefined)
+    return `Not found: no ${noun} named ${showId(byName)} (${e.status} ${code})${e.detail ? `: ${e.detail}` : '.'} Check the name.${name ? ` List the ${NOUNS[name]![1]} to see the names.` : ''}`;
   const what = id !== undefined ? `${noun} ${showId(id)}` : `the ${noun}`;
   const listHint = name ? ` List the ${NOUNS[name]![1]} to get valid ids.` : '';
   return `${malformed ? 'Malformed id for' : 'Not found:'} ${what} (${e.status} ${code})${e.detail ? `: ${e.detail}` : '.'} Check the id.${listHint}`;

@@ -18,6 +18,9 @@ export type RoleAssignment = z.infer<typeof RoleAssignmentSchema>;
 
 export const ProjectSchema = z.looseObject({ id: z.string(), name: str, orgId: str, created: str, links });
 export type Project = z.infer<typeof ProjectSchema>;
+/** Beyond the spec (the field answers GET /orgs/{id}): an organization's id and name. */
+export const OrgSchema = z.looseObject({ id: z.string(), name: str, links });
+export type Org = z.infer<typeof OrgSchema>;
 
 // Matchers are seen as {fieldName, …} and as {field, …}.
 const MatcherSchema = z.looseObject({ fieldName: str, field: str, operator: str, value: str });

@@ -14,6 +14,7 @@ export type {
   Host,
   Integration,
   MaintenanceWindow,
+  Org,
   Process,
   Project,
   RoleAssignment,

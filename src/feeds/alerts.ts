@@ -234,7 +234,14 @@ function windowFor(type: string | undefined, windows: MaintenanceWindow[], now: 
   const w = matching.find((x) => Date.parse(x.startDate ?? '') <= t) ?? matching[0];
   if (!w) return undefined;
   const state = Date.parse(w.startDate ?? '') <= t ? 'active' : 'upcoming';
-  return { id: w.id, state, startDate: w.startDate, endDate: w.endDate, types: w.alertTypeNames ?? [] };
+  return {
+    id: w.id,
+    state,
+    startDate: w.startDate,
+    endDate: w.endDate,
+    types: w.alertTypeNames ?? [],
+    ...(w.description ? { description: w.description } : {}),
+  };
 }
 
 const CONFIG_CHANGE = /^(GLOBAL_)?ALERT_CONFIG/;

@@ -40,5 +40,22 @@ export const NOTIFICATION_TYPES = [
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
+/**
+ * Notifications that page a person: an incident-paging integration (the spec's INCIDENT_PAGING_A/B/C, the
+ * field's PAGER_DUTY, OPS_GENIE, VICTOR_OPS) or a text message.
+ */
+export const PAGING_NOTIFICATION_TYPES: Record<string, string> = {
+  INCIDENT_PAGING_A: 'PagerDuty',
+  INCIDENT_PAGING_B: 'OpsGenie',
+  INCIDENT_PAGING_C: 'VictorOps',
+  PAGER_DUTY: 'PagerDuty',
+  OPS_GENIE: 'OpsGenie',
+  VICTOR_OPS: 'VictorOps',
+  SMS: 'SMS',
+};
+
+export const isPaging = (typeName: string | undefined): boolean =>
+  typeName !== undefined && typeName in PAGING_NOTIFICATION_TYPES;
+
 /** sourceTypeName of backup alerts. */
 export const ALERT_SOURCE_TYPES = ['REPLICA_SET', 'SHARDED_CLUSTER', 'CONFIG_SERVER'] as const;

@@ -15,12 +15,24 @@ export const INTEGRATION_TYPES = [
 ] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
-/** The enumerated fields of the types' bodies: INCIDENT_PAGING_B region, METRICS_SCRAPER's two. */
+/**
+ * The enumerated fields of the types' bodies: region (every type's values; see INTEGRATION_TYPE_FIELD_VALUES
+ * for a type that takes fewer), METRICS_SCRAPER's two.
+ */
 export const INTEGRATION_FIELD_VALUES = {
-  region: ['US', 'EU'],
+  // The field's Datadog sites; OpsGenie and PagerDuty take US and EU only.
+  region: ['US', 'EU', 'US3', 'US5', 'AP1', 'US1_FED'],
   scheme: ['http', 'https'],
   serviceDiscovery: ['file', 'http'],
 } as const;
+
+/** Where a type takes fewer values of a field than INTEGRATION_FIELD_VALUES lists. */
+export const INTEGRATION_TYPE_FIELD_VALUES: Partial<
+  Record<IntegrationType, Record<string, readonly string[]>>
+> = {
+  INCIDENT_PAGING_A: { region: ['US', 'EU'] },
+  INCIDENT_PAGING_B: { region: ['US', 'EU'] },
+};
 
 /**
  * Required and optional body fields by type (endpoint 15's table), required first. TEAM_CHAT_B's teamName
@@ -30,15 +42,17 @@ export const INTEGRATION_FIELDS: Record<
   IntegrationType,
   { required: readonly string[]; optional: readonly string[] } | null
 > = {
-  INCIDENT_PAGING_A: { required: ['serviceKey'], optional: [] },
+  // Beyond the spec's table, what the vendor's client sends in the field (region for Datadog and PagerDuty,
+  // name for Teams): test/fixtures/field/README.md names the source.
+  INCIDENT_PAGING_A: { required: ['serviceKey'], optional: ['region'] },
   // teamName is required when reconfiguring; the platform merges it from the existing one.
   TEAM_CHAT_B: { required: ['apiToken'], optional: ['teamName', 'channelName'] },
-  MONITORING_SAAS: { required: ['apiKey'], optional: [] },
+  MONITORING_SAAS: { required: ['apiKey'], optional: ['region'] },
   TEAM_CHAT_A: { required: ['notificationToken', 'roomName'], optional: [] },
   INCIDENT_PAGING_B: { required: ['apiKey'], optional: ['region'] },
   INCIDENT_PAGING_C: { required: ['apiKey'], optional: ['routingKey'] },
   WEBHOOK: { required: ['url'], optional: ['secret'] },
-  TEAM_CHAT_C: { required: ['teamChatCWebhookUrl'], optional: [] },
+  TEAM_CHAT_C: { required: ['teamChatCWebhookUrl'], optional: ['name'] },
   APM_SAAS: null,
   METRICS_SCRAPER: {
     required: ['username', 'password', 'listenAddress', 'serviceDiscovery', 'scheme', 'enabled'],
@@ -145,3 +159,23 @@ export function notificationIn(n: Record<string, unknown>, d: Dialect): Record<s
     }),
   );
 }
+
+/**
+ * The key a type's integration holds and the fields its alert notifications copy it into (either dialect's
+ * names): a notification keeps the key it was added with, so after a rotation it still uses the old one.
+ */
+export const NOTIFICATION_KEY_FIELDS: Partial<
+  Record<IntegrationType, { key: string; notification: string[] }>
+> = {
+  INCIDENT_PAGING_A: { key: 'serviceKey', notification: ['serviceKey'] },
+  INCIDENT_PAGING_B: { key: 'apiKey', notification: ['incidentPagingBApiKey', 'opsGenieApiKey'] },
+  INCIDENT_PAGING_C: { key: 'apiKey', notification: ['incidentPagingCApiKey', 'victorOpsApiKey'] },
+  MONITORING_SAAS: { key: 'apiKey', notification: ['monitoringSaasApiKey', 'datadogApiKey'] },
+  TEAM_CHAT_A: { key: 'notificationToken', notification: ['notificationToken'] },
+  TEAM_CHAT_B: { key: 'apiToken', notification: ['apiToken'] },
+  TEAM_CHAT_C: {
+    key: 'teamChatCWebhookUrl',
+    notification: ['teamChatCWebhookUrl', 'microsoftTeamsWebhookUrl'],
+  },
+  WEBHOOK: { key: 'url', notification: ['webhookUrl'] },
+};

@@ -43,7 +43,7 @@ export function consentInstruction(confirm: ConfirmPolicy): string {
     case 'write':
       return `Every change (acknowledge, maintenance windows, users, keys, integrations, alert configurations) asks the person's consent through the server first: ${show}`;
     case 'destructive':
-      return `Changes that delete, disable, grant access, mint keys or replace integration keys ask the person's consent through the server first: ${show} Other changes (acknowledging alerts, creating or updating maintenance windows, enabling alert configurations) run at once: agree them with the person before calling.`;
+      return `Changes that delete, disable, grant access, mint keys, replace integration keys or make a maintenance window silence paging alerts ask the person's consent through the server first: ${show} Other changes (acknowledging alerts, other maintenance windows, enabling alert configurations) run at once: agree them with the person before calling.`;
     default:
       return 'This server applies every change at once, without asking the person (DBOPS_CONFIRM=never): agree each change with the person before calling a tool that changes anything.';
   }

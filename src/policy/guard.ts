@@ -88,7 +88,20 @@ async function guarded(
 ): Promise<ToolAnswer | ConsentQuestion> {
   const who = { ...whoOf(env), ...(ctx.platform ? { platform: ctx.platform } : {}) };
   const write: Write = (e) => deps.audit.write({ ...e, ...who });
-  if (!needsConsent(kind, deps.config.confirm)) return executeAudited(tool, args, ctx, f, write, 'none');
+  // The preview, read once: for the risk a tool's preview shows, then for every channel.
+  let preview: Promise<Preview> | undefined;
+  const previewOnce = () => {
+    preview ??= previewOf(tool, args, ctx);
+    return preview;
+  };
+  // A tool whose risk only its preview shows (tool.kindFromPreview) asks when that risk needs it; who may
+  // decide (four eyes) stays the tool's own.
+  const c = deps.config.confirm;
+  const risk =
+    tool.kindFromPreview && tool.preview && !needsConsent(kind, c) && needsConsent('destructive', c)
+      ? tool.kindFromPreview(await previewOnce(), args)
+      : kind;
+  if (!needsConsent(risk, c)) return executeAudited(tool, args, ctx, f, write, 'none');
 
   const decisions = decisionsOf(deps);
   const secondPerson = decisions.secondPerson(tool.name);
@@ -100,7 +113,6 @@ async function guarded(
       `${decisions.secondPersonText(tool.name)} This server cannot tell people apart (stdio, one shared DBOPS_HTTP_TOKEN, or no sign-in), so nothing was changed and nobody was asked. Make this change through the team server, where each person signs in with their own token (DBOPS_HTTP_TOKENS_FILE or DBOPS_OAUTH_ISSUER).`,
     );
   }
-  let preview: Promise<Preview> | undefined;
   const call: GuardedCall = {
     tool,
     args,
@@ -111,10 +123,7 @@ async function guarded(
     f,
     secondPerson,
     write,
-    preview: () => {
-      preview ??= previewOf(tool, args, ctx);
-      return preview;
-    },
+    preview: previewOnce,
   };
 
   // A proof the caller brought back: the channel it belongs to checks it.

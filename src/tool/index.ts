@@ -62,6 +62,11 @@ export interface ToolDef<S extends Shape = Shape, R = unknown> {
   /** Checks across fields the schema cannot express (throw ToolInputError); run once, before preview and run. */
   check?: (args: Resolved<Args<S>>, now: Date) => void;
   preview?: (ctx: ToolContext, args: Resolved<Args<S>>) => Promise<Preview>;
+  /**
+   * The kind once the preview is known, for a change whose risk only the platform's state shows (a window
+   * that silences paging alerts asks first). Raises the need to ask, never four eyes; set maxKind with it.
+   */
+  kindFromPreview?: (preview: Preview, args: Resolved<Args<S>>) => ToolKind;
   run: (ctx: ToolContext, args: Resolved<Args<S>>) => Promise<R>;
   format: (result: R, args: Resolved<Args<S>>, f: FormatContext) => ToolAnswer;
 }

@@ -75,10 +75,11 @@ function argsFor(name: string): Record<string, unknown> {
     update_user_roles: {
       userId: user.id,
       mode: 'add',
-      roles: [{ groupId: projectId, roleName: 'GROUP_READ_ONLY' }],
+      // A project's name is taken for groupId and resolved before the preview.
+      roles: [{ groupId: d.projects.find((p) => p.id === projectId)!.name, roleName: 'GROUP_READ_ONLY' }],
     },
     get_user_access_list: { userId: user.id },
-    find_user: { username: 'priya.raman@example.com' },
+    find_user: { query: 'priya' },
     create_org_api_key: { desc: 'CI key', roles: ['ORG_MEMBER'] },
     create_project_api_key: { desc: 'CI key', roles: ['GROUP_READ_ONLY'] },
   };

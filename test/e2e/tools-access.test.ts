@@ -121,22 +121,52 @@ describe('users', () => {
     expect(sim.store.data.users.some((u) => u.username === 'ines.moreau@example.com')).toBe(true);
   });
 
-  it('find_user finds Priya by name and a project’s members, roles named by project', async () => {
+  it('find_user finds Priya by part of her name; every role whole and named by project and organization', async () => {
     const priya = sim.store.data.users.find((u) => u.username === 'priya.raman@example.com')!;
-    const r = await t.call('find_user', { username: 'priya.raman@example.com' });
+    const org = sim.store.data.orgs.find((o) => o.id === sim.orgId)!;
+    const r = await t.call('find_user', { query: 'priya' });
     expect(r.isError, r.text).toBe(false);
+    expect(r.text).toMatch(/^# People matching "priya" — 1 found among the members of \d+ projects/);
     expect(r.text).toContain(priya.id);
-    expect(r.text).toContain('Priya Raman');
-    expect(r.text).toContain('GROUP_OWNER @ payments-prod');
+    expect(r.text).toContain('**Priya Raman**');
+    // Each role on its own line, never cut: the project by name and id, the organization by name.
+    for (const role of priya.roles) {
+      const project = sim.store.data.projects.find((p) => p.id === role.groupId);
+      expect(r.text).toContain(
+        project
+          ? `- ${role.roleName} @ project ${project.name} (${project.id})`
+          : `- ${role.roleName} @ org ${org.name} (${org.id})`,
+      );
+    }
+    expect(r.text).not.toContain('…');
+    expect(r.text).toMatch(/^Next: update_user_roles /m);
+    // Part of an email or a last name finds people too; case does not matter.
+    expect((await t.call('find_user', { query: 'RAMAN' })).text).toContain(priya.id);
+    expect((await t.call('find_user', { query: 'priya.raman@' })).text).toContain(priya.id);
+  });
+
+  it('find_user: two people match, both listed and none picked; a project’s members; unknowns named', async () => {
+    const two = await t.call('find_user', { query: 'example.com' });
+    expect(two.isError, two.text).toBe(false);
+    expect(two.text).toContain('**Priya Raman**');
+    expect(two.text).toContain('**Marcus Chen**');
+    expect(two.text).toMatch(/nothing is changed on a guess/);
     const staging = sim.store.data.projects.find((p) => p.name === 'search-staging')!;
     const members = await t.call('find_user', { projectId: staging.id });
     expect(members.isError, members.text).toBe(false);
+    expect(members.text).toContain('# Members of project `search-staging`');
     expect(members.text).toContain('Sofia Alvarez');
-    // Both a username and a userId: which one was meant is unclear, so neither is guessed.
-    expect((await t.call('find_user', { username: 'a', userId: priya.id })).text).toMatch(/not several/);
+    // Several of query, username and userId: which was meant is unclear, so none is guessed.
+    expect((await t.call('find_user', { query: 'a', userId: staging.id })).text).toMatch(/not several/);
+    // An exact username that does not exist is searched for as part of one, and the answer says what it sought.
+    const part = await t.call('find_user', { username: 'priya' });
+    expect(part.isError, part.text).toBe(false);
+    expect(part.text).toContain('No user has exactly the username "priya"');
+    expect(part.text).toContain('**Priya Raman**');
     const unknown = await t.call('find_user', { username: 'nobody@example.com' });
-    expect(unknown.isError).toBe(true);
-    expect(unknown.text).toContain('USER_NOT_FOUND');
+    expect(unknown.text).toContain('No one among the members of');
+    expect(unknown.text).toContain('"nobody@example.com"');
+    expect(unknown.text).not.toMatch(/byName/);
   });
 
   it('mode add: gives Priya read access to search-staging and keeps everything she had, saying so first', async () => {
@@ -160,6 +190,45 @@ describe('users', () => {
     // Everything she had is kept; the new role is hers or, where the platform invites first, pending.
     expect(after).toEqual(expect.arrayContaining(before));
     expect(result.text).toContain(staging.id);
+  });
+
+  it('update_user_roles takes a project name for groupId, resolved before the preview; unknown and ambiguous names refused first', async () => {
+    const priya = sim.store.data.users.find((u) => u.username === 'priya.raman@example.com')!;
+    const staging = sim.store.data.projects.find((p) => p.name === 'search-staging')!;
+    const byName = await t.call('update_user_roles', {
+      userId: priya.id,
+      mode: 'add',
+      roles: [{ roleName: 'GROUP_READ_ONLY', groupId: 'search-staging' }],
+    });
+    expect(byName.structured?.outcome, byName.text).toBe('confirmation_required');
+    const outside = byName.text.replace(/<data-[0-9a-f]{8}>[\s\S]*?<\/data-[0-9a-f]{8}>/g, '');
+    expect(outside).toContain(`Gains: GROUP_READ_ONLY @ project \`search-staging\` (${staging.id})`);
+    // Unknown: refused before anyone is asked, naming what was given and what exists.
+    const unknown = await t.call('update_user_roles', {
+      userId: priya.id,
+      mode: 'add',
+      roles: [{ roleName: 'GROUP_READ_ONLY', groupId: 'search-stagin' }],
+    });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structured?.outcome).not.toBe('confirmation_required');
+    expect(unknown.text).toContain('No project named "search-stagin"');
+    expect(unknown.text).toContain(`search-staging (${staging.id}`);
+    // Two projects share the name: both listed, nothing guessed.
+    const twin = { ...staging, id: 'aaaaaaaaaaaaaaaaaaaaaaaa', tags: [] };
+    sim.store.data.projects.push(twin);
+    try {
+      const ambiguous = await t.call('update_user_roles', {
+        userId: priya.id,
+        mode: 'add',
+        roles: [{ roleName: 'GROUP_READ_ONLY', groupId: 'search-staging' }],
+      });
+      expect(ambiguous.isError).toBe(true);
+      expect(ambiguous.text).toContain('2 projects are named "search-staging"');
+      expect(ambiguous.text).toContain(staging.id);
+      expect(ambiguous.text).toContain(twin.id);
+    } finally {
+      sim.store.data.projects.splice(sim.store.data.projects.indexOf(twin), 1);
+    }
   });
 
   it('mode remove: revokes only the given role and warns on its own line when it is the last one in a project or an owner role', async () => {

@@ -186,6 +186,44 @@ describe('integrations', () => {
     expect(stored?.fields.serviceKey).toBe(key);
   });
 
+  it('rotate the PagerDuty key: names the configurations still on the old key (by its ending) and how to finish', async () => {
+    const projectId = sim.projectIds[0]!;
+    const integration = sim.store.data.integrations.find(
+      (i) => i.groupId === projectId && i.type === 'INCIDENT_PAGING_A',
+    )!;
+    const oldKey = String(integration.fields.serviceKey);
+    // As in the field: the notification was added with the integration's key, so it holds a copy of it.
+    const connections = sim.store.data.alertConfigs.find(
+      (c) => c.groupId === projectId && c.metricThreshold?.metricName === 'CONNECTIONS',
+    )!;
+    const paging = connections.notifications.find((n) => n.typeName === 'INCIDENT_PAGING_A')!;
+    paging.serviceKey = oldKey;
+    const args = {
+      integrationType: 'INCIDENT_PAGING_A',
+      settings: { serviceKey: 'pd-rotated-key-00112233aabb' },
+    };
+    const first = await t.call('put_integration', args);
+    expect(first.structured!.outcome, first.text).toBe('confirmation_required');
+    const ending = oldKey.slice(-4);
+    const still = new RegExp(
+      `^- Still on the old key \\(ending ${ending}\\) after the change — 1 alert configuration: \`Connections > 4000\` \\(alertConfigId ${connections.id}\\)`,
+      'm',
+    );
+    expect(first.text).toMatch(still);
+    expect(first.text).toMatch(
+      /each must be re-added: this API cannot edit alert notifications, so in the platform's UI .* remove its INCIDENT_PAGING_A notification and add it again/,
+    );
+    const token = (first.structured!.confirmation as { confirmationToken: string }).confirmationToken;
+    const done = await t.call('put_integration', { ...args, confirmationToken: token });
+    expect(done.isError, done.text).toBe(false);
+    expect(done.text).toMatch(still);
+    expect(done.text.length).toBeLessThan(4000);
+    expect(done.structured!.result).toMatchObject({
+      stillOnOldKey: [{ alertConfigId: connections.id, condition: 'Connections > 4000', usesOld: true }],
+    });
+    expect(done.text + JSON.stringify(done.structured)).not.toContain(oldKey);
+  });
+
   it('names missing fields before asking anyone', async () => {
     const r = await t.call('put_integration', {
       integrationType: 'TEAM_CHAT_A',

@@ -78,6 +78,73 @@ describe('project events', () => {
     expect(none.text).toContain('No events match');
   });
 
+  it('who changed the disk threshold yesterday: one call by the condition’s words, the configuration named, before → after; get_alert_config agrees', async () => {
+    const projectId = sim.projectIds[0]!;
+    const disk = sim.store.data.alertConfigs.find(
+      (c) => c.groupId === projectId && c.metricThreshold?.metricName === 'DISK_PARTITION_SPACE_USED_DATA',
+    )!;
+    // Disabled and enabled again through the API: the platform records both, with who did it.
+    for (const enabled of [false, true]) {
+      const first = await t.call('set_alert_config_enabled', { alertConfigId: disk.id, enabled });
+      const token = (first.structured?.confirmation as { confirmationToken?: string } | undefined)
+        ?.confirmationToken;
+      const done = token
+        ? await t.call('set_alert_config_enabled', {
+            alertConfigId: disk.id,
+            enabled,
+            confirmationToken: token,
+          })
+        : first;
+      expect(done.isError, done.text).toBe(false);
+    }
+    const since = new Date(Date.now() - 24 * 3_600_000).toISOString();
+    const r = await t.call('list_project_events', { target: 'disk space used on data', minDate: since });
+    expect(r.isError, r.text).toBe(false);
+    const lines = r.text
+      .split('\n')
+      .filter((l) => l.includes('configuration "Disk space used on data partition > 85 %"'));
+    expect(lines.length, r.text).toBeGreaterThanOrEqual(2);
+    expect(lines[0]).toContain('ALERT_CONFIG_ENABLED_AUDIT');
+    expect(lines[0]).toContain('enabled: no → yes');
+    expect(lines[1]).toContain('enabled: yes → no');
+    expect(lines[0]).toMatch(/\| key /); // who: the API key that made the change
+    expect(r.text.length).toBeLessThan(4000);
+    // The configuration's own "Updated" is its newest change event, never older than it.
+    const newest = rows(r)[0]!;
+    const config = await t.call('get_alert_config', { alertConfigId: disk.id });
+    expect(config.text).toMatch(
+      new RegExp(
+        `\\*\\*Updated\\*\\*: .* \\(ALERT_CONFIG_ENABLED_AUDIT: enabled: no → yes, eventId ${newest.id}\\)`,
+      ),
+    );
+  });
+
+  it('names a window event by the window’s description while it can be read, and says so when it cannot', async () => {
+    const created = await t.call('create_maintenance_window', {
+      startDate: new Date(Date.now() + 3_600_000).toISOString(),
+      endDate: new Date(Date.now() + 7_200_000).toISOString(),
+      alertTypeNames: ['AGENT'],
+      description: 'Agent upgrade on rs-ledger',
+    });
+    expect(created.isError, created.text).toBe(false);
+    const r = await t.call('list_project_events', {
+      eventType: ['MAINTENANCE_WINDOW_ADDED_AUDIT'],
+      itemsPerPage: 50,
+    });
+    expect(r.text).toContain('window "Agent upgrade on rs-ledger"');
+    expect(r.text).toContain('window added');
+    const id = (created.structured!.result as { record: { id: string } }).record.id;
+    const ask = await t.call('delete_maintenance_window', { maintenanceWindowId: id });
+    const token = (ask.structured!.confirmation as { confirmationToken: string }).confirmationToken;
+    expect(
+      (await t.call('delete_maintenance_window', { maintenanceWindowId: id, confirmationToken: token }))
+        .isError,
+    ).toBe(false);
+    const gone = await t.call('list_project_events', { target: id });
+    expect(gone.text).toContain(`window ${id} (ended or deleted: no longer readable)`);
+    expect(gone.text).toContain('window deleted');
+  });
+
   it('shows what changed on one line for events that carry diffs', async () => {
     const withDiff = sim.store.data.events.find(
       (e) => e.groupId === sim.projectIds[0] && Array.isArray(e.diffs) && e.diffs.length > 0,

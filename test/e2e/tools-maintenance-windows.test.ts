@@ -23,11 +23,11 @@ async function confirmed(name: string, args: Record<string, unknown>) {
 describe('maintenance window tools', () => {
   let windowId = '';
 
-  it('creates a window (a write: no confirmation by default) and lists it as upcoming', async () => {
+  it('creates a window that silences no pages at once (a write) and lists it as upcoming', async () => {
     const r = await t.call('create_maintenance_window', {
       startDate: inHours(2),
       endDate: inHours(4),
-      alertTypeNames: ['HOST', 'REPLICA_SET'],
+      alertTypeNames: ['REPLICA_SET', 'AGENT'],
       description: 'Kernel upgrade on the payments replica set',
     });
     expect(r.isError, r.text).toBe(false);
@@ -37,8 +37,66 @@ describe('maintenance window tools', () => {
     const list = await t.call('list_maintenance_windows', { itemsPerPage: 100 });
     expect(list.isError).toBe(false);
     expect(list.text).toMatch(
-      new RegExp(`\\| ${windowId} \\| upcoming \\|.*HOST, REPLICA_SET \\| Kernel upgrade`),
+      new RegExp(`\\| ${windowId} \\| upcoming \\|.*REPLICA_SET, AGENT \\| Kernel upgrade`),
     );
+  });
+
+  it('silence disk alerts during patching: HOST asks first, names what goes quiet (pages first) and says it is project-wide', async () => {
+    const args = {
+      startDate: inHours(1),
+      endDate: inHours(3),
+      alertTypeNames: ['HOST'],
+      description: 'Patching rs-ledger',
+    };
+    const { preview, result } = await confirmed('create_maintenance_window', args);
+    const text = preview.text;
+    expect(text.length).toBeLessThan(4000);
+    expect(text).toMatch(/^- ⚠ Pages go quiet: 2 paging configurations \(\d+ open alerts?\)/m);
+    expect(text).toMatch(
+      /Project-wide: a maintenance window has no hosts, so it mutes HOST alerts on every host of project `payments-prod`/,
+    );
+    expect(text).toContain('HOST covers every host alert: host down (HOST_DOWN)');
+    expect(text).toContain('Disk alerts cannot be muted alone');
+    // Configurations by their condition, one line each, the paging ones first, with where they are open.
+    const lines = text.split('\n');
+    const at = (s: string) => lines.findIndex((l) => l.startsWith(`- \`${s}\``));
+    expect(lines[at('Connections > 4000')]).toMatch(/ — pages via PagerDuty — \d+ open: `db-prod-/);
+    expect(lines[at('Host down (HOST_DOWN) > 5 min')]).toContain(' — pages via OpsGenie, SMS');
+    expect(at('Disk space used on data partition > 85 %')).toBeGreaterThan(
+      at('Host down (HOST_DOWN) > 5 min'),
+    );
+    expect(at('Disk space used on data partition > 85 %')).toBeGreaterThan(at('Connections > 4000'));
+    expect(result.isError, result.text).toBe(false);
+    expect(result.structured!.outcome).toBe('executed');
+  });
+
+  it('widening a window to silence pages asks first; narrowing one does not', async () => {
+    const quiet = await t.call('create_maintenance_window', {
+      startDate: inHours(5),
+      endDate: inHours(6),
+      alertTypeNames: ['REPLICA_SET'],
+    });
+    expect(quiet.structured!.outcome, quiet.text).toBe('executed');
+    const id = (quiet.structured!.result as { record: { id: string } }).record.id;
+    const wider = await t.call('update_maintenance_window', {
+      maintenanceWindowId: id,
+      alertTypeNames: ['REPLICA_SET', 'HOST'],
+    });
+    expect(wider.structured?.outcome, wider.text).toBe('confirmation_required');
+    expect(wider.text).toContain('Pages go quiet');
+    const { result } = await confirmed('update_maintenance_window', {
+      maintenanceWindowId: id,
+      alertTypeNames: ['REPLICA_SET', 'HOST'],
+    });
+    expect(result.structured!.outcome).toBe('executed');
+    // Shorter: fewer pages silenced than before, so it runs at once.
+    const shorter = await t.call('update_maintenance_window', {
+      maintenanceWindowId: id,
+      endDate: inHours(5.5),
+    });
+    expect(shorter.structured!.outcome, shorter.text).toBe('executed');
+    const { result: gone } = await confirmed('delete_maintenance_window', { maintenanceWindowId: id });
+    expect(gone.isError, gone.text).toBe(false);
   });
 
   it('refuses a window that ends in the past before calling the API', async () => {
@@ -80,7 +138,7 @@ describe('maintenance window tools', () => {
     // It starts in 2 h: nothing resumes, the planned muting is cancelled.
     expect(preview.text).not.toContain('resume');
     expect(preview.text).toContain('nothing is muted yet');
-    expect(preview.text).toContain('HOST, REPLICA_SET notifications');
+    expect(preview.text).toContain('REPLICA_SET, AGENT notifications');
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain(`# Maintenance window ${windowId} deleted`);
     expect(result.text).toContain('nothing was muted');

@@ -271,7 +271,11 @@ describe('list_open_alerts', () => {
         Date.parse(w.endDate) > Date.now(),
     )!;
     const hostDown = r.text.split('\n').find((l) => l.startsWith('#### HOST_DOWN'))!;
-    expect(hostDown).toContain(`muted by window ${active.id}`);
+    // By its description, and why it applies: windows mute alert types project-wide.
+    expect(hostDown).toContain(
+      `muted by "${active.description}" (window mutes ${active.alertTypeNames.join(', ')} project-wide) until`,
+    );
+    expect(hostDown).toContain(`(windowId ${active.id})`);
     const agentDown = r.text.split('\n').find((l) => l.startsWith('#### MONITORING_AGENT_DOWN'))!;
     expect(agentDown).not.toContain('muted'); // the window mutes HOST and REPLICA_SET, not AGENT
     const global = sim.store.data.globalAlerts.find((a) => a.groupId === projectId && a.status === 'OPEN')!;

@@ -40,6 +40,9 @@ const ROUTES: Array<[method: string, path: RegExp, fixture: string | null]> = [
   ['POST', new RegExp(`^/groups/${seg}/apiKeys$`), 'org-api-key-created'],
   ['GET', new RegExp(`^/groups/${seg}/agents$`), 'agent-links'],
   ['GET', new RegExp(`^/groups/${seg}/agents/${seg}$`), 'agents-by-type'],
+  ['GET', new RegExp(`^/orgs/${seg}$`), 'org'],
+  ['GET', new RegExp(`^/groups/${seg}/integrations$`), 'integrations'],
+  ['PUT', new RegExp(`^/groups/${seg}/integrations/${seg}$`), 'integration-replaced'],
 ];
 
 export const FIELD_KEYS = { publicKey: 'fieldkey', privateKey: '1c2f3a4b-5d6e-7f80-9a1b-2c3d4e5f6a7b' };

@@ -98,7 +98,11 @@ describe('on call, on the demo world', () => {
     const priya = sim.store.data.users.find((u) => u.username.includes('priya'))!;
     const r = await t.call('find_user', { username: priya.username });
     expect(r.isError, r.text).toBe(false);
-    for (const fact of [priya.username, priya.id, 'GROUP_OWNER @ payments-prod'])
+    for (const fact of [
+      priya.username,
+      priya.id,
+      `GROUP_OWNER @ project payments-prod (${project('payments-prod')})`,
+    ])
       expect(r.text).toContain(fact);
     const projects = new Set(priya.roles.map((x) => x.groupId).filter(Boolean));
     expect(projects).toEqual(new Set([project('payments-prod'), project('analytics-prod')]));
@@ -144,10 +148,39 @@ describe('on call, on the demo world', () => {
     expect(openAlerts(analytics, 'NO_PRIMARY').map((a) => a.replicaSetName)).toEqual(['analytics-shard-1']);
   });
 
-  it.todo(
-    'silence disk alerts during patching — what goes quiet by name (create_maintenance_window preview)',
-  );
-  it.todo('find Priya by part of her name (find_user by a part of a username)');
-  it.todo('her roles whole: analytics-prod GROUP_READ_ONLY too (find_user cuts the roles cell today)');
+  it('silence disk alerts during patching — what goes quiet by name, paging first, and it asks first', async () => {
+    const r = await t.call('create_maintenance_window', {
+      projectId: project('payments-prod'),
+      startDate: new Date(Date.now() + 3_600_000).toISOString(),
+      endDate: new Date(Date.now() + 3 * 3_600_000).toISOString(),
+      alertTypeNames: ['HOST'],
+      description: 'Kernel patching',
+    });
+    expect(r.structured?.outcome, r.text).toBe('confirmation_required');
+    for (const fact of [
+      'Pages go quiet',
+      'Project-wide',
+      'host down (HOST_DOWN)',
+      'Disk alerts cannot be muted alone',
+      '`Disk space used on data partition > 85 %`',
+    ])
+      expect(r.text).toContain(fact);
+    const lines = r.text.split('\n');
+    const at = (s: string) => lines.findIndex((l) => l.includes(s));
+    expect(at('pages via')).toBeLessThan(at('`Disk space used on data partition'));
+    expect(r.text.length).toBeLessThan(4000);
+  });
+
+  it('find Priya by part of her name, her roles whole, named by project', async () => {
+    const priya = sim.store.data.users.find((u) => u.username.includes('priya'))!;
+    const r = await t.call('find_user', { query: 'priya' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain(priya.id);
+    for (const role of priya.roles.filter((x) => x.groupId)) {
+      const name = sim.store.data.projects.find((p) => p.id === role.groupId)!.name;
+      expect(r.text).toContain(`- ${role.roleName} @ project ${name} (${role.groupId})`);
+    }
+    expect(r.text).not.toContain('…');
+  });
   it.todo('what changed in the last hour? (triage_installation sinceHours=1)');
 });

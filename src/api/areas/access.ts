@@ -9,6 +9,8 @@ import {
   ApiKeySchema,
   type FirstUser,
   FirstUserSchema,
+  type Org,
+  OrgSchema,
   type Project,
   ProjectSchema,
   type RoleAssignment,
@@ -28,6 +30,15 @@ export function projectsArea(ctx: AreaContext) {
     /** Beyond the spec (the field has it): the project the key sees under exactly this name. */
     async byName(name: string, o?: CallOptions): Promise<Project> {
       return ctx.call(ProjectSchema, 'Project', { method: 'GET', path: apiPath`/groups/byName/${name}` }, o);
+    },
+  };
+}
+
+export function orgsArea(ctx: AreaContext) {
+  return {
+    /** Beyond the spec (the field has it): one organization, for its name. */
+    async get(orgId: string, o?: CallOptions): Promise<Org> {
+      return ctx.call(OrgSchema, 'Org', { method: 'GET', path: apiPath`/orgs/${orgId}` }, o);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Alert, ApiEvent } from '../../api/types.js';
 import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import { age, due, plural, table, when } from '../markdown.js';
 import { cell } from '../untrusted.js';
+import { mutedBy } from './windows.js';
 // cause's heading, notes and rows, and the headline that counts them. Tools, triage, feeds and previews draw
 // alerts through this module only.
 
@@ -66,6 +67,8 @@ export interface AlertGroup {
     startDate?: string;
     endDate?: string;
     types: string[];
+    /** A person's words for it (untrusted); the answer names the window by it. */
+    description?: string;
   };
   acknowledged: number;
   oldest?: string;
@@ -94,14 +97,17 @@ export function groupHeading(g: AlertGroup, now: Date, listedWindow?: string): s
 }
 
 /**
- * Which maintenance window mutes (or will mute) the cause's notifications, for its heading. `listed`: the
- * one window in force, shown with its id and end next to the answer, so "muted" alone says which.
+ * Which maintenance window mutes (or will mute) the cause's notifications, for its heading: by its
+ * description, and why it applies (windows mute alert types project-wide, whatever the description names).
+ * `listed`: the one window in force, drawn next to the answer by the caller (triage), so "muted" alone says
+ * which; the caller says there why it applies (mutedBy in views/windows.ts).
  */
 export function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string {
   if (!w) return '';
-  if (w.state === 'active')
-    return w.id === listed ? ' · muted' : ` · muted by window ${w.id} until ${when(w.endDate, now)}`;
-  return ` · window ${w.id} mutes it from ${when(w.startDate, now)}`;
+  if (w.state === 'active' && w.id === listed) return ' · muted';
+  const by = mutedBy({ id: w.id, description: w.description, alertTypeNames: w.types });
+  if (w.state === 'active') return ` · ${by} until ${when(w.endDate, now)} (windowId ${w.id})`;
+  return ` · will be ${by} from ${when(w.startDate, now)} (windowId ${w.id})`;
 }
 
 /**

@@ -6,20 +6,49 @@ import { age } from '../markdown.js';
 /** Who caused it: a person's username, or an API key's public key. */
 export const eventColumns = ['eventId', 'time', 'type', 'who', 'target', 'what changed', 'alertId'];
 
-export function eventRow(e: ApiEvent, now: Date, names: NameBook = idsOnly): unknown[] {
+/**
+ * Names of what events are about, learned for one answer: an alert configuration by its condition in words, a
+ * maintenance window by its description (while it can still be read).
+ */
+export interface EventTargets {
+  config(id: string): string | undefined;
+  window(id: string): string | undefined;
+}
+
+export const noTargets: EventTargets = { config: () => undefined, window: () => undefined };
+
+export function eventRow(
+  e: ApiEvent,
+  now: Date,
+  names: NameBook = idsOnly,
+  targets: EventTargets = noTargets,
+): unknown[] {
   return [
     e.id,
     age(e.created, now),
     e.eventTypeName,
     eventWho(e, names),
-    eventTarget(e),
+    eventTarget(e, targets),
     whatChanged(e),
     e.alertId,
   ];
 }
 
-/** The diffs an event carries, on one line ("" when it records none: the type says it all). */
-export const whatChanged = (e: ApiEvent) => (e.diffs?.length ? changeSummary(e) : '');
+/** What a change event's type says changed, as before → after (the platform records no diff for these). */
+const IMPLIED: Record<string, string> = {
+  ALERT_CONFIG_ENABLED_AUDIT: 'enabled: no → yes',
+  ALERT_CONFIG_DISABLED_AUDIT: 'enabled: yes → no',
+  ALERT_CONFIG_ADDED_AUDIT: 'configuration added',
+  ALERT_CONFIG_DELETED_AUDIT: 'configuration deleted',
+  MAINTENANCE_WINDOW_ADDED_AUDIT: 'window added',
+  MAINTENANCE_WINDOW_DELETED_AUDIT: 'window deleted',
+  ALERT_ACKNOWLEDGED_AUDIT: 'acknowledged',
+  ALERT_UNACKNOWLEDGED_AUDIT: 'acknowledgement removed',
+};
+
+/** The diffs an event carries on one line, or what its type says changed ("" when neither says more). */
+export const whatChanged = (e: ApiEvent) =>
+  e.diffs?.length ? changeSummary(e) : (IMPLIED[e.eventTypeName ?? ''] ?? '');
 
 export function eventWho(e: ApiEvent, names: NameBook = idsOnly): string | undefined {
   if (e.username) return e.username;
@@ -28,11 +57,24 @@ export function eventWho(e: ApiEvent, names: NameBook = idsOnly): string | undef
   return key.startsWith('key ') ? key : `key ${key}`;
 }
 
-/** What it is about: a data operation, a host, a user or key it targeted, a replica set or cluster. */
-export function eventTarget(e: ApiEvent): string | undefined {
+/**
+ * What it is about: a data operation, a host, a user or key it targeted, an alert configuration (by its
+ * condition) or maintenance window (by its description) a change was made to, a replica set or cluster.
+ */
+export function eventTarget(e: ApiEvent, targets: EventTargets = noTargets): string | undefined {
   const port = e.port ?? e.Port;
   const r = e as Record<string, unknown>;
   if (e.hostname) return port !== undefined ? `${e.hostname}:${port}` : e.hostname;
+  const type = e.eventTypeName ?? '';
+  if (/^(GLOBAL_)?ALERT_CONFIG_/.test(type) && e.alertConfigId) {
+    const c = targets.config(e.alertConfigId);
+    return c ? `configuration "${c}"` : `configuration ${e.alertConfigId}`;
+  }
+  const windowId = typeof r.maintenanceWindowId === 'string' ? r.maintenanceWindowId : undefined;
+  if (windowId) {
+    const w = targets.window(windowId);
+    return w !== undefined ? `window "${w}"` : `window ${windowId} (ended or deleted: no longer readable)`;
+  }
   return (
     dataOperation(e) ??
     (r.targetUsername as string | undefined) ??
@@ -71,7 +113,7 @@ export function changeSummary(e: ApiEvent): string {
   return [dataOperation(e), ...diffs, ...about].filter(Boolean).join('; ');
 }
 
-export const eventList: ListView<ApiEvent> = {
+export const eventList = (targets: EventTargets = noTargets): ListView<ApiEvent> => ({
   columns: eventColumns,
-  row: (e: ApiEvent, now: Date, names: NameBook) => eventRow(e, now, names),
-};
+  row: (e: ApiEvent, now: Date, names: NameBook) => eventRow(e, now, names, targets),
+});

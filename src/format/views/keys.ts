@@ -33,14 +33,6 @@ export function keyNote(k: KeptKey): string {
 
 type Role = { roleName?: string; orgId?: string; groupId?: string };
 
-/** Role labels that name projects where the names are known: "GROUP_OWNER @ payments-prod". */
-export const namedRoles =
-  (projectNames: ReadonlyMap<string, string>) =>
-  (r: Role): string => {
-    const name = r.groupId ? projectNames.get(r.groupId) : undefined;
-    return name ? `${r.roleName} @ ${name}` : roleLabel(r);
-  };
-
 /** "GROUP_OWNER @ project `payments-prod` (09c5…)" when `project` knows the name, else the id alone. */
 export const roleLabel = (r: Role, project: (id: string) => string = (id) => id) =>
   r.groupId

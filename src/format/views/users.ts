@@ -2,7 +2,8 @@
 import type { AccessListEntry, User } from '../../api/types.js';
 import type { ListView } from '../answers.js';
 import { age } from '../markdown.js';
-import { namedRoles, roleLabel } from './keys.js';
+import { cell } from '../untrusted.js';
+import { roleLabel } from './keys.js';
 export const accessList: ListView<AccessListEntry> = {
   columns: ['address', 'added', 'last used', 'last used from', 'requests'],
   row: (e: AccessListEntry, now: Date) => [
@@ -32,14 +33,44 @@ export const userPairs = (u: User): Array<[string, unknown]> => [
   ['Teams', u.teamIds],
 ];
 
-/** People as a list: who they are and what they may do, roles named by project where the names are known. */
-export const userList = (projectNames: ReadonlyMap<string, string>): ListView<User> => ({
-  columns: ['userId', 'name', 'username', 'email', 'roles'],
-  row: (u: User) => [
-    u.id,
-    fullName(u),
-    u.username,
-    u.emailAddress,
-    (u.roles ?? []).map(namedRoles(projectNames)).join('; '),
-  ],
-});
+/** What a role label needs to name where a role applies: project and organization names, where known. */
+export interface RolePlaces {
+  projects: ReadonlyMap<string, string>;
+  orgs: ReadonlyMap<string, string>;
+}
+
+/** "GROUP_READ_ONLY @ project search-staging (5f…)", "ORG_MEMBER @ org Acme (49…)": whole, never cut. */
+export function placedRole(
+  r: { roleName?: string; orgId?: string; groupId?: string },
+  at: RolePlaces,
+): string {
+  if (r.groupId) {
+    const n = at.projects.get(r.groupId);
+    return `${r.roleName} @ project ${n ? `${n} (${r.groupId})` : r.groupId}`;
+  }
+  if (r.orgId) {
+    const n = at.orgs.get(r.orgId);
+    return `${r.roleName} @ org ${n ? `${n} (${r.orgId})` : r.orgId}`;
+  }
+  return `${r.roleName} (global)`;
+}
+
+/**
+ * One person as a block (for the inside of a data fence): who they are on one line, then one line per role,
+ * so that no role is ever cut to fit a table cell.
+ */
+export function personBlock(u: User, at: RolePlaces): string {
+  const who = [
+    `**${cell(fullName(u) || u.username, 100)}**`,
+    `username ${cell(u.username, 120)}`,
+    ...(u.emailAddress && u.emailAddress !== u.username ? [`email ${cell(u.emailAddress, 120)}`] : []),
+    `userId ${cell(u.id, 40)}`,
+  ].join(' · ');
+  const roles = u.roles ?? [];
+  return [
+    who,
+    ...(roles.length
+      ? roles.map((r) => `- ${cell(placedRole(r, at), 300)}`)
+      : ['- no roles (an invitation may be pending)']),
+  ].join('\n');
+}

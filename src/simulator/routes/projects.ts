@@ -1,9 +1,17 @@
 // Projects (groups), beyond the spec: the projects the key can see, and one project.
 
+import { ROLE_NAMES } from '../../platform/index.js';
 import type { ProjectRec } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { SimError } from '../types.js';
-import { requireProjectRole, visibleProjects } from './access.js';
+import {
+  callerOf,
+  findOrg,
+  hasGlobalRole,
+  requireProjectRole,
+  unauthorized,
+  visibleProjects,
+} from './access.js';
 import { selfLinks } from './render.js';
 
 function renderProject(req: SimRequest, ctx: SimContext, p: ProjectRec): Record<string, unknown> {
@@ -36,6 +44,23 @@ function renderProject(req: SimRequest, ctx: SimContext, p: ProjectRec): Record<
 }
 
 export const projectRoutes: SimRoute[] = [
+  {
+    // The field answers GET /orgs/{id} (beyond the spec): the organization's name, for anyone who can see it
+    // (a global role, a role in the organization, or a role in one of its projects).
+    method: 'GET',
+    path: '/orgs/:orgId',
+    beyondSpec: true,
+    handle(req, ctx) {
+      const org = findOrg(ctx, req.params.orgId ?? '');
+      const roles = callerOf(req).key.roles;
+      const sees =
+        hasGlobalRole(roles, ROLE_NAMES) ||
+        roles.some((r) => r.orgId === org.id) ||
+        visibleProjects(req, ctx).some((p) => p.orgId === org.id);
+      if (!sees) throw unauthorized();
+      return { status: 200, body: { id: org.id, name: org.name, links: selfLinks(req, `/orgs/${org.id}`) } };
+    },
+  },
   {
     method: 'GET',
     path: '/groups',
