@@ -34,7 +34,6 @@ import {
   viewOf as toolsetView,
 } from '../policy/toolsets.js';
 import type { AnyTool, ToolAnswer, ToolContext } from '../tool/index.js';
-import { maxKindOf } from '../tool/index.js';
 import { callNames } from '../tool/names.js';
 import { packageVersion } from '../version.js';
 import { forView, registerApps, showsViews, VIEW_DATA, viewOf, withView } from './apps.js';
