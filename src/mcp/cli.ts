@@ -8,7 +8,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { outsideBudget } from '../api/budget.js';
 import { freshReads } from '../api/cache.js';
 import { openInBrowser } from '../approval/open.js';
-import { type Config, ConfigError, loadConfig, settingNames, unknownSettings } from '../config.js';
+import { type Config, ConfigError, loadConfig, settingsHelp, unknownSettings } from '../config.js';
 import type { Person } from '../identity/index.js';
 import { createLogger } from '../log.js';
 import {
@@ -29,12 +29,11 @@ import { listenedUris, listenOn, localBus, redisBus, watchWhileOpen } from './li
 import { createRuntime } from './runtime.js';
 import { type ClientToolsets, createMcpServer, type ServerDeps } from './server.js';
 
-const serveHelp = `Usage: dbops-mcp serve [--transport stdio|http] [--host 127.0.0.1] [--port 3000] [--demo] [--config FILE] [settings]
+const serveHelp =
+  () => `Usage: dbops-mcp serve [--transport stdio|http] [--host 127.0.0.1] [--port 3000] [--demo] [--config FILE] [settings]
 
-Every setting is also a flag: ${Object.values(settingNames)
-  .map((n) => n.flag)
-  .join(' ')}
-Environment variables (DBOPS_*) are read too; flags win. See the README for each setting.`;
+Each setting is an environment variable and a flag; flags win.
+${settingsHelp()}`;
 
 function fail(e: unknown): number {
   if (e instanceof ConfigError) {
@@ -48,7 +47,7 @@ function fail(e: unknown): number {
 
 export async function runServe(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
-    process.stderr.write(`${serveHelp}\n`);
+    process.stderr.write(`${serveHelp()}\n`);
     return 0;
   }
   let config: Config;
