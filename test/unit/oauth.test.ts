@@ -50,6 +50,17 @@ const token = (k: { kid: string; sign: Key }, email: string, claims: Record<stri
     .setExpirationTime('5m')
     .sign(k.sign);
 
+/** This server as a resource server of the test issuer, keys fetched again whenever asked. */
+const resourceServer = (more: { personClaim?: string } = {}) =>
+  createOAuth({
+    issuer,
+    audiences: () => [AUD],
+    scopes: [],
+    logger: silentLogger,
+    keysCooldownMs: 0,
+    ...more,
+  });
+
 describe('the issuer and its keys', () => {
   it('looks for the metadata where RFC 8414 and OpenID put it, path included', () => {
     expect(metadataUrls('https://sso.example.com/realms/ops')).toEqual([
@@ -61,13 +72,7 @@ describe('the issuer and its keys', () => {
   it('keeps the keys between tokens and fetches them again when the issuer rotates them', async () => {
     const [k1, k2] = [await key('k1'), await key('k2')];
     published = [k1.jwk];
-    const oauth = createOAuth({
-      issuer,
-      audiences: () => [AUD],
-      scopes: [],
-      logger: silentLogger,
-      keysCooldownMs: 0,
-    });
+    const oauth = resourceServer();
     expect((await oauth.verify(await token(k1, 'priya@example.com'))).person).toBe('priya@example.com');
     expect((await oauth.verify(await token(k1, 'lee@example.com'))).person).toBe('lee@example.com');
     expect(keyFetches).toBe(1);
@@ -87,15 +92,7 @@ describe('who a token names (finding 5 of trust round 4)', () => {
   const verifier = async (personClaim?: string) => {
     const k = await key('kp');
     published = [k.jwk];
-    const oauth = createOAuth({
-      issuer,
-      audiences: () => [AUD],
-      scopes: [],
-      logger: silentLogger,
-      keysCooldownMs: 0,
-      ...(personClaim ? { personClaim } : {}),
-    });
-    return { k, oauth };
+    return { k, oauth: resourceServer(personClaim ? { personClaim } : {}) };
   };
 
   it('takes an address only when the issuer verified it, else the subject', async () => {
