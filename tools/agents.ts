@@ -1,8 +1,12 @@
 // Agents: the monitoring, backup and automation agents of a project, and whether they are alive.
 import { z } from 'zod';
-import { listAnswer } from '../src/format/answers.js';
-import { fields } from '../src/format/markdown.js';
-import { agentList } from '../src/format/views/agents.js';
+import { reconcileAgents } from '../src/feeds/agents.js';
+import { loadOpenAlerts } from '../src/feeds/alerts.js';
+import { fields, plural, table } from '../src/format/markdown.js';
+import { redact } from '../src/format/redact.js';
+import { cell } from '../src/format/untrusted.js';
+import { reconciledColumns, reconciledRow, stateWords, unmatchedLine } from '../src/format/views/agents.js';
+import { alertInGroup } from '../src/format/views/alerts.js';
 import { AGENT_TYPES } from '../src/platform/index.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
@@ -11,27 +15,113 @@ export const listAgents = defineTool({
   name: 'list_agents',
   title: 'List agents of one type',
   description:
-    "Lists a project's monitoring, backup or automation agents: host, state, last ping. Use when hosts stop reporting or an AGENT alert fires.",
+    'Lists a project\'s monitoring, backup or automation agents, reconciled with the project\'s open agent-down alerts (MONITORING_AGENT_DOWN, BACKUP_AGENT_DOWN…): which are down, which are silent past their alert threshold, and what STANDBY and NO_PROCESSES mean. Use for "is the agent running?" or when an AGENT alert fires.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
     agentType: z.enum(AGENT_TYPES).describe('Which agents to list'),
     ...page,
   },
-  output: listOutput,
-  run: (ctx, args) => ctx.api.agents.list(args.projectId, args.agentType, pageQuery(args), ctx.req),
-  format: (result, args, f) =>
-    listAnswer(
-      result,
-      pageQuery(args),
-      {
-        title: `${args.agentType} agents of project ${f.names.project(args.projectId)}`,
-        ...agentList,
-        next: 'list_hosts for the hosts they watch; get_automation_status for automation progress',
-        empty: `No ${args.agentType} agents in this project.`,
+  output: {
+    ...listOutput,
+    downAlerts: z.array(z.looseObject({})),
+    silent: z.array(z.string()),
+    thresholdMinutes: z.number(),
+    alertsNote: z.string().optional(),
+  },
+  run: async (ctx, args) => {
+    const [agents, alerts] = await Promise.all([
+      ctx.api.agents.list(args.projectId, args.agentType, pageQuery(args), ctx.req),
+      // The alerts only explain the agents: failing to read them must not cost the list.
+      loadOpenAlerts(ctx.api, args.projectId, { signal: ctx.signal }).catch((e: unknown) => {
+        if (ctx.signal.aborted) throw e;
+        return e instanceof Error ? e.message : String(e);
+      }),
+    ]);
+    return { agents, alerts };
+  },
+  format: ({ agents, alerts }, args, f) => {
+    const read = typeof alerts === 'string' ? undefined : alerts;
+    const report = reconcileAgents({
+      agents: { [args.agentType]: agents.results },
+      alerts: read?.alerts ?? [],
+      globalAlertIds: read?.globalAlertIds,
+      configs: read?.configs,
+      globalConfigs: read?.globalConfigs,
+      now: f.now,
+    });
+    const q = pageQuery(args);
+    const type = args.agentType;
+    const down = report.checks.filter((c) => c.alerts.length > 0);
+    const silent = report.checks.filter((c) => c.silent);
+    const threshold = report.thresholds[type]!;
+    const verdict = [
+      down.length || report.unmatched.length
+        ? `${plural(report.downAlerts.length, `open ${type}_AGENT_DOWN alert`)}`
+        : `no ${type}_AGENT_DOWN alert open`,
+      silent.length ? `${plural(silent.length, 'agent')} silent past ${threshold.minutes} min` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    const first = (q.pageNum - 1) * q.itemsPerPage + 1;
+    const shown = agents.results.length;
+    const lines = [
+      `# ${type} agents of project ${f.names.project(args.projectId)} — ${agents.totalCount} total${shown ? `, showing ${first}–${first + shown - 1}` : ''}; ${verdict}`,
+    ];
+    const body: string[] = [];
+    if (shown)
+      body.push(
+        table(
+          reconciledColumns,
+          report.checks.map((c) => reconciledRow(c, f.now)),
+        ),
+      );
+    for (const d of report.unmatched) body.push(`- ${unmatchedLine(d, f.now)}`);
+    if (body.length) lines.push(f.fence.notice, f.fence.wrap(body.join('\n')));
+    if (!shown)
+      lines.push(`No ${type} agents in this project${agents.totalCount ? ` on page ${q.pageNum}` : ''}.`);
+    const seen =
+      type === 'MONITORING' ? 'last ping' : 'last configuration call (the platform gives no ping for these)';
+    lines.push(
+      `Silent means no ${seen} for longer than ${threshold.minutes} min (${threshold.from === 'configuration' ? `the ${type}_AGENT_DOWN alert configuration` : 'the default; no alert configuration sets it'}).`,
+    );
+    if (typeof alerts === 'string')
+      lines.push(`Open alerts could not be read (${cell(alerts, 160)}): agent-down alerts are not shown.`);
+    else if (alerts.globalNote) lines.push(alerts.globalNote);
+    const left = agents.totalCount - (first - 1 + shown);
+    if (left > 0 && shown > 0) lines.push(`${left} more — call again with pageNum=${q.pageNum + 1}.`);
+    lines.push(
+      report.downAlerts.length
+        ? 'Next: acknowledge_alert with an alertId once someone is on it; get_alert_config with its alertConfigId for who is notified.'
+        : 'Next: list_hosts for the hosts they watch; get_automation_status for automation progress.',
+    );
+    return {
+      text: lines.join('\n'),
+      structured: {
+        totalCount: agents.totalCount,
+        pageNum: q.pageNum,
+        itemsPerPage: q.itemsPerPage,
+        results: redact(
+          report.checks.map((c) => ({
+            ...c.agent,
+            silent: c.silent,
+            openAlertIds: c.alerts.map((d) => d.alert.id),
+            meaning: stateWords(c.agent.stateName),
+          })),
+        ),
+        downAlerts: redact(
+          report.downAlerts.map((d) => ({
+            ...alertInGroup(d.alert),
+            eventTypeName: d.alert.eventTypeName,
+            global: d.global,
+          })),
+        ),
+        silent: silent.map((c) => c.agent.hostname ?? '?'),
+        thresholdMinutes: threshold.minutes,
+        ...(typeof alerts === 'string' ? { alertsNote: cell(alerts, 160) } : {}),
       },
-      f,
-    ),
+    };
+  },
 });
 
 // Real servers prefix rels with a vendor URL; only the suffix is meaningful.

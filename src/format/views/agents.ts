@@ -1,7 +1,19 @@
-// How an agent looks to a person: host, state, last configuration and ping, managed, tag.
-import type { Agent } from '../../api/types.js';
+// How an agent looks to a person: host, state (in words), last configuration and ping, managed, tag; and
+// what the agents of a project say once reconciled with the open agent-down alerts.
+import type { Agent, Alert } from '../../api/types.js';
 import type { ListView } from '../answers.js';
-import { age } from '../markdown.js';
+import { age, plural } from '../markdown.js';
+import { cell } from '../untrusted.js';
+
+/** What an agent's state means, in words: STANDBY and NO_PROCESSES are not failures, and not work either. */
+export const AGENT_STATE_WORDS: Record<string, string> = {
+  ACTIVE: 'active: doing the work',
+  STANDBY: 'standby: running, takes over if the active agent stops; does no work now',
+  NO_PROCESSES: 'no processes: running, but has no processes assigned to watch or back up',
+};
+
+export const stateWords = (state: string | undefined) => (state ? (AGENT_STATE_WORDS[state] ?? state) : '—');
+
 export const agentList: ListView<Agent> = {
   columns: ['hostname', 'state', 'last conf', 'last ping', 'managed', 'tag'],
   row: (a: Agent, now: Date) => [
@@ -13,3 +25,60 @@ export const agentList: ListView<Agent> = {
     a.tag,
   ],
 };
+
+/** The shape of a reconciled agent (src/feeds/agents.ts) as far as drawing it goes. */
+export interface AgentCheckView {
+  type: string;
+  agent: Agent;
+  lastSeen?: string;
+  seenBy: 'lastPing' | 'lastConf';
+  thresholdMin: number;
+  silent: boolean;
+  alerts: Array<{ alert: Alert; global: boolean }>;
+}
+
+/** "MONITORING_AGENT_DOWN open 2 d (alertId …)" for each alert, joined. */
+export function downAlertWords(alerts: Array<{ alert: Alert; global: boolean }>, now: Date): string {
+  return alerts
+    .map(
+      ({ alert, global }) =>
+        `${alert.eventTypeName}${global ? ' (global)' : ''} open ${age(alert.created, now)?.replace(/ ago$/, '') ?? '?'} (alertId ${alert.id})`,
+    )
+    .join('; ');
+}
+
+/** The verdict on one agent: down (an alert is open), silent (past its threshold), or its state in words. */
+export function agentVerdict(c: AgentCheckView, now: Date): string {
+  const parts: string[] = [];
+  if (c.alerts.length) parts.push(`DOWN — ${downAlertWords(c.alerts, now)}`);
+  if (c.silent)
+    parts.push(
+      `SILENT — last ${c.seenBy === 'lastPing' ? 'ping' : 'configuration call'} ${age(c.lastSeen, now)}, past its ${c.thresholdMin}-minute alert threshold${c.alerts.length ? '' : ' (no alert is open)'}`,
+    );
+  if (!parts.length) return stateWords(c.agent.stateName);
+  return `${parts.join('; ')}; state ${c.agent.stateName ?? '—'}`;
+}
+
+export const reconciledColumns = ['hostname', 'state', 'last conf', 'last ping', 'verdict'];
+
+export const reconciledRow = (c: AgentCheckView, now: Date) => [
+  c.agent.hostname,
+  c.agent.stateName,
+  age(c.agent.lastConf, now),
+  age(c.agent.lastPing, now),
+  agentVerdict(c, now),
+];
+
+/** One line on an agent-down alert whose host has no listed agent of that type. */
+export function unmatchedLine(d: { alert: Alert; global: boolean }, now: Date): string {
+  const host = cell((d.alert.hostnameAndPort ?? '?').replace(/:\d+$/, ''));
+  return `${d.alert.eventTypeName}${d.global ? ' (global)' : ''} open ${age(d.alert.created, now)?.replace(/ ago$/, '')} on ${host} (alertId ${d.alert.id}) — no agent of that type is listed on that host now`;
+}
+
+/** "2 monitoring agents: 1 active, 1 standby" — counts by state. */
+export function stateCounts(agents: Agent[], type: string): string {
+  const by = new Map<string, number>();
+  for (const a of agents) by.set(a.stateName ?? '?', (by.get(a.stateName ?? '?') ?? 0) + 1);
+  const parts = [...by].map(([s, n]) => `${n} ${s.toLowerCase().replace('_', ' ')}`);
+  return `${plural(agents.length, `${type.toLowerCase()} agent`)}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+}

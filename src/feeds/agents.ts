@@ -1,0 +1,146 @@
+// One truth about agents: the agent lists of a project reconciled with its open agent-down alerts (the
+// project's and the global configurations'), and an agent flagged silent when it has not been heard from for
+// longer than its alert threshold — even when no alert is open. The spec gives `lastPing` for monitoring agents
+// only; backup and automation agents are judged by `lastConf`.
+import type { Agent, Alert, AlertConfig, ApiClient, GlobalAlertConfig } from '../api/client.js';
+import { fetchAll } from '../api/paging.js';
+import { AGENT_TYPES, type AgentType } from '../platform/index.js';
+
+const MINUTE = 60_000;
+/** The platform's default threshold of an agent-down alert, used where no configuration says otherwise. */
+export const DEFAULT_SILENCE_MIN = 10;
+const MAX_AGENTS = 2_000;
+
+/** The agent type an agent-down alert is about (MONITORING_AGENT_DOWN → MONITORING), if it is one. */
+export function agentTypeOfAlert(eventTypeName: string | undefined): AgentType | undefined {
+  const m = /^(MONITORING|BACKUP|AUTOMATION)_AGENT_DOWN$/.exec(eventTypeName ?? '');
+  return m ? (m[1] as AgentType) : undefined;
+}
+
+const hostOf = (a: Alert) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '');
+
+/** A threshold in minutes from an agent-down configuration ("> 10 MINUTES"), if it states one. */
+function thresholdMin(c: AlertConfig | GlobalAlertConfig): number | undefined {
+  const t = (c as AlertConfig).threshold;
+  if (!t || typeof t.threshold !== 'number' || !(t.threshold > 0)) return undefined;
+  const unit = String(t.units ?? 'MINUTES').toUpperCase();
+  const factor = unit.startsWith('HOUR')
+    ? 60
+    : unit.startsWith('SECOND')
+      ? 1 / 60
+      : unit.startsWith('DAY')
+        ? 1440
+        : 1;
+  return t.threshold * factor;
+}
+
+export interface AgentDownAlert {
+  alert: Alert;
+  global: boolean;
+}
+
+export interface AgentCheck {
+  type: AgentType;
+  agent: Agent;
+  /** When the agent was last heard from: lastPing (monitoring), else lastConf. */
+  lastSeen?: string;
+  /** Which field lastSeen is. */
+  seenBy: 'lastPing' | 'lastConf';
+  thresholdMin: number;
+  /** Not heard from for longer than the threshold. */
+  silent: boolean;
+  /** Open agent-down alerts on this agent's host. */
+  alerts: AgentDownAlert[];
+}
+
+export interface AgentReport {
+  /** Types read, with their agents checked. */
+  checks: AgentCheck[];
+  typesRead: AgentType[];
+  /** Open agent-down alerts on a host with no listed agent of that type (or of a type not read). */
+  unmatched: AgentDownAlert[];
+  /** Every open agent-down alert of the types read. */
+  downAlerts: AgentDownAlert[];
+  thresholds: Partial<Record<AgentType, { minutes: number; from: 'configuration' | 'default' }>>;
+}
+
+/** A project's agents of the given types (all three when none is given). */
+export async function loadAgents(
+  api: ApiClient,
+  projectId: string,
+  types: readonly AgentType[] = AGENT_TYPES,
+  signal?: AbortSignal,
+): Promise<Partial<Record<AgentType, Agent[]>>> {
+  const lists = await Promise.all(
+    types.map((t) =>
+      fetchAll((q) => api.agents.list(projectId, t, q, { signal }), { signal, maxItems: MAX_AGENTS }),
+    ),
+  );
+  return Object.fromEntries(types.map((t, i) => [t, lists[i]!.items]));
+}
+
+export interface ReconcileInput {
+  agents: Partial<Record<AgentType, Agent[]>>;
+  /** The project's open alerts (project and global configurations). */
+  alerts: Alert[];
+  globalAlertIds?: string[];
+  configs?: AlertConfig[];
+  globalConfigs?: GlobalAlertConfig[];
+  now: Date;
+}
+
+export function reconcileAgents(i: ReconcileInput): AgentReport {
+  const global = new Set(i.globalAlertIds ?? []);
+  const types = AGENT_TYPES.filter((t) => i.agents[t] !== undefined);
+  const thresholds: AgentReport['thresholds'] = {};
+  for (const t of types) {
+    // The project's own configuration first, then a global one; the smallest enabled threshold applies.
+    const configured = [...(i.configs ?? []), ...((i.globalConfigs ?? []) as AlertConfig[])]
+      .filter((c) => c.enabled !== false && agentTypeOfAlert(c.eventTypeName) === t)
+      .map(thresholdMin)
+      .filter((m): m is number => m !== undefined);
+    thresholds[t] = configured.length
+      ? { minutes: Math.min(...configured), from: 'configuration' }
+      : { minutes: DEFAULT_SILENCE_MIN, from: 'default' };
+  }
+  const downAlerts: AgentDownAlert[] = i.alerts
+    .filter((a) => a.status === 'OPEN' || a.status === 'TRACKING')
+    .filter((a) => {
+      const t = agentTypeOfAlert(a.eventTypeName);
+      return t !== undefined && types.includes(t);
+    })
+    .map((alert) => ({ alert, global: global.has(alert.id) }));
+  const matched = new Set<AgentDownAlert>();
+  const now = i.now.getTime();
+  const checks: AgentCheck[] = types.flatMap((type) =>
+    (i.agents[type] ?? []).map((agent) => {
+      const seenBy = type === 'MONITORING' && agent.lastPing ? 'lastPing' : 'lastConf';
+      const lastSeen = seenBy === 'lastPing' ? agent.lastPing : agent.lastConf;
+      const minutes = thresholds[type]?.minutes ?? DEFAULT_SILENCE_MIN;
+      const seen = Date.parse(lastSeen ?? '');
+      const alerts = downAlerts.filter(
+        (d) => agentTypeOfAlert(d.alert.eventTypeName) === type && hostOf(d.alert) === agent.hostname,
+      );
+      for (const d of alerts) matched.add(d);
+      return {
+        type,
+        agent,
+        lastSeen,
+        seenBy,
+        thresholdMin: minutes,
+        silent: Number.isFinite(seen) && now - seen > minutes * MINUTE,
+        alerts,
+      } satisfies AgentCheck;
+    }),
+  );
+  return {
+    checks,
+    typesRead: types,
+    unmatched: downAlerts.filter((d) => !matched.has(d)),
+    downAlerts,
+    thresholds,
+  };
+}
+
+/** Agents that need a person: silent, or with an agent-down alert open. */
+export const troubled = (r: AgentReport) => r.checks.filter((c) => c.silent || c.alerts.length > 0);

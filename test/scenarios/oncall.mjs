@@ -1,0 +1,244 @@
+// The ten questions of an on-call shift (issue 32), asked of the demo installation the way a model would: the
+// calls it makes, and the facts each answer must hold — cause, who, since when, what next — computed from the
+// simulator's own records, so they hold for any demo world, not for one table's shape. Plain JavaScript with no
+// imports: test/scenarios/oncall.test.ts and bench/scenarios.mjs (after a build) run the very same questions.
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+const hostOf = (a) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '');
+const projectName = (data, id) => data.projects.find((p) => p.id === id)?.name ?? id;
+const isOpen = (a) => a.status === 'OPEN' || a.status === 'TRACKING';
+/** Project and global alerts, open or tracking, with the project they concern. */
+const openAlerts = (data) => [
+  ...data.alerts.filter(isOpen).map((a) => ({ ...a, global: false })),
+  ...data.globalAlerts.filter((a) => isOpen(a) && a.groupId).map((a) => ({ ...a, global: true })),
+];
+const ms = (iso) => Date.parse(iso ?? '') || 0;
+
+/** The part of an answer from the first line matching `start` up to the next heading of that level or above. */
+export function section(text, start) {
+  const lines = text.split('\n');
+  const i = lines.findIndex((l) => start.test(l));
+  if (i < 0) return '';
+  const level = /^(#+) /.exec(lines[i])?.[1].length ?? 3;
+  const end = lines.findIndex((l, j) => j > i && /^(#+) /.test(l) && /^(#+) /.exec(l)[1].length <= level);
+  return lines.slice(i, end < 0 ? undefined : end).join('\n');
+}
+
+/** True when some line of `text` holds every one of `parts`. */
+const onOneLine = (text, ...parts) => text.split('\n').some((l) => parts.every((p) => l.includes(p)));
+
+/** Makes the demo hold what the questions are about where a world may lack it: one monitoring agent silent. */
+export function prepare(data, now) {
+  const agents = data.agents.filter((a) => a.typeName === 'MONITORING' && a.stateName === 'ACTIVE');
+  const silentAlready = agents.some((a) => now.getTime() - ms(a.lastPing) > 10 * MIN);
+  if (!silentAlready) {
+    // The last project's active monitoring agent stopped pinging 45 minutes ago, and no alert says so yet.
+    const a = agents.at(-1);
+    a.lastPing = new Date(now.getTime() - 45 * MIN).toISOString().replace(/\.\d+Z$/, 'Z');
+  }
+}
+
+/**
+ * Each question: what a person asks, the calls a model makes (tool, arguments), and check(answers, data, now)
+ * returning what the answers lack (empty when the answer holds every fact). `change`: a question that makes a
+ * change (ask, then act: two calls allowed). `todo`: owned by another half of issue 32, not yet on main.
+ */
+export const questions = [
+  {
+    name: 'alerting',
+    question: 'what is alerting in payments-prod, and why?',
+    calls: [['triage_project', { projectId: 'payments-prod' }]],
+    check([text], data, now) {
+      const lacks = [];
+      const p = data.projects.find((x) => x.name === 'payments-prod');
+      for (const a of openAlerts(data).filter((x) => x.groupId === p.id))
+        if (!text.includes(a.id)) lacks.push(`open alert ${a.id} (${a.eventTypeName})`);
+      const active = data.maintenanceWindows.filter(
+        (w) => w.groupId === p.id && ms(w.startDate) <= now.getTime() && ms(w.endDate) > now.getTime(),
+      );
+      for (const w of active) {
+        if (w.description && !onOneLine(text, 'muted', w.description))
+          lacks.push(`"muted" names window "${w.description}" by its description`);
+      }
+      if (active.length && !/project-wide/.test(text)) lacks.push('says windows mute project-wide');
+      // "What changed, then what broke" holds only what happened in its window (24 h).
+      const story = section(text, /^### What changed/);
+      for (const a of openAlerts(data).filter((x) => x.groupId === p.id))
+        if (ms(a.created) < now.getTime() - 24 * HOUR && story.includes(a.id))
+          lacks.push(`alert ${a.id}, older than the window, under "what changed"`);
+      return lacks;
+    },
+  },
+  {
+    name: 'backup-agent',
+    question: 'is the backup agent running?',
+    calls: [['triage_installation', {}]],
+    check([text], data) {
+      const lacks = [];
+      for (const a of openAlerts(data).filter((x) => x.eventTypeName === 'BACKUP_AGENT_DOWN')) {
+        const project = projectName(data, a.groupId);
+        if (!onOneLine(text, 'BACKUP_AGENT_DOWN', hostOf(a)) || !text.includes(project))
+          lacks.push(`open BACKUP_AGENT_DOWN on ${hostOf(a)} in ${project}`);
+      }
+      const backup = data.agents.filter((a) => a.typeName === 'BACKUP');
+      if (backup.some((a) => a.stateName === 'NO_PROCESSES') && !/no processes assigned/i.test(text))
+        lacks.push('NO_PROCESSES explained in words');
+      if (backup.some((a) => a.stateName === 'STANDBY') && !/takes over/i.test(text))
+        lacks.push('STANDBY explained in words');
+      return lacks;
+    },
+  },
+  {
+    name: 'deployment-stuck',
+    question: 'why is the deployment stuck?',
+    calls: [['triage_installation', {}]],
+    check([text], data) {
+      const lacks = [];
+      for (const s of data.automation) {
+        for (const proc of s.processes.filter((x) => x.errorCode)) {
+          const project = projectName(data, s.groupId);
+          if (!text.includes(proc.name) || !text.includes(project))
+            lacks.push(`failing process ${proc.name} of ${project}`);
+          const status = /exit status \d+/.exec(`${proc.errorCodeDescription} ${proc.errorString}`)?.[0];
+          if (status && !text.includes(status)) lacks.push(`its error "${status}"`);
+          if (
+            /address already in use/.test(proc.errorCodeDescription) &&
+            !/address already in use/.test(text)
+          )
+            lacks.push('"address already in use"');
+          if (proc.plan.length && !text.includes(proc.plan.join(' → ')))
+            lacks.push(`its plan ${proc.plan.join(' → ')}`);
+          const published = data.events.some(
+            (e) => e.groupId === s.groupId && e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT',
+          );
+          if (published && !/goal published [^.;]*ago/.test(text))
+            lacks.push('how long since the goal was published');
+        }
+      }
+      return lacks;
+    },
+  },
+  {
+    name: 'silence-disk',
+    question: "silence disk alerts during tonight's patching",
+    change: true,
+    todo: 'windows say what they silence: the people/windows half of issue 32',
+  },
+  {
+    name: 'threshold-change',
+    question: 'who changed the disk threshold yesterday?',
+    todo: 'changes and their authors: the people/windows half of issue 32',
+  },
+  {
+    name: 'priya-access',
+    question: 'give Priya read access to search-staging',
+    change: true,
+    todo: 'people: the people/windows half of issue 32',
+  },
+  {
+    name: 'pagerduty-rotate',
+    question: 'rotate the PagerDuty key',
+    change: true,
+    todo: 'integrations: the people/windows half of issue 32',
+  },
+  {
+    name: 'on-fire',
+    question: 'what is on fire across all projects?',
+    calls: [['triage_installation', {}]],
+    check([text], data) {
+      const lacks = [];
+      const withAlerts = new Set(openAlerts(data).map((a) => a.groupId));
+      const order = data.projects
+        .map((p) => ({ p, at: text.search(new RegExp(`^#+ \\d+\\. \`?${p.name}\\b`, 'm')) }))
+        .filter((x) => x.at >= 0)
+        .sort((a, b) => a.at - b.at);
+      for (const id of withAlerts)
+        if (!order.some((x) => x.p.id === id))
+          lacks.push(`project ${projectName(data, id)} ranked with its causes`);
+      // A project whose automation is failing ranks above every project with no host down, no primary and no
+      // failing automation.
+      const rank = (id) => order.findIndex((x) => x.p.id === id);
+      const failing = data.automation
+        .filter((s) => s.processes.some((x) => x.errorCode))
+        .map((s) => s.groupId);
+      const available = (id) =>
+        !failing.includes(id) &&
+        !openAlerts(data).some((a) => a.groupId === id && /^(HOST_DOWN|NO_PRIMARY)$/.test(a.eventTypeName));
+      for (const id of failing)
+        for (const x of order.filter((o) => available(o.p.id)))
+          if (rank(id) > rank(x.p.id))
+            lacks.push(`${projectName(data, id)} (failing automation) above ${x.p.name}`);
+      if (!/pag(es|ing)/.test(text)) lacks.push('says which causes page someone');
+      return lacks;
+    },
+  },
+  {
+    name: 'agents-down',
+    question: 'are any monitoring agents down or silent?',
+    calls: [['triage_installation', {}]],
+    check([text], data, now) {
+      const lacks = [];
+      for (const a of openAlerts(data).filter((x) => x.eventTypeName === 'MONITORING_AGENT_DOWN'))
+        if (!onOneLine(text, 'MONITORING_AGENT_DOWN', hostOf(a)))
+          lacks.push(`open MONITORING_AGENT_DOWN on ${hostOf(a)} (${projectName(data, a.groupId)})`);
+      for (const a of data.agents.filter((x) => x.typeName === 'MONITORING' && x.lastPing))
+        if (now.getTime() - ms(a.lastPing) > 10 * MIN && !onOneLine(text, a.hostname, 'SILENT'))
+          lacks.push(`monitoring agent on ${a.hostname} silent since ${a.lastPing}`);
+      return lacks;
+    },
+  },
+  {
+    name: 'last-hour',
+    question: 'what changed in the last hour?',
+    calls: [['triage_installation', { sinceHours: 1 }]],
+    check([text], data, now) {
+      const lacks = [];
+      const since = now.getTime() - HOUR;
+      const changed = section(text, /^## What changed/);
+      if (!changed) return ['a "What changed" section'];
+      for (const w of data.maintenanceWindows)
+        if (
+          ms(w.startDate) >= since - MIN &&
+          ms(w.startDate) <= now.getTime() &&
+          !changed.includes(w.description ?? w.id)
+        )
+          lacks.push(`window "${w.description ?? w.id}" that started ${w.startDate}`);
+      for (const a of openAlerts(data).filter((x) => ms(x.created) >= since))
+        if (!onOneLine(changed, hostOf(a) || a.clusterName || a.replicaSetName || '?', a.eventTypeName))
+          lacks.push(`alert opened ${a.created}: ${a.eventTypeName} on ${hostOf(a)}`);
+      for (const a of [...data.alerts, ...data.globalAlerts].filter(
+        (x) => x.status === 'CLOSED' && ms(x.resolved) >= since && x.groupId,
+      ))
+        if (!changed.includes(a.id)) lacks.push(`alert ${a.id} closed ${a.resolved}`);
+      for (const e of data.events.filter(
+        (x) => ms(x.created) >= since && /_AUDIT$/.test(x.eventTypeName) && x.username,
+      ))
+        if (!changed.includes(e.username)) lacks.push(`who: ${e.username} (${e.eventTypeName})`);
+      for (const a of openAlerts(data).filter((x) => ms(x.created) < since - 5 * MIN))
+        if (changed.includes(a.id))
+          lacks.push(`alert ${a.id} from ${a.created} listed as changed in the last hour`);
+      return lacks;
+    },
+  },
+];
+
+/** Tool names in the answer's own "Next:" lines that the client was not offered. */
+export function unknownNextTools(text, offered) {
+  const names = text
+    .split('\n')
+    .filter((l) => l.startsWith('Next: '))
+    .flatMap((l) => l.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? []);
+  return [...new Set(names)].filter(
+    (n) => /^(list|get|triage|find|create|update|delete|acknowledge|set|put)_/.test(n) && !offered.has(n),
+  );
+}
+
+/** The median of numbers (0 for none). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return 0;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : Math.round((s[m - 1] + s[m]) / 2);
+}
