@@ -1,76 +1,434 @@
-// "What is on fire across the installation?": every project the key sees, its open alerts counted, the most
-// urgent first, in one short answer with the next call for each project that needs one.
+// "What is on fire across the installation?": every project the key sees, ranked by what matters now —
+// unmuted data-availability problems (no primary, host down, automation failing) above muted and informational
+// ones, paging above non-paging — each with its worst causes in words, its failing automation, its agents
+// reconciled with agent-down alerts, and its global alerts. With sinceHours: what changed across the
+// installation (events, windows that started or ended, alerts that opened or closed, and who did it).
 import { z } from 'zod';
-import { mapBounded } from '../src/api/bounded.js';
 import { fetchAll } from '../src/api/paging.js';
-import { loadOpenAlerts } from '../src/feeds/alerts.js';
-import { listAnswer } from '../src/format/answers.js';
-import { alarmList, byUrgency, type ProjectAlarm } from '../src/format/views/projects.js';
-import { defineTool, listOutput } from '../src/tool/index.js';
+import { type AgentCheck, type AgentReport, agentTypeOfAlert } from '../src/feeds/agents.js';
+import {
+  byTier,
+  type CauseView,
+  changesOf,
+  type ProjectView,
+  readInstallation,
+  TIERS,
+  viewProject,
+} from '../src/feeds/installation.js';
+import { age, plural } from '../src/format/markdown.js';
+import { redact } from '../src/format/redact.js';
+import { cell, named } from '../src/format/untrusted.js';
+import { AGENT_LEGEND } from '../src/format/views/agents.js';
+import { alertWhere, mutedBy, windowName } from '../src/format/views/alerts.js';
+import { stuckWords } from '../src/format/views/automation.js';
+import { changeSummary, eventWho } from '../src/format/views/events.js';
+import { defineTool, type FormatContext, listOutput } from '../src/tool/index.js';
 
 /** Projects read at once: the platform's rate limit is shared by every caller of the key. */
 const CONCURRENCY = 4;
 const MAX_PROJECTS = 200;
-/** Rows in the answer: the rest are quiet or fewer, and the answer must stay under 4,000 characters. */
-const SHOWN = 15;
+/** Projects drawn in full; the rest get a line each. The answer must stay under 4,000 characters. */
+const SHOWN = 6;
+/** Loud causes named per project; the rest are counted. */
+const CAUSES = 2;
+/** Lines of "what changed" in the text. */
+const CHANGES = 20;
+
+interface Installation {
+  views: ProjectView[];
+  truncated: boolean;
+  since?: string;
+  hours?: number;
+}
+
+/** The domain every hostname shares ("example.internal"), said once so rows can name hosts short. */
+function commonDomain(hosts: string[]): string | undefined {
+  // Replica set and cluster names (no dot) are not hosts.
+  const parts = hosts.filter((h) => h.includes('.')).map((h) => h.split('.').slice(1).join('.'));
+  if (!parts.length) return undefined;
+  return parts.every((d) => d === parts[0]) ? parts[0] : undefined;
+}
+
+function hostNamer(views: ProjectView[]) {
+  const hosts = views.flatMap((v) => [
+    ...v.causes.flatMap((c) => c.group.alerts.map((a) => alertWhere(a).replace(/:\d+$/, ''))),
+    ...(v.read.automation?.processes ?? []).map((p) => p.hostname ?? ''),
+    ...(v.agents?.checks ?? []).map((c) => c.agent.hostname ?? ''),
+  ]);
+  const domain = commonDomain(hosts.filter((h) => h && h !== '—'));
+  const short = (h: string | undefined) => {
+    const bare = (h ?? '?').replace(/:\d+$/, '');
+    return domain && bare.endsWith(`.${domain}`) ? bare.slice(0, -domain.length - 1) : bare;
+  };
+  return { domain, short };
+}
+
+const since = (iso: string | undefined, now: Date) => age(iso, now)?.replace(/ ago$/, '') ?? '?';
+
+/** A cause in words: what, where, for how long, whether it pages, acknowledged, muted by which window. */
+function causeLine(c: CauseView, now: Date, short: (h: string) => string, withWindow: boolean): string {
+  const g = c.group;
+  const what = g.metricName && g.conditions[0] ? g.conditions[0] : (g.eventTypeName ?? g.cause);
+  const hosts = [...new Set(g.alerts.map((a) => short(alertWhere(a))))];
+  const where = hosts.length <= 2 ? hosts.join(', ') : `${hosts.slice(0, 2).join(', ')} +${hosts.length - 2}`;
+  const flags = [
+    `${plural(g.alerts.length, 'alert')}, ${since(g.oldest, now)}`,
+    c.tracking ? 'tracking (not yet past its delay)' : '',
+    g.acknowledged ? `${g.acknowledged} acknowledged` : '',
+    c.paging ? `pages (${(g.pages ?? []).join(', ')})` : '',
+    withWindow && g.window?.state === 'active' ? mutedBy(g.window, now) : '',
+  ].filter(Boolean);
+  return `${what}${g.global ? ' (global)' : ''} on ${where} — ${flags.join('; ')}`;
+}
+
+/** The agents of a project that need a word: down, silent, or not active (standby, no processes). */
+function agentLine(r: AgentReport, now: Date, short: (h: string) => string): string | undefined {
+  const type = (c: AgentCheck) => c.type.toLowerCase();
+  const parts: string[] = [];
+  for (const c of r.checks)
+    for (const d of c.alerts)
+      parts.push(
+        `${d.alert.eventTypeName}${d.global ? ' (global)' : ''} open ${since(d.alert.created, now)} on ${short(c.agent.hostname ?? '')} (${type(c)} agent ${c.agent.stateName ?? '?'})`,
+      );
+  for (const d of r.unmatched)
+    parts.push(
+      `${d.alert.eventTypeName}${d.global ? ' (global)' : ''} open ${since(d.alert.created, now)} on ${short(d.alert.hostnameAndPort ?? '')} (no agent listed there)`,
+    );
+  for (const c of r.checks.filter((x) => x.silent))
+    parts.push(
+      `SILENT ${type(c)} agent on ${short(c.agent.hostname ?? '')}: last ${c.seenBy === 'lastPing' ? 'ping' : 'configuration call'} ${age(c.lastSeen, now)}, past its ${c.thresholdMin}-min threshold${c.alerts.length ? '' : ', no alert open'}`,
+    );
+  const idle = r.checks.filter(
+    (c) => c.type !== 'AUTOMATION' && c.agent.stateName && c.agent.stateName !== 'ACTIVE',
+  );
+  const byState = new Map<string, string[]>();
+  for (const c of idle)
+    byState.set(c.agent.stateName!, [
+      ...(byState.get(c.agent.stateName!) ?? []),
+      `${type(c)} on ${short(c.agent.hostname ?? '')}`,
+    ]);
+  for (const [state, who] of byState)
+    parts.push(`${state.toLowerCase().replace('_', ' ')}: ${who.join(', ')}`);
+  const active = r.checks.filter((c) => c.type !== 'AUTOMATION' && c.agent.stateName === 'ACTIVE');
+  const types = ['MONITORING', 'BACKUP'].filter((t) => r.typesRead.includes(t as never));
+  const missing = types.filter((t) => !active.some((c) => c.type === t));
+  if (missing.length) parts.push(`no active ${missing.map((t) => t.toLowerCase()).join(' or ')} agent`);
+  return parts.length ? `agents: ${parts.join('; ')}` : undefined;
+}
+
+function projectBlock(
+  v: ProjectView,
+  rank: number,
+  f: FormatContext,
+  short: (h: string) => string,
+): string[] {
+  const now = f.now;
+  const p = v.read.project;
+  // Agent-down causes are told on the agents line, reconciled with the agents themselves.
+  const told = (c: CauseView) =>
+    v.agents !== undefined && agentTypeOfAlert(c.group.eventTypeName) !== undefined;
+  const loud = v.causes.filter(
+    (c) => c.tier !== 'muted or acknowledged' && c.tier !== 'informational' && !told(c),
+  );
+  const quiet = v.causes.filter((c) => !loud.includes(c) && !(told(c) && !c.muted));
+  const lines: string[] = [];
+  for (const c of loud.slice(0, CAUSES)) lines.push(`- ${causeLine(c, now, short, true)}`);
+  if (loud.length > CAUSES) lines.push(`- +${plural(loud.length - CAUSES, 'more unmuted cause')}`);
+  // Muted causes one line per window: which window, why it applies, and what it silences.
+  const byWindow = new Map<string, CauseView[]>();
+  for (const c of quiet.filter((x) => x.muted))
+    byWindow.set(c.group.window!.id, [...(byWindow.get(c.group.window!.id) ?? []), c]);
+  for (const cs of byWindow.values()) {
+    const what = cs.map(
+      (c) => `${c.group.metricName ?? c.group.eventTypeName}${c.group.global ? ' (global)' : ''}`,
+    );
+    lines.push(`- ${plural(cs.length, 'cause')} ${mutedBy(cs[0]!.group.window!, now)}: ${what.join(', ')}`);
+  }
+  const acked = quiet.filter((c) => !c.muted && !c.tracking);
+  if (acked.length)
+    lines.push(
+      `- acknowledged: ${acked.map((c) => `${c.group.metricName ?? c.group.eventTypeName} on ${short(alertWhere(c.group.alerts[0]!))}`).join(', ')}`,
+    );
+  const tracking = quiet.filter((c) => !c.muted && c.tracking);
+  if (tracking.length)
+    lines.push(
+      `- tracking (not yet notifying): ${tracking.map((c) => c.group.metricName ?? c.group.eventTypeName).join(', ')}`,
+    );
+  const s = v.read.automation;
+  if (s) {
+    const pub = v.read.publishes?.[0];
+    const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
+    const windows = v.windowsActive.map((w) => windowName(w));
+    for (const proc of v.failing)
+      lines.push(
+        `- ⚙ automation failing: ${stuckWords(proc, { goalVersion: s.goalVersion, published, windows, now, errorMax: 160, short })}`,
+      );
+    const lagging = v.behind.filter((x) => !v.failing.includes(x));
+    if (lagging.length) {
+      const byPlan = new Map<string, string[]>();
+      for (const x of lagging) {
+        const plan = (x.plan ?? []).join(' → ') || `at version ${x.lastGoalVersionAchieved}`;
+        byPlan.set(plan, [...(byPlan.get(plan) ?? []), x.name ?? '?']);
+      }
+      const runs = [...byPlan].map(([plan, who]) => `${who.join(', ')} (plan ${plan})`);
+      lines.push(
+        `- ⚙ ${plural(lagging.length, 'process', 'processes')} behind goal ${s.goalVersion}, no error: ${runs.join(', ')}`,
+      );
+    }
+  }
+  const agents = v.agents && agentLine(v.agents, now, short);
+  if (agents) lines.push(`- ${agents}`);
+  for (const e of v.read.errors) lines.push(`- not read: ${cell(e, 160)}`);
+  const head = `## ${rank}. ${named(p.name, p.id)} — ${v.tier}${v.read.alerts ? `, ${plural(v.read.alerts.alerts.length, 'open alert')}` : ''}`;
+  return [head, ...lines];
+}
+
+interface Change {
+  time: string;
+  projectId: string;
+  line: string;
+}
+
+/** What changed in the window across projects: events by people, windows started or ended, alerts opened or closed. */
+function changesSince(
+  views: ProjectView[],
+  from: number,
+  f: FormatContext,
+  short: (h: string) => string,
+): Change[] {
+  const now = f.now;
+  const out: Change[] = [];
+  const hhmm = (iso?: string) => (iso ?? '').slice(11, 16);
+  for (const v of views) {
+    const pid = v.read.project.id;
+    for (const w of v.read.alerts?.windows ?? []) {
+      const start = Date.parse(w.startDate ?? '');
+      const end = Date.parse(w.endDate ?? '');
+      if (start >= from && start <= now.getTime())
+        out.push({
+          time: w.startDate!,
+          projectId: pid,
+          line: `window ${windowName(w)} started (mutes ${(w.alertTypeNames ?? []).join(', ')} project-wide, ends ${hhmm(w.endDate)} UTC)`,
+        });
+      if (end >= from && end <= now.getTime())
+        out.push({ time: w.endDate!, projectId: pid, line: `window ${windowName(w)} ended` });
+    }
+    for (const a of v.read.alerts?.alerts ?? [])
+      if (Date.parse(a.created ?? '') >= from)
+        out.push({
+          time: a.created!,
+          projectId: pid,
+          line: `alert opened: ${a.metricName ?? a.eventTypeName} on ${short(alertWhere(a))}${a.status === 'TRACKING' ? ' (tracking)' : ''} (alertId ${a.id})`,
+        });
+    for (const a of v.read.closed ?? [])
+      out.push({
+        time: a.resolved!,
+        projectId: pid,
+        line: `alert closed: ${a.metricName ?? a.eventTypeName} on ${short(alertWhere(a))} (alertId ${a.id})`,
+      });
+    const acts = (v.read.events ?? []).filter(
+      (e) => changesOf([e]).length || /^ALERT_(UN)?ACKNOWLEDGED_AUDIT$/.test(e.eventTypeName ?? ''),
+    );
+    for (const e of acts) {
+      const who = eventWho(e, f.names);
+      const what = changeSummary(e);
+      out.push({
+        time: e.created ?? '',
+        projectId: pid,
+        line: `${e.eventTypeName}${who ? ` by ${who}` : ''}${what ? `: ${cell(what, 120)}` : ''} (eventId ${e.id})`,
+      });
+    }
+  }
+  return out.sort((a, b) => (Date.parse(a.time) || 0) - (Date.parse(b.time) || 0));
+}
+
+function installationText(r: Installation, f: FormatContext): string {
+  const { views } = r;
+  const { domain, short } = hostNamer(views);
+  const counts = TIERS.map((t) => [t, views.filter((v) => v.tier === t).length] as const).filter(
+    ([, n]) => n,
+  );
+  const lines = [
+    `# Installation: ${plural(views.length, 'project')} — ${counts.map(([t, n]) => `${n} ${t}`).join(', ') || 'none'}`,
+  ];
+  if (!views.length) return `${lines[0]}\nThis API key sees no projects.`;
+  lines.push(
+    'Most urgent first: unmuted host down, no primary or failing automation; then paging; muted and acknowledged last. Windows mute alert types project-wide.' +
+      (domain ? ` Hosts are in ${cell(domain, 60)}.` : ''),
+    f.fence.notice,
+  );
+  if (r.hours === undefined) {
+    // One fence around every project: the causes, errors and window descriptions are the platform's text.
+    const blocks = views.slice(0, SHOWN).flatMap((v, i) => projectBlock(v, i + 1, f, short));
+    lines.push(f.fence.wrap(blocks.join('\n')));
+    const rest = views.slice(SHOWN);
+    if (rest.length)
+      lines.push(
+        `${plural(rest.length, 'more project')}: ${rest.map((v) => `${named(v.read.project.name, v.read.project.id)} (${v.tier})`).join(', ')}.`,
+      );
+    const states = new Set(
+      views.flatMap((v) => (v.agents?.checks ?? []).map((c) => c.agent.stateName ?? '')),
+    );
+    const legend = ['STANDBY', 'NO_PROCESSES']
+      .filter((s) => states.has(s))
+      .map((s) => `${s.toLowerCase().replace('_', ' ')} = ${AGENT_LEGEND[s]}`);
+    if (legend.length) lines.push(`Agents: ${legend.join('; ')}.`);
+  } else {
+    // What changed: the state in a line per project, then the changes, oldest first.
+    const from = Date.parse(r.since!);
+    lines.push(
+      views
+        .map((v, i) => {
+          const worst = v.causes[0];
+          const why = v.failing.length
+            ? `automation failing (${v.failing.map((p) => p.name).join(', ')})`
+            : worst
+              ? `${worst.group.metricName ?? worst.group.eventTypeName}${worst.muted ? ' (muted)' : ''}`
+              : 'nothing open';
+          return `${i + 1}. ${named(v.read.project.name, v.read.project.id)} — ${v.tier}: ${cell(why, 100)}`;
+        })
+        .join('\n'),
+    );
+    const changes = changesSince(views, from, f, short);
+    lines.push(
+      `## What changed since ${r.since!.slice(0, 16).replace('T', ' ')} UTC (last ${plural(r.hours, 'hour')}), oldest first`,
+    );
+    if (!changes.length)
+      lines.push('Nothing: no change, no window started or ended, no alert opened or closed.');
+    else {
+      const name = new Map(views.map((v) => [v.read.project.id, v.read.project.name ?? v.read.project.id]));
+      const shown = changes.slice(-CHANGES);
+      lines.push(
+        f.fence.wrap(
+          shown
+            .map((c) => `- ${(c.time ?? '').slice(11, 16)} ${cell(name.get(c.projectId), 40)}: ${c.line}`)
+            .join('\n'),
+        ),
+      );
+      if (changes.length > shown.length)
+        lines.push(
+          `${changes.length - shown.length} older changes left out: list_project_events per project with minDate=${r.since}.`,
+        );
+    }
+    const closedUnknown = views.filter((v) => v.read.closed === undefined).length;
+    if (closedUnknown)
+      lines.push(
+        `Closed alerts are not listed for ${plural(closedUnknown, 'project')}: the server offers no list of closed alerts.`,
+      );
+  }
+  const notes = [...new Set(views.map((v) => v.read.alerts?.globalNote).filter(Boolean))];
+  for (const n of notes) lines.push(n!);
+  if (r.truncated) lines.push('More projects exist than were read (maxProjects).');
+  const next = ['triage_project with a projectId'];
+  if (views.some((v) => v.behind.length)) next.push('get_automation_status with a projectId');
+  if (views.some((v) => v.agents && (v.agents.downAlerts.length || v.agents.checks.some((c) => c.silent))))
+    next.push('list_agents with a projectId and agentType');
+  lines.push(`Next: ${next.join('; ')}.`);
+  return lines.join('\n');
+}
 
 export const triageInstallation = defineTool({
   name: 'triage_installation',
   title: 'Triage the whole installation',
   description:
-    'Counts the open alerts of every project the key sees, most urgent first. Use first for what is on fire anywhere; then triage_project.',
+    'Ranks every project the key sees by what matters now (unmuted host down, no primary or failing automation first; paging before non-paging; muted and acknowledged below) and names each one\'s worst causes, failing automation with its error and plan, agents down or silent, and global alerts. With sinceHours: what changed across the installation (events and who, windows started or ended, alerts opened or closed). Use first for "what is on fire", "are agents down", "what changed in the last hour".',
   kind: 'read',
   input: {
     maxProjects: z.number().int().min(1).max(MAX_PROJECTS).optional().describe(`Default ${MAX_PROJECTS}`),
+    sinceHours: z
+      .number()
+      .int()
+      .min(1)
+      .max(720)
+      .optional()
+      .describe('Also say what changed in the last N hours across the installation'),
   },
-  output: listOutput,
-  run: async (ctx, args) => {
+  output: {
+    ...listOutput,
+    since: z.string().optional(),
+    changes: z.array(z.looseObject({})).optional(),
+  },
+  run: async (ctx, args): Promise<Installation> => {
     const { items: projects, truncated } = await fetchAll(
       (q, signal) => ctx.api.projects.list(q, { signal }),
-      {
-        maxItems: args.maxProjects ?? MAX_PROJECTS,
-        signal: ctx.signal,
-      },
+      { maxItems: args.maxProjects ?? MAX_PROJECTS, signal: ctx.signal },
     );
-    let done = 0;
-    const alarms = await mapBounded(projects, CONCURRENCY, ctx.signal, async (p, signal) => {
-      const alarm: ProjectAlarm = { projectId: p.id, name: p.name, open: 0, unacknowledged: 0 };
-      try {
-        const r = await loadOpenAlerts(ctx.api, p.id, { signal, statuses: ['OPEN'] });
-        const now = ctx.now().getTime();
-        alarm.open = r.alerts.length;
-        alarm.unacknowledged = r.alerts.filter(
-          (a) => !a.acknowledgedUntil || Date.parse(a.acknowledgedUntil) <= now,
-        ).length;
-        alarm.since = r.alerts.map((a) => a.created ?? '').sort()[0] || undefined;
-      } catch (e) {
-        if (signal.aborted) throw e;
-        alarm.error = (e as Error).message;
-      }
-      await ctx.progress(++done, projects.length, `project ${p.name ?? p.id}`);
-      return alarm;
+    const now = ctx.now();
+    // From the start of the minute: what happened "an hour ago" is in, asked a few seconds later.
+    const since =
+      args.sinceHours === undefined
+        ? undefined
+        : new Date(Math.floor((now.getTime() - args.sinceHours * 3_600_000) / 60_000) * 60_000);
+    // Keys are named by their description where the organization's keys can be read (who published, who acked).
+    const keys = ctx.names.learnKeys({ orgId: projects[0]?.orgId }, ctx.signal);
+    const reads = await readInstallation(ctx.api, projects, {
+      since,
+      signal: ctx.signal,
+      concurrency: CONCURRENCY,
+      progress: ctx.progress,
     });
-    alarms.sort(byUrgency);
-    return { alarms, truncated };
+    await keys;
+    const views = reads.map((x) => viewProject(x, now)).sort(byTier);
+    return { views, truncated, since: since?.toISOString(), hours: args.sinceHours };
   },
   format: (r, _args, f) => {
-    const burning = r.alarms.filter((a) => a.open > 0).length;
-    const shown = r.alarms.slice(0, Math.max(SHOWN, 1));
-    const answer = listAnswer(
-      { results: shown, totalCount: r.alarms.length, links: [] },
-      { pageNum: 1, itemsPerPage: shown.length || 1 },
-      {
-        title: `Installation: ${burning} of ${r.alarms.length} projects with open alerts`,
-        ...alarmList,
-        next: 'triage_project with the projectId of each project that has open alerts',
-        empty: 'This API key sees no projects.',
-      },
-      f,
-    );
-    const hidden = r.alarms.length - shown.length;
-    if (hidden > 0) answer.text += `\n${hidden} more projects, quieter than these, are left out.`;
-    if (r.truncated) answer.text += '\nMore projects exist than were read (maxProjects).';
-    return answer;
+    const results = r.views.map((v) => ({
+      projectId: v.read.project.id,
+      name: v.read.project.name,
+      tier: v.tier,
+      openAlerts: v.read.alerts?.alerts.length ?? null,
+      causes: v.causes.map((c) => ({
+        cause: c.group.cause,
+        tier: c.tier,
+        count: c.group.alerts.length,
+        acknowledged: c.group.acknowledged,
+        pages: c.group.pages,
+        mutedBy: c.muted
+          ? { windowId: c.group.window?.id, description: c.group.window?.description }
+          : undefined,
+        oldest: c.group.oldest,
+        alertConfigIds: c.group.alertConfigIds,
+        global: c.group.global,
+      })),
+      automation: v.read.automation
+        ? {
+            goalVersion: v.read.automation.goalVersion,
+            failing: v.failing,
+            behind: v.behind.map((p) => p.name),
+          }
+        : null,
+      agents: v.agents
+        ? {
+            down: v.agents.downAlerts.map((d) => ({
+              alertId: d.alert.id,
+              eventTypeName: d.alert.eventTypeName,
+              host: d.alert.hostnameAndPort,
+              global: d.global,
+            })),
+            silent: v.agents.checks
+              .filter((c) => c.silent)
+              .map((c) => ({ type: c.type, hostname: c.agent.hostname, lastSeen: c.lastSeen })),
+            notActive: v.agents.checks
+              .filter((c) => c.agent.stateName !== 'ACTIVE')
+              .map((c) => ({ type: c.type, hostname: c.agent.hostname, state: c.agent.stateName })),
+          }
+        : null,
+      errors: v.read.errors,
+    }));
+    const changes =
+      r.since === undefined
+        ? undefined
+        : changesSince(r.views, Date.parse(r.since), f, hostNamer(r.views).short).map((c) => ({ ...c }));
+    return {
+      text: installationText(r, f),
+      structured: redact({
+        totalCount: r.views.length,
+        pageNum: 1,
+        itemsPerPage: r.views.length || 1,
+        results,
+        ...(r.since ? { since: r.since, changes } : {}),
+      }) as Record<string, unknown>,
+    };
   },
 });
 

@@ -244,6 +244,32 @@ function windowFor(type: string | undefined, windows: MaintenanceWindow[], now: 
   };
 }
 
+/**
+ * Notification types that page a person: incident-paging integrations (the spec's INCIDENT_PAGING_A/B/C, the
+ * field's PAGER_DUTY, OPS_GENIE, VICTOR_OPS) and SMS.
+ */
+export const PAGING_TYPES: ReadonlySet<string> = new Set([
+  'INCIDENT_PAGING_A',
+  'INCIDENT_PAGING_B',
+  'INCIDENT_PAGING_C',
+  'PAGER_DUTY',
+  'OPS_GENIE',
+  'VICTOR_OPS',
+  'SMS',
+]);
+
+/** The paging notification types of a configuration (none when it has no notifications listed). */
+export function pagingTypes(c: { notifications?: Array<{ typeName?: string }> } | undefined): string[] {
+  return [
+    ...new Set(
+      (c?.notifications ?? []).map((n) => String(n.typeName ?? '')).filter((t) => PAGING_TYPES.has(t)),
+    ),
+  ];
+}
+
+/** Event types that mean data is unavailable (no primary to write to, a host down). */
+export const DATA_AVAILABILITY = /^(HOST_DOWN|NO_PRIMARY|RESYNC_REQUIRED|CLUSTER_MONGOS_IS_MISSING)$/;
+
 const CONFIG_CHANGE = /^(GLOBAL_)?ALERT_CONFIG/;
 const CONFIG_CHANGE_LEAD_MS = 24 * 3_600_000;
 
@@ -275,6 +301,7 @@ export function groupByCause(
         configChanges: [],
         window: windowFor(alertTypeOf(a.eventTypeName), context.windows ?? [], now),
         acknowledged: 0,
+        pages: [],
         alerts: [],
       };
       groups.set(cause, g);
@@ -287,6 +314,7 @@ export function groupByCause(
       const cond = c ? condition(c) : undefined;
       if (cond && cond !== '—' && !g.conditions.includes(cond)) g.conditions.push(cond);
       if (c?.enabled === false) g.disabledConfigIds.push(c.id);
+      for (const p of pagingTypes(c as AlertConfig | undefined)) if (!g.pages!.includes(p)) g.pages!.push(p);
     }
   }
   const out = [...groups.values()];

@@ -6,7 +6,9 @@
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-const hostOf = (a) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '');
+/** A host as answers may name it: its first label (answers say the shared domain once). */
+const short = (h) => (h ?? '').replace(/:\d+$/, '').split('.')[0];
+const hostOf = (a) => short(a.hostnameAndPort);
 const projectName = (data, id) => data.projects.find((p) => p.id === id)?.name ?? id;
 const isOpen = (a) => a.status === 'OPEN' || a.status === 'TRACKING';
 /** Project and global alerts, open or tracking, with the project they concern. */
@@ -113,7 +115,7 @@ export const questions = [
           const published = data.events.some(
             (e) => e.groupId === s.groupId && e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT',
           );
-          if (published && !/goal published [^.;]*ago/.test(text))
+          if (published && !/published [^;]*ago/.test(text))
             lacks.push('how long since the goal was published');
         }
       }
@@ -184,7 +186,7 @@ export const questions = [
         if (!onOneLine(text, 'MONITORING_AGENT_DOWN', hostOf(a)))
           lacks.push(`open MONITORING_AGENT_DOWN on ${hostOf(a)} (${projectName(data, a.groupId)})`);
       for (const a of data.agents.filter((x) => x.typeName === 'MONITORING' && x.lastPing))
-        if (now.getTime() - ms(a.lastPing) > 10 * MIN && !onOneLine(text, a.hostname, 'SILENT'))
+        if (now.getTime() - ms(a.lastPing) > 10 * MIN && !onOneLine(text, short(a.hostname), 'SILENT'))
           lacks.push(`monitoring agent on ${a.hostname} silent since ${a.lastPing}`);
       return lacks;
     },
@@ -206,8 +208,14 @@ export const questions = [
         )
           lacks.push(`window "${w.description ?? w.id}" that started ${w.startDate}`);
       for (const a of openAlerts(data).filter((x) => ms(x.created) >= since))
-        if (!onOneLine(changed, hostOf(a) || a.clusterName || a.replicaSetName || '?', a.eventTypeName))
-          lacks.push(`alert opened ${a.created}: ${a.eventTypeName} on ${hostOf(a)}`);
+        if (
+          !onOneLine(
+            changed,
+            hostOf(a) || a.clusterName || a.replicaSetName || '?',
+            a.metricName ?? a.eventTypeName,
+          )
+        )
+          lacks.push(`alert opened ${a.created}: ${a.metricName ?? a.eventTypeName} on ${hostOf(a)}`);
       for (const a of [...data.alerts, ...data.globalAlerts].filter(
         (x) => x.status === 'CLOSED' && ms(x.resolved) >= since && x.groupId,
       ))

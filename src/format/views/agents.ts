@@ -12,6 +12,12 @@ export const AGENT_STATE_WORDS: Record<string, string> = {
   NO_PROCESSES: 'no processes: running, but has no processes assigned to watch or back up',
 };
 
+/** The same, short, for a legend said once under many agents. */
+export const AGENT_LEGEND: Record<string, string> = {
+  STANDBY: 'running, takes over if the active agent stops',
+  NO_PROCESSES: 'running, but has no processes assigned to watch or back up',
+};
+
 export const stateWords = (state: string | undefined) => (state ? (AGENT_STATE_WORDS[state] ?? state) : '—');
 
 export const agentList: ListView<Agent> = {

@@ -67,9 +67,11 @@ export interface AlertGroup {
     startDate?: string;
     endDate?: string;
     types: string[];
-    /** A person's words for it (untrusted); the answer names the window by it. */
+    /** What the window's author wrote: how people know it ("Rolling OS patching of rs-ledger"). */
     description?: string;
   };
+  /** Notification types of these alerts' configurations that page someone (PAGER_DUTY, SMS…). */
+  pages?: string[];
   acknowledged: number;
   oldest?: string;
   /** Oldest first. */
@@ -96,18 +98,40 @@ export function groupHeading(g: AlertGroup, now: Date, listedWindow?: string): s
   return `${cell(what, 160)}${scope} — ${plural(g.alerts.length, 'alert')}${acked}${conf}${windowNote(g.window, now, listedWindow)}`;
 }
 
+/** A window as people know it: "Rolling OS patching of rs-ledger", or its id when it has no description. */
+export function windowName(w: { id: string; description?: string }): string {
+  return w.description ? `"${cell(w.description, 80)}"` : `window ${w.id}`;
+}
+
 /**
- * Which maintenance window mutes (or will mute) the cause's notifications, for its heading: by its
- * description, and why it applies (windows mute alert types project-wide, whatever the description names).
- * `listed`: the one window in force, drawn next to the answer by the caller (triage), so "muted" alone says
- * which; the caller says there why it applies (mutedBy in views/windows.ts).
+ * Why a window mutes a cause: windows have alert types, no hosts, so one mutes that type for every host of the
+ * project, whatever its description names. (Until the windows view exports its own wording.)
+ */
+export function mutedBy(w: NonNullable<AlertGroup['window']>, now: Date): string {
+  const types = w.types.join(', ') || '—';
+  return w.state === 'active'
+    ? `muted by ${windowName(w)} until ${shortWhen(w.endDate, now)} (it mutes ${types} project-wide)`
+    : `${windowName(w)} will mute it from ${shortWhen(w.startDate, now)} (${types}, project-wide)`;
+}
+
+/** "08:47 UTC" within a day of now, else "2026-11-27 06:36 UTC". */
+function shortWhen(iso: string | undefined, now: Date): string {
+  const t = Date.parse(iso ?? '');
+  if (!Number.isFinite(t)) return '?';
+  const s = new Date(t).toISOString();
+  return Math.abs(t - now.getTime()) < 20 * 3_600_000
+    ? `${s.slice(11, 16)} UTC`
+    : `${s.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * Which maintenance window mutes (or will mute) the cause's notifications, for its heading. `listed`: the
+ * one window in force, shown with its id and end next to the answer, so its name alone says which.
  */
 export function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string {
   if (!w) return '';
-  if (w.state === 'active' && w.id === listed) return ' · muted';
-  const by = mutedBy({ id: w.id, description: w.description, alertTypeNames: w.types });
-  if (w.state === 'active') return ` · ${by} until ${when(w.endDate, now)} (windowId ${w.id})`;
-  return ` · will be ${by} from ${when(w.startDate, now)} (windowId ${w.id})`;
+  if (w.state === 'active') return w.id === listed ? ` · muted by ${windowName(w)}` : ` · ${mutedBy(w, now)}`;
+  return ` · ${windowName(w)} mutes it from ${when(w.startDate, now)}`;
 }
 
 /**

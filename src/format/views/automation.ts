@@ -1,6 +1,6 @@
 // How the automation plan looks to a person: which processes reached the goal version, and the rest's plan.
 import type { Process } from '../../api/types.js';
-import { plural } from '../markdown.js';
+import { age, plural } from '../markdown.js';
 
 /**
  * Done: reached the goal version with nothing left in its plan. A process can report the goal version and
@@ -23,4 +23,52 @@ export const automationColumns = ['process', 'hostname', 'last goal version', 'r
 export function automationHeadline(projectId: string, processes: Process[], goalVersion: number): string {
   const done = processes.filter((p) => atGoal(p, goalVersion)).length;
   return `# Automation of project ${projectId} — ${done} of ${plural(processes.length, 'process', 'processes')} at goal version ${goalVersion}`;
+}
+
+/** A process's error in a person's words: what the agent says, then the underlying error, once each. */
+export function processError(p: Process): string | undefined {
+  const parts = [p.errorCodeDescription || p.errorCodeHumanReadable, p.errorString].filter((x): x is string =>
+    Boolean(x),
+  );
+  if (!parts.length) return p.errorCode ? `error ${p.errorCode}` : undefined;
+  // "exit status 48 (address already in use)" is often in both: keep the fuller first, the other only if new.
+  return [...new Set(parts)].join(' — ');
+}
+
+/** The pending plan: "Download → Start → WaitRsInit", or undefined when nothing is left. */
+export const planWords = (p: Process) => ((p.plan ?? []).length ? (p.plan ?? []).join(' → ') : undefined);
+
+/**
+ * Why a process is stuck, as far as the platform can tell: its error, its plan, how long since the goal it
+ * works towards was published and by whom, and a maintenance window in force (windows are project-wide).
+ */
+export function stuckWords(
+  p: Process,
+  o: {
+    goalVersion: number;
+    /** The newest publish of the configuration: when and by whom. */
+    published?: { created?: string; who?: string };
+    /** Windows in force now, by description or id. */
+    windows?: string[];
+    now: Date;
+    errorMax?: number;
+    /** How hosts are named (a shared domain left out). */
+    short?: (host: string) => string;
+  },
+): string {
+  // The agent's description usually holds the underlying error already; the raw log line only when it is alone.
+  const err = o.errorMax !== undefined ? p.errorCodeDescription || processError(p) : processError(p);
+  const plan = planWords(p);
+  const parts = [
+    err
+      ? `error: ${err.length > (o.errorMax ?? 240) ? `${err.slice(0, (o.errorMax ?? 240) - 1)}…` : err}`
+      : 'no error reported',
+    plan ? `plan ${plan}` : `reports version ${p.lastGoalVersionAchieved ?? '?'}`,
+    o.published?.created
+      ? `goal ${o.goalVersion} published ${age(o.published.created, o.now)}${o.published.who ? ` by ${o.published.who}` : ''}`
+      : `goal ${o.goalVersion}`,
+  ];
+  if (o.windows?.length) parts.push(`maintenance window in force: ${o.windows.join(', ')}`);
+  const host = o.short ? o.short(p.hostname ?? '?') : (p.hostname ?? '?');
+  return `${p.name ?? '?'} on ${host} — ${parts.join('; ')}`;
 }

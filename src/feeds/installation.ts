@@ -1,0 +1,211 @@
+// The installation at a glance: for every project the key sees, its open alerts grouped by cause (with the
+// windows that mute them and whether they page), its automation (what fails and why), its agents reconciled with
+// the agent-down alerts, and — when asked for a time window — what changed: events, windows that started or
+// ended, alerts that opened or closed, and who did it. Projects are then ranked by what matters now.
+import { mapBounded } from '../api/bounded.js';
+import { ifSupported } from '../api/capabilities.js';
+import type {
+  Agent,
+  Alert,
+  ApiClient,
+  ApiEvent,
+  AutomationStatus,
+  MaintenanceWindow,
+  Project,
+} from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import { fetchAll } from '../api/paging.js';
+import { type AlertGroup, ackInForce } from '../format/views/alerts.js';
+import { atGoal } from '../format/views/automation.js';
+import type { AgentType } from '../platform/index.js';
+import { type AgentReport, loadAgents, reconcileAgents } from './agents.js';
+import { alertContext, DATA_AVAILABILITY, groupByCause, loadOpenAlerts, type OpenAlerts } from './alerts.js';
+import { changeKind, loadRecentEvents, newestFirst } from './events.js';
+
+const PUBLISHED = 'AUTOMATION_CONFIG_PUBLISHED_AUDIT';
+/** How far back the publish of the current goal is looked for. */
+const PUBLISH_LOOKBACK_MS = 30 * 24 * 3_600_000;
+
+export interface ProjectRead {
+  project: Project;
+  alerts?: OpenAlerts;
+  automation?: AutomationStatus;
+  agents?: Partial<Record<AgentType, Agent[]>>;
+  /** The newest publishes of the automation configuration (read when a process is behind). */
+  publishes?: ApiEvent[];
+  /** Events of the time window, when one was asked for. */
+  events?: ApiEvent[];
+  /** Alerts closed in the time window; undefined when the server lists no closed alerts. */
+  closed?: Alert[];
+  errors: string[];
+}
+
+const why = (e: unknown) => (e instanceof ApiError ? e.message : e instanceof Error ? e.message : String(e));
+
+/** Everything the installation view needs of one project; a part that fails is named, never fatal. */
+export async function readProject(
+  api: ApiClient,
+  project: Project,
+  o: { since?: Date; signal: AbortSignal },
+): Promise<ProjectRead> {
+  const { signal, since } = o;
+  const errors: string[] = [];
+  const part = <T>(name: string, p: Promise<T>) =>
+    p.catch((e: unknown) => {
+      if (signal.aborted) throw e;
+      errors.push(`${name}: ${why(e)}`);
+      return undefined;
+    });
+  const id = project.id;
+  const [alerts, automation, agents, events, closed] = await Promise.all([
+    part('alerts', loadOpenAlerts(api, id, { signal, windows: true })),
+    part('automation', api.automation.status(id, { signal })),
+    part('agents', loadAgents(api, id, undefined, signal)),
+    since ? part('events', loadRecentEvents(api, { projectId: id }, since, signal)) : undefined,
+    since
+      ? part(
+          'closed alerts',
+          ifSupported(api, 'projectAlerts', () =>
+            fetchAll((q) => api.alerts.list(id, { ...q, status: 'CLOSED' }, { signal }), {
+              signal,
+              maxItems: 2_000,
+            }),
+          ),
+        )
+      : undefined,
+  ]);
+  const r: ProjectRead = { project, alerts, automation, agents, events: events?.events, errors };
+  if (closed) r.closed = closed.items.filter((a) => Date.parse(a.resolved ?? '') >= (since?.getTime() ?? 0));
+  if (automation && (automation.processes ?? []).some((p) => !atGoal(p, automation.goalVersion))) {
+    const from = new Date(Date.now() - PUBLISH_LOOKBACK_MS).toISOString();
+    r.publishes = await part(
+      'automation events',
+      fetchAll(
+        (q) => api.events.listForProject(id, { ...q, eventType: [PUBLISHED], minDate: from }, { signal }),
+        { signal, maxItems: 200 },
+      ).then((x) => x.items.filter((e) => e.eventTypeName === PUBLISHED).sort(newestFirst)),
+    );
+  }
+  return r;
+}
+
+export async function readInstallation(
+  api: ApiClient,
+  projects: Project[],
+  o: {
+    since?: Date;
+    signal: AbortSignal;
+    concurrency: number;
+    progress?: (done: number, total: number, m: string) => unknown;
+  },
+): Promise<ProjectRead[]> {
+  let done = 0;
+  return mapBounded(projects, o.concurrency, o.signal, async (p, signal) => {
+    const r = await readProject(api, p, { since: o.since, signal });
+    await o.progress?.(++done, projects.length, `project ${p.name ?? p.id}`);
+    return r;
+  });
+}
+
+/** How urgent a project is now, most urgent first: the order of the tiers is the order of this list. */
+export const TIERS = [
+  'unmuted data availability',
+  'unmuted paging',
+  'unmuted alerts',
+  'muted or acknowledged',
+  'informational',
+  'quiet',
+] as const;
+export type Tier = (typeof TIERS)[number];
+
+export interface CauseView {
+  group: AlertGroup;
+  /** Alerts of the cause not acknowledged and not muted by a window in force. */
+  loud: number;
+  muted: boolean;
+  dataAvailability: boolean;
+  paging: boolean;
+  /** Every alert is TRACKING (not yet past its delay). */
+  tracking: boolean;
+  tier: Tier;
+}
+
+export interface ProjectView {
+  read: ProjectRead;
+  causes: CauseView[];
+  /** Processes behind the goal; failing: with an error. */
+  behind: NonNullable<AutomationStatus['processes']>;
+  failing: NonNullable<AutomationStatus['processes']>;
+  agents?: AgentReport;
+  windowsActive: MaintenanceWindow[];
+  tier: Tier;
+  /** Sort key within a tier: loud alerts, then all alerts. */
+  weight: number;
+}
+
+const tierRank = (t: Tier) => TIERS.indexOf(t);
+
+function causeTier(c: Omit<CauseView, 'tier'>): Tier {
+  if (c.tracking) return 'informational';
+  if (c.loud === 0) return 'muted or acknowledged';
+  if (c.dataAvailability) return 'unmuted data availability';
+  if (c.paging) return 'unmuted paging';
+  return 'unmuted alerts';
+}
+
+export function viewProject(r: ProjectRead, now: Date): ProjectView {
+  const a = r.alerts;
+  const groups = a ? groupByCause(a.alerts, a.configs, now, alertContext(a)) : [];
+  const causes = groups
+    .map((group) => {
+      const muted = group.window?.state === 'active';
+      const c = {
+        group,
+        muted,
+        loud: muted ? 0 : group.alerts.filter((x) => !ackInForce(x, now)).length,
+        dataAvailability: DATA_AVAILABILITY.test(group.eventTypeName ?? ''),
+        paging: (group.pages ?? []).length > 0,
+        tracking: group.alerts.every((x) => x.status === 'TRACKING'),
+      };
+      return { ...c, tier: causeTier(c) };
+    })
+    .sort(
+      (x, y) =>
+        tierRank(x.tier) - tierRank(y.tier) ||
+        Number(y.paging) - Number(x.paging) ||
+        y.loud - x.loud ||
+        (Date.parse(x.group.oldest ?? '') || 0) - (Date.parse(y.group.oldest ?? '') || 0),
+    );
+  const s = r.automation;
+  const behind = s ? (s.processes ?? []).filter((p) => !atGoal(p, s.goalVersion)) : [];
+  const failing = behind.filter((p) => p.errorCode || p.errorString || p.errorCodeDescription);
+  const agents = r.agents
+    ? reconcileAgents({
+        agents: r.agents,
+        alerts: a?.alerts ?? [],
+        globalAlertIds: a?.globalAlertIds,
+        configs: a?.configs,
+        globalConfigs: a?.globalConfigs,
+        now,
+      })
+    : undefined;
+  const windowsActive = (a?.windows ?? []).filter(
+    (w) => Date.parse(w.startDate ?? '') <= now.getTime() && Date.parse(w.endDate ?? '') > now.getTime(),
+  );
+  const tiers: Tier[] = causes.map((c) => c.tier);
+  // Failing automation is data availability too: a process that will not start serves nothing.
+  if (failing.length) tiers.push('unmuted data availability');
+  if (agents?.checks.some((c) => c.silent)) tiers.push('unmuted alerts');
+  if (behind.length) tiers.push('informational');
+  const tier = tiers.sort((x, y) => tierRank(x) - tierRank(y))[0] ?? 'quiet';
+  const weight = causes.reduce((n, c) => n + c.loud, 0) * 1_000 + (a?.alerts.length ?? 0);
+  return { read: r, causes, behind, failing, agents, windowsActive, tier, weight };
+}
+
+export const byTier = (x: ProjectView, y: ProjectView) =>
+  tierRank(x.tier) - tierRank(y.tier) ||
+  y.weight - x.weight ||
+  String(x.read.project.name ?? '').localeCompare(String(y.read.project.name ?? ''));
+
+/** Changes someone made among events (configuration publishes, roles, windows, alert settings…). */
+export const changesOf = (events: ApiEvent[]) => events.filter((e) => changeKind(e) !== undefined);
