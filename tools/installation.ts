@@ -17,7 +17,7 @@ import {
 } from '../src/feeds/installation.js';
 import { age, plural } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { cell, named } from '../src/format/untrusted.js';
+import { cell, named as nameOf } from '../src/format/untrusted.js';
 import { AGENT_LEGEND } from '../src/format/views/agents.js';
 import { alertWhere, mutedBy, windowName } from '../src/format/views/alerts.js';
 import { stuckWords } from '../src/format/views/automation.js';
@@ -68,7 +68,11 @@ const since = (iso: string | undefined, now: Date) => age(iso, now)?.replace(/ a
 /** A cause in words: what, where, for how long, whether it pages, acknowledged, muted by which window. */
 function causeLine(c: CauseView, now: Date, short: (h: string) => string, withWindow: boolean): string {
   const g = c.group;
-  const what = g.metricName && g.conditions[0] ? g.conditions[0] : (g.eventTypeName ?? g.cause);
+  // "CONNECTIONS > 4000" says enough: the unit RAW and the mode (AVERAGE) are left to triage_project.
+  const what =
+    g.metricName && g.conditions[0]
+      ? g.conditions[0].replace(/ \([A-Z_]+\)$/, '').replace(/ RAW$/, '')
+      : (g.eventTypeName ?? g.cause);
   const hosts = [...new Set(g.alerts.map((a) => short(alertWhere(a))))];
   const where = hosts.length <= 2 ? hosts.join(', ') : `${hosts.slice(0, 2).join(', ')} +${hosts.length - 2}`;
   const flags = [
@@ -92,7 +96,7 @@ function agentLine(r: AgentReport, now: Date, short: (h: string) => string): str
       );
   for (const d of r.unmatched)
     parts.push(
-      `${d.alert.eventTypeName}${d.global ? ' (global)' : ''} open ${since(d.alert.created, now)} on ${short(d.alert.hostnameAndPort ?? '')} (no agent listed there)`,
+      `${d.alert.eventTypeName}${d.global ? ' (global)' : ''} open ${since(d.alert.created, now)} on ${short(d.alert.hostnameAndPort ?? '')} (no such agent there)`,
     );
   for (const c of r.checks.filter((x) => x.silent))
     parts.push(
@@ -105,7 +109,8 @@ function agentLine(r: AgentReport, now: Date, short: (h: string) => string): str
   for (const c of idle)
     byState.set(c.agent.stateName!, [
       ...(byState.get(c.agent.stateName!) ?? []),
-      `${type(c)} on ${short(c.agent.hostname ?? '')}`,
+      // A standby beside an active agent is the normal pair: its type says enough.
+      c.agent.stateName === 'STANDBY' ? type(c) : `${type(c)} on ${short(c.agent.hostname ?? '')}`,
     ]);
   for (const [state, who] of byState)
     parts.push(`${state.toLowerCase().replace('_', ' ')}: ${who.join(', ')}`);
@@ -132,16 +137,19 @@ function projectBlock(
   );
   const quiet = v.causes.filter((c) => !loud.includes(c) && !(told(c) && !c.muted));
   const lines: string[] = [];
-  for (const c of loud.slice(0, CAUSES)) lines.push(`- ${causeLine(c, now, short, true)}`);
-  if (loud.length > CAUSES) lines.push(`- +${plural(loud.length - CAUSES, 'more unmuted cause')}`);
+  // The worst causes: two when they are data availability or page someone, else one; the rest counted.
+  const named = loud.filter((c, i) => i === 0 || (i < CAUSES && (c.dataAvailability || c.paging)));
+  for (const c of named) lines.push(`- ${causeLine(c, now, short, true)}`);
+  if (loud.length > named.length)
+    lines.push(
+      `- +${plural(loud.length - named.length, 'more unmuted cause')}: ${[...new Set(loud.slice(named.length).map((c) => c.group.metricName ?? c.group.eventTypeName))].join(', ')}`,
+    );
   // Muted causes one line per window: which window, why it applies, and what it silences.
   const byWindow = new Map<string, CauseView[]>();
   for (const c of quiet.filter((x) => x.muted))
     byWindow.set(c.group.window!.id, [...(byWindow.get(c.group.window!.id) ?? []), c]);
   for (const cs of byWindow.values()) {
-    const what = cs.map(
-      (c) => `${c.group.metricName ?? c.group.eventTypeName}${c.group.global ? ' (global)' : ''}`,
-    );
+    const what = [...new Set(cs.map((c) => c.group.metricName ?? c.group.eventTypeName))];
     lines.push(`- ${plural(cs.length, 'cause')} ${mutedBy(cs[0]!.group.window!, now)}: ${what.join(', ')}`);
   }
   const acked = quiet.filter((c) => !c.muted && !c.tracking);
@@ -179,7 +187,7 @@ function projectBlock(
   const agents = v.agents && agentLine(v.agents, now, short);
   if (agents) lines.push(`- ${agents}`);
   for (const e of v.read.errors) lines.push(`- not read: ${cell(e, 160)}`);
-  const head = `## ${rank}. ${named(p.name, p.id)} — ${v.tier}${v.read.alerts ? `, ${plural(v.read.alerts.alerts.length, 'open alert')}` : ''}`;
+  const head = `## ${rank}. ${nameOf(p.name, p.id)} — ${v.tier}${v.read.alerts ? `, ${plural(v.read.alerts.alerts.length, 'open alert')}` : ''}`;
   return [head, ...lines];
 }
 
@@ -264,7 +272,7 @@ function installationText(r: Installation, f: FormatContext): string {
     const rest = views.slice(SHOWN);
     if (rest.length)
       lines.push(
-        `${plural(rest.length, 'more project')}: ${rest.map((v) => `${named(v.read.project.name, v.read.project.id)} (${v.tier})`).join(', ')}.`,
+        `${plural(rest.length, 'more project')}: ${rest.map((v) => `${nameOf(v.read.project.name, v.read.project.id)} (${v.tier})`).join(', ')}.`,
       );
     const states = new Set(
       views.flatMap((v) => (v.agents?.checks ?? []).map((c) => c.agent.stateName ?? '')),
@@ -285,7 +293,7 @@ function installationText(r: Installation, f: FormatContext): string {
             : worst
               ? `${worst.group.metricName ?? worst.group.eventTypeName}${worst.muted ? ' (muted)' : ''}`
               : 'nothing open';
-          return `${i + 1}. ${named(v.read.project.name, v.read.project.id)} — ${v.tier}: ${cell(why, 100)}`;
+          return `${i + 1}. ${nameOf(v.read.project.name, v.read.project.id)} — ${v.tier}: ${cell(why, 100)}`;
         })
         .join('\n'),
     );

@@ -11,10 +11,10 @@ const short = (h) => (h ?? '').replace(/:\d+$/, '').split('.')[0];
 const hostOf = (a) => short(a.hostnameAndPort);
 const projectName = (data, id) => data.projects.find((p) => p.id === id)?.name ?? id;
 const isOpen = (a) => a.status === 'OPEN' || a.status === 'TRACKING';
-/** Project and global alerts, open or tracking, with the project they concern. */
+/** Project alerts open or tracking, and global ones open (the API lists a global configuration's OPEN alerts only). */
 const openAlerts = (data) => [
   ...data.alerts.filter(isOpen).map((a) => ({ ...a, global: false })),
-  ...data.globalAlerts.filter((a) => isOpen(a) && a.groupId).map((a) => ({ ...a, global: true })),
+  ...data.globalAlerts.filter((a) => a.status === 'OPEN' && a.groupId).map((a) => ({ ...a, global: true })),
 ];
 const ms = (iso) => Date.parse(iso ?? '') || 0;
 

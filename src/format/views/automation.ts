@@ -57,7 +57,10 @@ export function stuckWords(
   },
 ): string {
   // The agent's description usually holds the underlying error already; the raw log line only when it is alone.
-  const err = o.errorMax !== undefined ? p.errorCodeDescription || processError(p) : processError(p);
+  let err = o.errorMax !== undefined ? p.errorCodeDescription || processError(p) : processError(p);
+  // "The process rs-search_2 on db-stg-03… failed to start: …" — the line already names process and host.
+  const lead = `The process ${p.name} on ${p.hostname} `;
+  if (err?.startsWith(lead)) err = err.slice(lead.length);
   const plan = planWords(p);
   const parts = [
     err
