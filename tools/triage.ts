@@ -12,9 +12,9 @@ import {
   type OpenAlerts,
 } from '../src/feeds/alerts.js';
 import { type ChangeKind, changeKind, loadRecentEvents, type RecentEvents } from '../src/feeds/events.js';
-import { age, plural, table } from '../src/format/markdown.js';
+import { age, plural, table, when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { cell } from '../src/format/untrusted.js';
+import { cell, named } from '../src/format/untrusted.js';
 import {
   type AlertGroup,
   ackTool,
@@ -27,8 +27,15 @@ import {
   groupNotes,
   groupSummary,
   groupTable,
+  windowName,
 } from '../src/format/views/alerts.js';
-import { atGoal, automationColumns, automationRow } from '../src/format/views/automation.js';
+import {
+  atGoal,
+  automationColumns,
+  automationRow,
+  behindWords,
+  stuckWords,
+} from '../src/format/views/automation.js';
 import { changeSummary, eventWho } from '../src/format/views/events.js';
 import { windowInForceList, windowState } from '../src/format/views/windows.js';
 import { ids, page } from '../src/tool/ids.js';
@@ -166,7 +173,7 @@ function triageText(
       'Automation',
       sectionError(t, 'automation') ??
         (automation
-          ? `${behind.length} of ${plural(automation.processes?.length ?? 0, 'process', 'processes')} behind goal version ${automation.goalVersion}`
+          ? `${behind.length} of ${plural(automation.processes?.length ?? 0, 'process', 'processes')} behind goal version ${automation.goalVersion}${behind.length ? `: ${behindWords(behind)}` : ''}`
           : '—'),
     ],
     ['Changes', sectionError(t, 'events') ?? `${changes.length} in the window`],
@@ -199,6 +206,19 @@ function triageText(
     const byCause = new Map(groups.map((g) => [g.cause, g]));
     let rowsLeft = f.detailed ? Number.MAX_SAFE_INTEGER : CONCISE.alerts;
     let hidden = 0;
+    const causeBlock = (e: TimelineEntry, into: string[]) => {
+      const g = byCause.get(e.cause ?? '');
+      if (!g) return;
+      // The heading's time is its first row's: the first host listed has the oldest alert.
+      into.push(`#### ${groupHeading(g, now, soleWindow)}`, ...groupNotes(g, now), ...behindOn(g));
+      const shown = Math.min(rowsLeft, g.alerts.length);
+      if (shown > 0) into.push(groupTable(g, now, shown, f.names));
+      rowsLeft -= shown;
+      hidden += g.alerts.length - shown;
+    };
+    // Causes open from before the window are not "what broke" after its changes: they come first, apart.
+    const older: string[] = [];
+    for (const e of tl) if (e.kind === 'alert' && e.beforeWindow) causeBlock(e, older);
     const parts: string[] = [];
     for (const e of tl) {
       if (e.kind === 'change') {
@@ -211,19 +231,17 @@ function triageText(
         );
         continue;
       }
-      const g = byCause.get(e.cause ?? '');
-      if (!g) continue;
-      // The heading's time is its first row's: the first host listed has the oldest alert.
-      parts.push(`#### ${groupHeading(g, now, soleWindow)}`, ...groupNotes(g, now), ...behindOn(g));
-      const shown = Math.min(rowsLeft, g.alerts.length);
-      if (shown > 0) parts.push(groupTable(g, now, shown, f.names));
-      rowsLeft -= shown;
-      hidden += g.alerts.length - shown;
+      if (!e.beforeWindow) causeBlock(e, parts);
     }
+    const sinceText = `${t.since.slice(0, 16).replace('T', ' ')} UTC`;
+    if (older.length)
+      lines.push(`### Open from before ${sinceText} (oldest first)`, f.fence.wrap(older.join('\n')));
     lines.push(
-      `### What changed (since ${t.since.slice(0, 16).replace('T', ' ')} UTC), then what broke (oldest first)`,
-      f.fence.wrap(parts.join('\n')),
+      parts.length
+        ? `### What changed (since ${sinceText}), then what broke (oldest first)`
+        : `### What changed since ${sinceText}: no change recorded, no new alert`,
     );
+    if (parts.length) lines.push(f.fence.wrap(parts.join('\n')));
     if (gap)
       lines.push(
         `${plural(gap.count, 'change')} between ${gap.first.time} and ${gap.last.time} left out: list_project_events with minDate=${gap.first.time} and maxDate=${gap.last.time}, or responseFormat=detailed.`,
@@ -233,24 +251,31 @@ function triageText(
       if (note) lines.push(note);
   }
 
-  if (automation && behind.length) {
+  // The summary names up to two processes with their plan; the table is for errors and for more than that.
+  const failing = behind.filter((p) => p.errorCode || p.errorCodeDescription || p.errorString);
+  if (automation && (failing.length || behind.length > 2)) {
     lines.push(`### Behind the automation goal (version ${automation.goalVersion})`);
     const rows = behind.map(automationRow);
-    // What the agent reports and the underlying error both matter: "Failed to start mongod — exited with 100".
-    const detail = behind
-      .filter((p) => p.errorCodeDescription || p.errorString)
-      .map((p) => {
-        const why = [...new Set([p.errorCodeDescription, p.errorString].filter(Boolean))].join(' — ');
-        return `${cell(p.name)}: ${cell(why, 240)}`;
-      });
+    const pub = (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
+    const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
+    const windows = active.map((w) => windowName(w));
+    // Why each failing one is stuck: its error (what the agent reports and the underlying error), the goal's
+    // publish within the window, and a window in force.
+    const detail = failing.map(
+      (p) => `- ${stuckWords(p, { goalVersion: automation.goalVersion, published, windows, now })}`,
+    );
     lines.push(f.fence.wrap([table(automationColumns, rows), ...detail].join('\n')));
   }
 
-  if (active.length) {
+  if (active.length === 1) {
+    // One window: a line says it all, its description code-quoted (platform text outside a fence).
+    const w = active[0]!;
     lines.push(
-      soleWindow
-        ? '### Maintenance window in force (it mutes the alerts marked "muted")'
-        : '### Maintenance windows in force',
+      `### Maintenance window in force: ${named(w.description, `windowId ${w.id}`)} until ${when(w.endDate, now)} mutes ${(w.alertTypeNames ?? []).join(', ')} on every host of the project (windows are project-wide, whatever the description names)`,
+    );
+  } else if (active.length) {
+    lines.push(
+      '### Maintenance windows in force: each mutes its alert types on every host of the project (project-wide), whatever its description names',
     );
     const rows = active.map((w) => windowInForceList.row(w, now, f.names));
     lines.push(f.fence.wrap(table(windowInForceList.columns, rows)));

@@ -131,7 +131,7 @@ function shortWhen(iso: string | undefined, now: Date): string {
 export function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string {
   if (!w) return '';
   if (w.state === 'active') return w.id === listed ? ` · muted by ${windowName(w)}` : ` · ${mutedBy(w, now)}`;
-  return ` · ${windowName(w)} mutes it from ${when(w.startDate, now)}`;
+  return ` · window ${w.id} mutes it from ${when(w.startDate, now)}`;
 }
 
 /**

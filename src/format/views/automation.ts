@@ -1,6 +1,7 @@
 // How the automation plan looks to a person: which processes reached the goal version, and the rest's plan.
 import type { Process } from '../../api/types.js';
 import { age, plural } from '../markdown.js';
+import { sanitize } from '../untrusted.js';
 
 /**
  * Done: reached the goal version with nothing left in its plan. A process can report the goal version and
@@ -74,4 +75,23 @@ export function stuckWords(
   if (o.windows?.length) parts.push(`maintenance window in force: ${o.windows.join(', ')}`);
   const host = o.short ? o.short(p.hostname ?? '?') : (p.hostname ?? '?');
   return `${p.name ?? '?'} on ${host} — ${parts.join('; ')}`;
+}
+
+/** Platform text outside a fence: one line, bounded, code-quoted so it reads as a literal. */
+const literal = (s: string, max = 80) => {
+  const flat = sanitize(s).replace(/`/g, "'").replace(/\s+/g, ' ').trim();
+  return `\`${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}\``;
+};
+
+/**
+ * The processes behind the goal for a summary line, by name with their plan: "`rs-ledger_2` (plan
+ * `Download → Start → WaitRsInit`)", a failing one marked; at most `max`, the rest counted.
+ */
+export function behindWords(behind: Process[], max = 2): string {
+  const shown = behind.slice(0, max).map((p) => {
+    const plan = planWords(p);
+    const failing = p.errorCode || p.errorString || p.errorCodeDescription ? ', failing' : '';
+    return `${literal(p.name ?? '?', 60)} (${plan ? `plan ${literal(plan, 100)}` : `at version ${p.lastGoalVersionAchieved ?? '?'}`}${failing})`;
+  });
+  return `${shown.join(', ')}${behind.length > max ? ` +${behind.length - max} more` : ''}`;
 }
