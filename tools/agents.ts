@@ -92,7 +92,7 @@ export const listAgents = defineTool({
     if (left > 0 && shown > 0) lines.push(`${left} more — call again with pageNum=${q.pageNum + 1}.`);
     lines.push(
       report.downAlerts.length
-        ? 'Next: acknowledge_alert with an alertId once someone is on it; get_alert_config with its alertConfigId for who is notified.'
+        ? `Next: ${report.downAlerts.some((d) => !d.global) ? 'acknowledge_alert' : ''}${report.downAlerts.some((d) => !d.global) && report.downAlerts.some((d) => d.global) ? ' or ' : ''}${report.downAlerts.some((d) => d.global) ? 'acknowledge_global_alert (global alerts)' : ''} with an alertId once someone is on it; triage_project for the project's whole story.`
         : 'Next: list_hosts for the hosts they watch; get_automation_status for automation progress.',
     );
     return {

@@ -1,23 +1,41 @@
 // Automation status: which processes have deployed the current configuration (goal version), and for the
 // others the plan steps still to run and the error that holds them back.
 import { z } from 'zod';
-import type { AutomationStatus } from '../src/api/client.js';
+import type { ApiEvent, AutomationStatus, MaintenanceWindow } from '../src/api/client.js';
+import { loadWindows } from '../src/feeds/alerts.js';
+import { newestFirst } from '../src/feeds/events.js';
 import { plural, table } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
+import { windowName } from '../src/format/views/alerts.js';
 import {
   atGoal,
   automationColumns,
   automationHeadline,
   automationRow,
+  stuckWords,
 } from '../src/format/views/automation.js';
+import { eventWho } from '../src/format/views/events.js';
+import { windowState } from '../src/format/views/windows.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool } from '../src/tool/index.js';
+
+const PUBLISHED = 'AUTOMATION_CONFIG_PUBLISHED_AUDIT';
+/** How far back the publish of the current goal is looked for. */
+const PUBLISH_LOOKBACK_MS = 30 * 24 * 3_600_000;
+
+interface Read {
+  status: AutomationStatus;
+  /** The newest publish of the automation configuration, when a process is behind. */
+  published?: ApiEvent;
+  /** The project's windows; null when the server cannot list them. */
+  windows?: MaintenanceWindow[] | null;
+}
 
 export const getAutomationStatus = defineTool({
   name: 'get_automation_status',
   title: 'Get automation status',
   description:
-    "Shows which of a project's processes reached the automation goal; for the rest, the remaining plan and error. Use when a deployment seems stuck.",
+    "Shows which of a project's processes reached the automation goal version; for the rest, why they are stuck: the remaining plan, the error, how long since the goal was published and by whom, and a maintenance window in force. Use when a deployment or config change seems stuck.",
   kind: 'read',
   input: { projectId: ids.project.optional(), responseFormat: page.responseFormat },
   output: {
@@ -26,23 +44,45 @@ export const getAutomationStatus = defineTool({
     atGoalCount: z.number(),
     processes: z.array(z.looseObject({})),
   },
-  run: (ctx, args) => ctx.api.automation.status(args.projectId, ctx.req),
-  format: (s: AutomationStatus, args, f) => {
+  run: async (ctx, args): Promise<Read> => {
+    const status = await ctx.api.automation.status(args.projectId, ctx.req);
+    if ((status.processes ?? []).every((p) => atGoal(p, status.goalVersion))) return { status };
+    // Why a process is stuck: the goal's publish (and by whom), and a window in force. Both only explain:
+    // failing to read them must not cost the status itself.
+    const signal = ctx.signal;
+    const from = new Date(ctx.now().getTime() - PUBLISH_LOOKBACK_MS).toISOString();
+    const [published, windows] = await Promise.all([
+      // Keys are named by their description where the organization's keys can be read (who published).
+      ctx.api.events
+        .listForProject(
+          args.projectId,
+          { eventType: [PUBLISHED], minDate: from, itemsPerPage: 100 },
+          { signal },
+        )
+        .then((r) => r.results.filter((e) => e.eventTypeName === PUBLISHED).sort(newestFirst)[0])
+        .catch(() => undefined),
+      loadWindows(ctx.api, args.projectId, signal).catch(() => null),
+      ctx.names.learnKeys({ projectId: args.projectId }, signal),
+    ]);
+    return { status, published, windows };
+  },
+  format: ({ status: s, published, windows }: Read, args, f) => {
     const processes = redact(s.processes ?? []);
     const behind = processes.filter((p) => !atGoal(p, s.goalVersion));
     const done = processes.filter((p) => atGoal(p, s.goalVersion));
-    const lines = [automationHeadline(args.projectId, processes, s.goalVersion)];
+    const lines = [automationHeadline(f.names.project(args.projectId), processes, s.goalVersion)];
     const columns = automationColumns;
     if (behind.length > 0) {
       lines.push(`### Behind the goal (${behind.length})`, f.fence.notice);
-      lines.push(f.fence.wrap(table(columns, behind.map(automationRow))));
-      const detail = behind.filter((p) => p.errorString || p.errorCodeDescription);
-      if (f.detailed && detail.length)
-        lines.push(
-          f.fence.wrap(
-            detail.map((p) => `${p.name}: ${p.errorCodeDescription ?? ''} ${p.errorString ?? ''}`).join('\n'),
-          ),
-        );
+      const body = [table(columns, behind.map(automationRow))];
+      // Why each is stuck: its error, how long since the goal was published and by whom, a window in force.
+      const active = (windows ?? []).filter((w) => windowState(w, f.now) === 'active');
+      const pub = published ? { created: published.created, who: eventWho(published, f.names) } : undefined;
+      const why = behind.map(
+        (p) =>
+          `- ${stuckWords(p, { goalVersion: s.goalVersion, published: pub, windows: active.map(windowName), now: f.now })}`,
+      );
+      lines.push(f.fence.wrap([...body, ...why].join('\n')));
     }
     if (done.length > 0) {
       if (f.detailed) {

@@ -22,6 +22,7 @@ import { AGENT_LEGEND } from '../src/format/views/agents.js';
 import { alertWhere, mutedBy, windowName } from '../src/format/views/alerts.js';
 import { stuckWords } from '../src/format/views/automation.js';
 import { changeSummary, eventWho } from '../src/format/views/events.js';
+import { otherIntegrationName } from '../src/platform/index.js';
 import { defineTool, type FormatContext, listOutput } from '../src/tool/index.js';
 
 /** Projects read at once: the platform's rate limit is shared by every caller of the key. */
@@ -63,6 +64,11 @@ function hostNamer(views: ProjectView[]) {
   return { domain, short };
 }
 
+const pagingLabel = (t: string) => {
+  const other = otherIntegrationName(t);
+  return other ? `${t} (${other})` : t;
+};
+
 const since = (iso: string | undefined, now: Date) => age(iso, now)?.replace(/ ago$/, '') ?? '?';
 
 /** A cause in words: what, where, for how long, whether it pages, acknowledged, muted by which window. */
@@ -79,7 +85,8 @@ function causeLine(c: CauseView, now: Date, short: (h: string) => string, withWi
     `${plural(g.alerts.length, 'alert')}, ${since(g.oldest, now)}`,
     c.tracking ? 'tracking (not yet past its delay)' : '',
     g.acknowledged ? `${g.acknowledged} acknowledged` : '',
-    c.paging ? `pages (${(g.pages ?? []).join(', ')})` : '',
+    // The platform's word for the integration, the other dialect's in parentheses (as integrations show it).
+    c.paging ? `pages via ${(g.pages ?? []).map(pagingLabel).join(', ')}` : '',
     withWindow && g.window?.state === 'active' ? mutedBy(g.window, now) : '',
   ].filter(Boolean);
   return `${what}${g.global ? ' (global)' : ''} on ${where} — ${flags.join('; ')}`;

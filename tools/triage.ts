@@ -158,7 +158,9 @@ function triageText(
     const hosts = new Set(g.alerts.map((a) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '')));
     return behind
       .filter((p) => p.hostname && hosts.has(p.hostname))
-      .map((p) => `⚙ process ${cell(p.name)} on this host is behind the automation goal (below).`);
+      .map(
+        (p) => `⚙ process ${cell(p.name)} on this host is behind the automation goal (its plan is above).`,
+      );
   };
   // With one window in force, its table below says which it is: the alerts it mutes just say "muted".
   const soleWindow = active.length === 1 ? active[0]!.id : undefined;

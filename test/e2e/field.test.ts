@@ -162,7 +162,13 @@ describe('every tool on the bodies of a server in the field', () => {
     const status = answers.get('get_automation_status')?.text ?? '';
     expect(status).toContain('shardedCluster_myShard_0_2');
     expect(status).toMatch(/Download.*Start.*WaitRsInit/s);
-    expect(answers.get('triage_project')?.text).toMatch(/1 of 3 processes behind/);
+    // The plan is what the person needs, in the summary itself.
+    expect(answers.get('triage_project')?.text).toMatch(
+      /1 of 3 processes behind goal version 2: `shardedCluster_myShard_0_2` \(plan `Download → Start → WaitRsInit`\)/,
+    );
+    expect(answers.get('triage_installation')?.text).toMatch(
+      /shardedCluster_myShard_0_2 \(plan Download → Start → WaitRsInit\)/,
+    );
   });
 
   it('recognises a private key the server masked: never saved, never called usable', () => {

@@ -85,6 +85,70 @@ describe('agents and automation', () => {
     );
   });
 
+  it('reconciles agents with the open agent-down alerts, project and global, and explains idle states', async () => {
+    const projectName = (id: string) => sim.store.data.projects.find((p) => p.id === id)!.name;
+    const down = [...sim.store.data.alerts, ...sim.store.data.globalAlerts].filter(
+      (a) => a.eventTypeName === 'BACKUP_AGENT_DOWN' && a.status === 'OPEN' && a.groupId,
+    );
+    expect(down.length).toBeGreaterThan(0);
+    for (const a of down) {
+      const r = await t.call('list_agents', { projectId: projectName(a.groupId!), agentType: 'BACKUP' });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toContain(a.id);
+      expect(r.text).toMatch(/open BACKUP_AGENT_DOWN alert/);
+    }
+    const idle = sim.store.data.agents.find(
+      (a) => a.typeName === 'BACKUP' && a.stateName === 'NO_PROCESSES',
+    )!;
+    const r = await t.call('list_agents', { projectId: idle.groupId, agentType: 'BACKUP' });
+    expect(r.text).toMatch(/no processes assigned/);
+  });
+
+  it('flags a monitoring agent silent past its alert threshold though no alert is open', async () => {
+    const agent = sim.store.data.agents.find((a) => a.typeName === 'MONITORING' && a.stateName === 'ACTIVE')!;
+    const before = agent.lastPing;
+    agent.lastPing = new Date(Date.now() - 45 * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    try {
+      const r = await t.call('list_agents', { projectId: agent.groupId, agentType: 'MONITORING' });
+      const row = r.text.split('\n').find((l) => l.includes(agent.hostname))!;
+      expect(row).toMatch(/SILENT: last ping 45 min ago, over its 10-min threshold/);
+      expect(r.structured!.silent).toEqual([agent.hostname]);
+    } finally {
+      agent.lastPing = before;
+    }
+    const r = await t.call('list_agents', { projectId: agent.groupId, agentType: 'MONITORING' });
+    expect(r.text.split('\n').find((l) => l.includes(agent.hostname))).not.toMatch(/SILENT/);
+  });
+
+  it('says why a process is stuck: its error, its plan, the goal publish and by whom, a window in force', async () => {
+    const status = sim.store.data.automation.find((s) => s.processes.some((p) => p.errorCode))!;
+    const proc = status.processes.find((p) => p.errorCode)!;
+    const r = await t.call('get_automation_status', { projectId: status.groupId });
+    expect(r.isError, r.text).toBe(false);
+    const line = r.text.split('\n').find((l) => l.startsWith(`- ${proc.name} on`))!;
+    expect(line).toMatch(/exit status 48 \(address already in use\)/);
+    expect(line).toContain(`plan ${proc.plan.join(' → ')}`);
+    const published = sim.store.data.events.some(
+      (e) => e.groupId === status.groupId && e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT',
+    );
+    if (published) expect(line).toMatch(new RegExp(`goal ${status.goalVersion} published [^;]+ ago by `));
+    // A process behind in a project with a window in force says so.
+    const windowed = sim.store.data.automation.find(
+      (s) =>
+        s.processes.some((p) => p.plan.length) &&
+        sim.store.data.maintenanceWindows.some(
+          (w) =>
+            w.groupId === s.groupId &&
+            Date.parse(w.startDate) <= Date.now() &&
+            Date.parse(w.endDate) > Date.now(),
+        ),
+    );
+    if (windowed) {
+      const w = await t.call('get_automation_status', { projectId: windowed.groupId });
+      expect(w.text).toMatch(/maintenance window in force: "/);
+    }
+  });
+
   it('names the project that does not exist', async () => {
     const r = await t.call('get_automation_status', { projectId: 'aaaaaaaaaaaaaaaaaaaaaaaa' });
     expect(r.isError).toBe(true);

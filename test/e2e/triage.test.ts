@@ -271,11 +271,9 @@ describe('list_open_alerts', () => {
         Date.parse(w.endDate) > Date.now(),
     )!;
     const hostDown = r.text.split('\n').find((l) => l.startsWith('#### HOST_DOWN'))!;
-    // By its description, and why it applies: windows mute alert types project-wide.
-    expect(hostDown).toContain(
-      `muted by "${active.description}" (window mutes ${active.alertTypeNames.join(', ')} project-wide) until`,
-    );
-    expect(hostDown).toContain(`(windowId ${active.id})`);
+    // By its description, and why it applies: windows mute their alert types project-wide.
+    expect(hostDown).toContain(`muted by "${active.description}"`);
+    expect(hostDown).toContain('project-wide');
     const agentDown = r.text.split('\n').find((l) => l.startsWith('#### MONITORING_AGENT_DOWN'))!;
     expect(agentDown).not.toContain('muted'); // the window mutes HOST and REPLICA_SET, not AGENT
     const global = sim.store.data.globalAlerts.find((a) => a.groupId === projectId && a.status === 'OPEN')!;
@@ -401,32 +399,45 @@ describe('a server without the project-wide alert list', () => {
 });
 
 describe('triage_installation', () => {
-  it('ranks every project by what is on fire, in one short answer with the next call per project', async () => {
+  it('ranks every project by what matters now, names its worst causes, and counts what the platform lists', async () => {
     const sim = await startSimulator({ dataset: 'demo', port: 0 });
     const t = await startTestServer({ sim });
     try {
       const r = await t.call('triage_installation', {});
       expect(r.isError, r.text).toBe(false);
       expect(r.text.length).toBeLessThan(4_000);
+      const tiers = [
+        'unmuted data availability',
+        'unmuted paging',
+        'unmuted alerts',
+        'muted or acknowledged',
+        'informational',
+        'quiet',
+      ];
       const rows = (r.structured?.results ?? []) as Array<{
         projectId: string;
-        open: number;
-        unacknowledged: number;
+        name: string;
+        tier: string;
+        openAlerts: number;
+        causes: Array<{ cause: string }>;
       }>;
       expect(rows.map((x) => x.projectId).sort()).toEqual([...sim.projectIds].sort());
-      // Most urgent first, and the numbers are the platform's.
+      // Most urgent first.
       for (let i = 1; i < rows.length; i++)
-        expect(rows[i - 1]!.unacknowledged).toBeGreaterThanOrEqual(rows[i]!.unacknowledged);
-      for (const row of rows) {
-        // The project's own open alerts and the global ones on its hosts, as triage_project counts them.
-        const open = [...sim.store.data.alerts, ...sim.store.data.globalAlerts].filter(
-          (a) => a.groupId === row.projectId && a.status === 'OPEN',
+        expect(tiers.indexOf(rows[i - 1]!.tier)).toBeLessThanOrEqual(tiers.indexOf(rows[i]!.tier));
+      for (const [i, row] of rows.entries()) {
+        // The project's own open and tracking alerts, and the global ones on its hosts (listed when OPEN).
+        const open = [
+          ...sim.store.data.alerts.filter((a) => a.status === 'OPEN' || a.status === 'TRACKING'),
+          ...sim.store.data.globalAlerts.filter((a) => a.status === 'OPEN'),
+        ].filter((a) => a.groupId === row.projectId);
+        expect(row.openAlerts, row.projectId).toBe(open.length);
+        // Each project by name and id, ranked, with its tier in words.
+        expect(r.text).toMatch(
+          new RegExp(`^## ${i + 1}\\. \`${row.name}\` \\(${row.projectId}\\) — ${row.tier}`, 'm'),
         );
-        expect(row.open, row.projectId).toBe(open.length);
       }
-      const burning = rows.filter((x) => x.open > 0);
-      expect(burning.length).toBeGreaterThan(0);
-      for (const row of burning) expect(r.text).toMatch(new RegExp(`${row.projectId}[^\n]*triage_project`));
+      expect(r.text).toMatch(/^Next: triage_project with a projectId/m);
     } finally {
       await t.close();
       await sim.close();

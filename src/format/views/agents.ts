@@ -56,10 +56,10 @@ export function downAlertWords(alerts: Array<{ alert: Alert; global: boolean }>,
 /** The verdict on one agent: down (an alert is open), silent (past its threshold), or its state in words. */
 export function agentVerdict(c: AgentCheckView, now: Date): string {
   const parts: string[] = [];
-  if (c.alerts.length) parts.push(`DOWN — ${downAlertWords(c.alerts, now)}`);
+  if (c.alerts.length) parts.push(`DOWN: ${downAlertWords(c.alerts, now)}`);
   if (c.silent)
     parts.push(
-      `SILENT — last ${c.seenBy === 'lastPing' ? 'ping' : 'configuration call'} ${age(c.lastSeen, now)}, past its ${c.thresholdMin}-minute alert threshold${c.alerts.length ? '' : ' (no alert is open)'}`,
+      `SILENT: last ${c.seenBy === 'lastPing' ? 'ping' : 'conf'} ${age(c.lastSeen, now)}, over its ${c.thresholdMin}-min threshold${c.alerts.length ? '' : ', no alert open'}`,
     );
   if (!parts.length) return stateWords(c.agent.stateName);
   return `${parts.join('; ')}; state ${c.agent.stateName ?? '—'}`;

@@ -154,13 +154,21 @@ export function groupNotes(g: AlertGroup, now: Date): string[] {
   return notes;
 }
 
-/** The table of a cause's alerts (its first `max` rows); a lone alert is one line, not a table. */
+/**
+ * The table of a cause's alerts (its first `max` rows); one or two alerts are a line each, not a table (a
+ * table's header costs more than it saves under three rows).
+ */
 export function groupTable(g: AlertGroup, now: Date, max: number, names: NameBook = idsOnly): string {
   const rows = g.alerts.slice(0, Math.max(0, max)).map((a) => groupRow(a, now, names));
-  if (rows.length !== 1) return table(groupColumns, rows);
-  const [id, since, where, value, acked] = rows[0]!.map((v) => cell(v ?? '—'));
-  const shown = value === '—' ? '' : `, value ${value}`;
-  return `- alertId ${id}: since ${since} on ${where}${shown}, acknowledged ${acked}`;
+  if (rows.length > 2) return table(groupColumns, rows);
+  return rows
+    .map((row) => {
+      const [id, since, where, value, acked] = row.map((v) => cell(v ?? '—'));
+      const shown = value === '—' ? '' : `, value ${value}`;
+      // Not acknowledged is the usual case, and the cause's heading counts the acknowledged ones.
+      return `- alertId ${id}: since ${since} on ${where}${shown}${acked === 'no' ? '' : `, acknowledged ${acked}`}`;
+    })
+    .join('\n');
 }
 
 /** Every cause's heading (even past the row cap) and its alerts' rows, up to maxRows in all. */

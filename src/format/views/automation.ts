@@ -21,9 +21,9 @@ export const automationRow = (p: Process) => [
 export const automationColumns = ['process', 'hostname', 'last goal version', 'remaining plan', 'error'];
 
 /** "# Automation of project X — 5 of 6 processes at goal version 57" */
-export function automationHeadline(projectId: string, processes: Process[], goalVersion: number): string {
+export function automationHeadline(project: string, processes: Process[], goalVersion: number): string {
   const done = processes.filter((p) => atGoal(p, goalVersion)).length;
-  return `# Automation of project ${projectId} — ${done} of ${plural(processes.length, 'process', 'processes')} at goal version ${goalVersion}`;
+  return `# Automation of project ${project} — ${done} of ${plural(processes.length, 'process', 'processes')} at goal version ${goalVersion}`;
 }
 
 /** A process's error in a person's words: what the agent says, then the underlying error, once each. */
