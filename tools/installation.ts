@@ -96,18 +96,23 @@ function causeLine(c: CauseView, now: Date, short: (h: string) => string, withWi
 function agentLine(r: AgentReport, now: Date, short: (h: string) => string): string | undefined {
   const type = (c: AgentCheck) => c.type.toLowerCase();
   const parts: string[] = [];
+  // Agent-down alerts by type: each host with how long, and whether an agent of that type is listed there.
+  const down = new Map<string, string[]>();
+  const add = (
+    d: { alert: { eventTypeName?: string; created?: string }; global: boolean },
+    host: string,
+    note: string,
+  ) => {
+    const key = `${d.alert.eventTypeName}${d.global ? ' (global)' : ''}`;
+    down.set(key, [...(down.get(key) ?? []), `${host} (${since(d.alert.created, now)}${note})`]);
+  };
   for (const c of r.checks)
-    for (const d of c.alerts)
-      parts.push(
-        `${d.alert.eventTypeName}${d.global ? ' (global)' : ''} open ${since(d.alert.created, now)} on ${short(c.agent.hostname ?? '')} (${type(c)} agent ${c.agent.stateName ?? '?'})`,
-      );
-  for (const d of r.unmatched)
-    parts.push(
-      `${d.alert.eventTypeName}${d.global ? ' (global)' : ''} open ${since(d.alert.created, now)} on ${short(d.alert.hostnameAndPort ?? '')} (no such agent there)`,
-    );
+    for (const d of c.alerts) add(d, short(c.agent.hostname ?? ''), `, agent ${c.agent.stateName ?? '?'}`);
+  for (const d of r.unmatched) add(d, short(d.alert.hostnameAndPort ?? ''), ', no agent there');
+  for (const [key, hosts] of down) parts.push(`${key} open on ${hosts.join(', ')}`);
   for (const c of r.checks.filter((x) => x.silent))
     parts.push(
-      `SILENT ${type(c)} agent on ${short(c.agent.hostname ?? '')}: last ${c.seenBy === 'lastPing' ? 'ping' : 'configuration call'} ${age(c.lastSeen, now)}, past its ${c.thresholdMin}-min threshold${c.alerts.length ? '' : ', no alert open'}`,
+      `SILENT ${type(c)} agent on ${short(c.agent.hostname ?? '')}: last ${c.seenBy === 'lastPing' ? 'ping' : 'conf call'} ${age(c.lastSeen, now)} (threshold ${c.thresholdMin} min)${c.alerts.length ? '' : ', no alert open'}`,
     );
   const idle = r.checks.filter(
     (c) => c.type !== 'AUTOMATION' && c.agent.stateName && c.agent.stateName !== 'ACTIVE',
@@ -148,9 +153,7 @@ function projectBlock(
   const named = loud.filter((c, i) => i === 0 || (i < CAUSES && (c.dataAvailability || c.paging)));
   for (const c of named) lines.push(`- ${causeLine(c, now, short, true)}`);
   if (loud.length > named.length)
-    lines.push(
-      `- +${plural(loud.length - named.length, 'more unmuted cause')}: ${[...new Set(loud.slice(named.length).map((c) => c.group.metricName ?? c.group.eventTypeName))].join(', ')}`,
-    );
+    lines.push(`- +${plural(loud.length - named.length, 'more unmuted cause')}`);
   // Muted causes one line per window: which window, why it applies, and what it silences.
   const byWindow = new Map<string, CauseView[]>();
   for (const c of quiet.filter((x) => x.muted))
@@ -185,16 +188,18 @@ function projectBlock(
         const plan = (x.plan ?? []).join(' → ') || `at version ${x.lastGoalVersionAchieved}`;
         byPlan.set(plan, [...(byPlan.get(plan) ?? []), x.name ?? '?']);
       }
-      const runs = [...byPlan].map(([plan, who]) => `${who.join(', ')} (plan ${plan})`);
+      // The first plan in full; the others by count (get_automation_status lists them).
+      const [plan, who] = [...byPlan][0]!;
+      const more = lagging.length - 1;
       lines.push(
-        `- ⚙ ${plural(lagging.length, 'process', 'processes')} behind goal ${s.goalVersion}, no error: ${runs.join(', ')}`,
+        `- ⚙ ${plural(lagging.length, 'process', 'processes')} behind goal ${s.goalVersion}, no error: ${who[0]} (plan ${plan})${more ? ` +${more} more` : ''}`,
       );
     }
   }
   const agents = v.agents && agentLine(v.agents, now, short);
   if (agents) lines.push(`- ${agents}`);
   for (const e of v.read.errors) lines.push(`- not read: ${cell(e, 160)}`);
-  const head = `## ${rank}. ${nameOf(p.name, p.id)} — ${v.tier}${v.read.alerts ? `, ${plural(v.read.alerts.alerts.length, 'open alert')}` : ''}`;
+  const head = `## ${rank}. ${nameOf(p.name, p.id)} — ${v.tier}${v.read.alerts ? `, ${v.read.alerts.alerts.length} open` : ''}`;
   return [head, ...lines];
 }
 
@@ -268,8 +273,10 @@ function installationText(r: Installation, f: FormatContext): string {
   ];
   if (!views.length) return `${lines[0]}\nThis API key sees no projects.`;
   lines.push(
-    'Most urgent first: unmuted host down, no primary or failing automation; then paging; muted and acknowledged last. Windows mute alert types project-wide.' +
-      (domain ? ` Hosts are in ${cell(domain, 60)}.` : ''),
+    // Each heading names its tier: unmuted data availability (host down, no primary, automation failing),
+    // unmuted paging, unmuted alerts, muted or acknowledged, informational, quiet.
+    'Most urgent first, paging before not. Windows mute alert types project-wide.' +
+      (domain ? ` Hosts: *.${cell(domain, 60)}.` : ''),
     f.fence.notice,
   );
   if (r.hours === undefined) {
@@ -334,11 +341,11 @@ function installationText(r: Installation, f: FormatContext): string {
   const notes = [...new Set(views.map((v) => v.read.alerts?.globalNote).filter(Boolean))];
   for (const n of notes) lines.push(n!);
   if (r.truncated) lines.push('More projects exist than were read (maxProjects).');
-  const next = ['triage_project with a projectId'];
-  if (views.some((v) => v.behind.length)) next.push('get_automation_status with a projectId');
+  const next = ['triage_project'];
+  if (views.some((v) => v.behind.length)) next.push('get_automation_status');
   if (views.some((v) => v.agents && (v.agents.downAlerts.length || v.agents.checks.some((c) => c.silent))))
-    next.push('list_agents with a projectId and agentType');
-  lines.push(`Next: ${next.join('; ')}.`);
+    next.push('list_agents (with an agentType)');
+  lines.push(`Next: ${next.join(', ')} with a projectId.`);
   return lines.join('\n');
 }
 

@@ -437,7 +437,7 @@ describe('triage_installation', () => {
           new RegExp(`^## ${i + 1}\\. \`${row.name}\` \\(${row.projectId}\\) — ${row.tier}`, 'm'),
         );
       }
-      expect(r.text).toMatch(/^Next: triage_project with a projectId/m);
+      expect(r.text).toMatch(/^Next: triage_project\b.* with a projectId\.$/m);
     } finally {
       await t.close();
       await sim.close();

@@ -62,6 +62,7 @@ export function stuckWords(
   // "The process rs-search_2 on db-stg-03… failed to start: …" — the line already names process and host.
   const lead = `The process ${p.name} on ${p.hostname} `;
   if (err?.startsWith(lead)) err = err.slice(lead.length);
+  err = err?.replace(/\.$/, '');
   const plan = planWords(p);
   const parts = [
     err
