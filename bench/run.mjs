@@ -657,6 +657,11 @@ if (results.digest?.ratio !== undefined)
     `\ndigest: preemptive ${results.digest.ours.medianMs} ms vs re-challenge ${results.digest.baseline.medianMs} ms`,
   );
 if (results.scenarios) console.log(`\nscenarios (bench/scenarios.mjs): see "scenarios" in ${resultsPath}`);
+const oncall = results.scenarios?.oncall;
+if (oncall)
+  console.log(
+    `on-call questions: ${oncall.answered}/${oncall.asked} answered (${oncall.total} in all), ${oncall.calls} calls, ${oncall.chars} characters in all, median ${oncall.medianChars} per question`,
+  );
 writeFileSync(
   resultsPath,
   `${JSON.stringify({ ...results, goals: lines.map(([f, , , g]) => ({ figure: f, ...g })) }, null, 2)}\n`,
