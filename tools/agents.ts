@@ -15,7 +15,7 @@ export const listAgents = defineTool({
   name: 'list_agents',
   title: 'List agents of one type',
   description:
-    'Lists a project\'s monitoring, backup or automation agents, reconciled with the project\'s open agent-down alerts (MONITORING_AGENT_DOWN, BACKUP_AGENT_DOWN…): which are down, which are silent past their alert threshold, and what STANDBY and NO_PROCESSES mean. Use for "is the agent running?" or when an AGENT alert fires.',
+    'A project\'s monitoring, backup or automation agents, reconciled with open agent-down alerts: down, or silent past the alert threshold; states explained. Use for "is the agent running?".',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -25,9 +25,6 @@ export const listAgents = defineTool({
   output: {
     ...listOutput,
     downAlerts: z.array(z.looseObject({})),
-    silent: z.array(z.string()),
-    thresholdMinutes: z.number(),
-    alertsNote: z.string().optional(),
   },
   run: async (ctx, args) => {
     const [agents, alerts] = await Promise.all([
@@ -116,9 +113,6 @@ export const listAgents = defineTool({
             global: d.global,
           })),
         ),
-        silent: silent.map((c) => c.agent.hostname ?? '?'),
-        thresholdMinutes: threshold.minutes,
-        ...(typeof alerts === 'string' ? { alertsNote: cell(alerts, 160) } : {}),
       },
     };
   },

@@ -35,7 +35,7 @@ export const getAutomationStatus = defineTool({
   name: 'get_automation_status',
   title: 'Get automation status',
   description:
-    "Shows which of a project's processes reached the automation goal version; for the rest, why they are stuck: the remaining plan, the error, how long since the goal was published and by whom, and a maintenance window in force. Use when a deployment or config change seems stuck.",
+    "Which processes reached the automation goal; for the rest, why not: plan, error, the goal's publish, a window in force. Use when a deployment seems stuck.",
   kind: 'read',
   input: { projectId: ids.project.optional(), responseFormat: page.responseFormat },
   output: {
@@ -51,18 +51,30 @@ export const getAutomationStatus = defineTool({
     // failing to read them must not cost the status itself.
     const signal = ctx.signal;
     const from = new Date(ctx.now().getTime() - PUBLISH_LOOKBACK_MS).toISOString();
+    // Each read only explains: a failure (or a server without it) leaves it out.
+    const quietly = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await read();
+      } catch {
+        return undefined;
+      }
+    };
     const [published, windows] = await Promise.all([
+      quietly(
+        async () =>
+          (
+            await ctx.api.events.listForProject(
+              args.projectId,
+              { eventType: [PUBLISHED], minDate: from, itemsPerPage: 100 },
+              { signal },
+            )
+          ).results
+            .filter((e) => e.eventTypeName === PUBLISHED)
+            .sort(newestFirst)[0],
+      ),
+      quietly(() => loadWindows(ctx.api, args.projectId, signal)),
       // Keys are named by their description where the organization's keys can be read (who published).
-      ctx.api.events
-        .listForProject(
-          args.projectId,
-          { eventType: [PUBLISHED], minDate: from, itemsPerPage: 100 },
-          { signal },
-        )
-        .then((r) => r.results.filter((e) => e.eventTypeName === PUBLISHED).sort(newestFirst)[0])
-        .catch(() => undefined),
-      loadWindows(ctx.api, args.projectId, signal).catch(() => null),
-      ctx.names.learnKeys({ projectId: args.projectId }, signal),
+      quietly(() => ctx.names.learnKeys({ projectId: args.projectId }, signal)),
     ]);
     return { status, published, windows };
   },

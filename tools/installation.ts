@@ -353,21 +353,15 @@ export const triageInstallation = defineTool({
   name: 'triage_installation',
   title: 'Triage the whole installation',
   description:
-    'Ranks every project the key sees by what matters now (unmuted host down, no primary or failing automation first; paging before non-paging; muted and acknowledged below) and names each one\'s worst causes, failing automation with its error and plan, agents down or silent, and global alerts. With sinceHours: what changed across the installation (events and who, windows started or ended, alerts opened or closed). Use first for "what is on fire", "are agents down", "what changed in the last hour".',
+    'Every project ranked by urgency, with its worst causes, automation errors, agents down or silent. sinceHours: what changed and who. Use first for "what is on fire".',
   kind: 'read',
   input: {
     maxProjects: z.number().int().min(1).max(MAX_PROJECTS).optional().describe(`Default ${MAX_PROJECTS}`),
-    sinceHours: z
-      .number()
-      .int()
-      .min(1)
-      .max(720)
-      .optional()
-      .describe('Also say what changed in the last N hours across the installation'),
+    sinceHours: z.number().int().min(1).max(720).optional().describe('What changed in N hours'),
   },
   output: {
     ...listOutput,
-    since: z.string().optional(),
+    /** What changed since the window's start (sinceHours), oldest first. */
     changes: z.array(z.looseObject({})).optional(),
   },
   run: async (ctx, args): Promise<Installation> => {
@@ -448,7 +442,7 @@ export const triageInstallation = defineTool({
         pageNum: 1,
         itemsPerPage: r.views.length || 1,
         results,
-        ...(r.since ? { since: r.since, changes } : {}),
+        ...(r.since ? { changes } : {}),
       }) as Record<string, unknown>,
     };
   },

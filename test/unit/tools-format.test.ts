@@ -743,7 +743,7 @@ describe('agents, hosts and projects', () => {
     const a = await call(listAgents, ctxWith({ agents: { list: async () => agents } }), {
       agentType: 'MONITORING',
     });
-    expect(a.text).toContain('| mon-1 | ACTIVE | 1 min ago | 2 min ago | yes | — |');
+    expect(a.text).toContain('| mon-1 | ACTIVE | 1 min ago | 2 min ago | active: doing the work |');
     const hosts = page([
       {
         id: 'a'.repeat(32),
