@@ -73,6 +73,7 @@ export const listAgents = defineTool({
           report.checks.map((c) => reconciledRow(c, f.now)),
         ),
       );
+    for (const c of report.checks) for (const d of c.alerts) body.push(`- ${unmatchedLine(d, f.now, true)}`);
     for (const d of report.unmatched) body.push(`- ${unmatchedLine(d, f.now)}`);
     if (body.length) lines.push(f.fence.notice, f.fence.wrap(body.join('\n')));
     if (!shown)

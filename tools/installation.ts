@@ -110,10 +110,17 @@ function agentLine(r: AgentReport, now: Date, short: (h: string) => string): str
     for (const d of c.alerts) add(d, short(c.agent.hostname ?? ''), `, agent ${c.agent.stateName ?? '?'}`);
   for (const d of r.unmatched) add(d, short(d.alert.hostnameAndPort ?? ''), ', no agent there');
   for (const [key, hosts] of down) parts.push(`${key} open on ${hosts.join(', ')}`);
-  for (const c of r.checks.filter((x) => x.silent))
+  // Silent agents by type: each host with when it was last heard from, the threshold once.
+  const silent = new Map<string, AgentCheck[]>();
+  for (const c of r.checks.filter((x) => x.silent)) silent.set(c.type, [...(silent.get(c.type) ?? []), c]);
+  for (const cs of silent.values()) {
+    const c0 = cs[0]!;
+    const hosts = cs.map((c) => `${short(c.agent.hostname ?? '')} (${age(c.lastSeen, now)})`);
+    const quiet = cs.filter((c) => !c.alerts.length).length;
     parts.push(
-      `SILENT ${type(c)} agent on ${short(c.agent.hostname ?? '')}: last ${c.seenBy === 'lastPing' ? 'ping' : 'conf call'} ${age(c.lastSeen, now)} (threshold ${c.thresholdMin} min)${c.alerts.length ? '' : ', no alert open'}`,
+      `SILENT ${type(c0)} ${cs.length > 1 ? 'agents' : 'agent'} on ${hosts.join(', ')}: last ${c0.seenBy === 'lastPing' ? 'ping' : 'conf call'} past ${c0.thresholdMin} min${quiet ? `, ${quiet === cs.length ? 'no' : `${quiet} with no`} alert open` : ''}`,
     );
+  }
   const idle = r.checks.filter(
     (c) => c.type !== 'AUTOMATION' && c.agent.stateName && c.agent.stateName !== 'ACTIVE',
   );
@@ -370,11 +377,11 @@ export const triageInstallation = defineTool({
       { maxItems: args.maxProjects ?? MAX_PROJECTS, signal: ctx.signal },
     );
     const now = ctx.now();
-    // From the start of the minute: what happened "an hour ago" is in, asked a few seconds later.
+    // From the start of the minute before: what happened "an hour ago" is in, asked a few seconds later.
     const since =
       args.sinceHours === undefined
         ? undefined
-        : new Date(Math.floor((now.getTime() - args.sinceHours * 3_600_000) / 60_000) * 60_000);
+        : new Date(Math.floor((now.getTime() - args.sinceHours * 3_600_000 - 60_000) / 60_000) * 60_000);
     // Keys are named by their description where the organization's keys can be read (who published, who acked).
     const keys = ctx.names.learnKeys({ orgId: projects[0]?.orgId }, ctx.signal);
     const reads = await readInstallation(ctx.api, projects, {

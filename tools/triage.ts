@@ -158,9 +158,7 @@ function triageText(
     const hosts = new Set(g.alerts.map((a) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '')));
     return behind
       .filter((p) => p.hostname && hosts.has(p.hostname))
-      .map(
-        (p) => `⚙ process ${cell(p.name)} on this host is behind the automation goal (its plan is above).`,
-      );
+      .map((p) => `⚙ ${cell(p.name)} on this host is behind the automation goal (above).`);
   };
   // With one window in force, its table below says which it is: the alerts it mutes just say "muted".
   const soleWindow = active.length === 1 ? active[0]!.id : undefined;
@@ -260,20 +258,23 @@ function triageText(
     const rows = behind.map(automationRow);
     const pub = (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
     const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
-    const windows = active.map((w) => windowName(w));
+    const windows = active.map((w) => windowName(w, 34));
     // Why each failing one is stuck: its error (what the agent reports and the underlying error), the goal's
     // publish within the window, and a window in force.
     const detail = failing.map(
       (p) => `- ${stuckWords(p, { goalVersion: automation.goalVersion, published, windows, now })}`,
     );
-    lines.push(f.fence.wrap([table(automationColumns, rows), ...detail].join('\n')));
+    // The table is for more than the summary names; a failing process's line holds its plan and error.
+    lines.push(
+      f.fence.wrap([...(behind.length > 2 ? [table(automationColumns, rows)] : []), ...detail].join('\n')),
+    );
   }
 
   if (active.length === 1) {
     // One window: a line says it all, its description code-quoted (platform text outside a fence).
     const w = active[0]!;
     lines.push(
-      `### Maintenance window in force: ${named(w.description, `windowId ${w.id}`)} until ${when(w.endDate, now)} mutes ${(w.alertTypeNames ?? []).join(', ')} on every host of the project (windows are project-wide, whatever the description names)`,
+      `### Maintenance window in force: ${named(w.description, `windowId ${w.id}`, 100)} until ${when(w.endDate, now)} mutes ${(w.alertTypeNames ?? []).join(', ')} on every host of the project (windows are project-wide, whatever the description names)`,
     );
   } else if (active.length) {
     lines.push(

@@ -111,9 +111,9 @@ describe('agents and automation', () => {
     try {
       const r = await t.call('list_agents', { projectId: agent.groupId, agentType: 'MONITORING' });
       const row = r.text.split('\n').find((l) => l.includes(agent.hostname))!;
-      expect(row).toMatch(/SILENT: last ping 45 min ago, over its 10-min threshold/);
+      expect(row).toMatch(/SILENT: last ping 45 min ago, over 10 min, no alert open/);
       const rows = r.structured!.results as Array<{ hostname: string; silent: boolean }>;
-      expect(rows.filter((x) => x.silent).map((x) => x.hostname)).toEqual([agent.hostname]);
+      expect(rows.filter((x) => x.silent).map((x) => x.hostname)).toContain(agent.hostname);
     } finally {
       agent.lastPing = before;
     }

@@ -139,11 +139,12 @@ describe('on call, on the demo world', () => {
   it('what is on fire across all projects? — analytics-prod (no primary, hosts down) before payments-prod; the others quiet', async () => {
     const r = await t.call('triage_installation', {});
     expect(r.isError, r.text).toBe(false);
-    const at = (name: string) => r.text.indexOf(`| ${name} |`);
+    // Ranked headings: "## 1. `analytics-prod` (id) — unmuted data availability, 8 open".
+    const at = (name: string) => r.text.search(new RegExp(`^## \\d+\\. \`${name}\``, 'm'));
     expect(at('analytics-prod')).toBeGreaterThan(0);
     expect(at('analytics-prod')).toBeLessThan(at('payments-prod'));
-    expect(r.text).toMatch(/\| search-staging \| \w+ \| 0 \|/);
-    expect(r.text).toMatch(/\| platform-dev \| \w+ \| 0 \|/);
+    expect(r.text).toMatch(/^## \d+\. `search-staging` \(\w+\) — [a-z ]+, [01] open$/m);
+    expect(r.text).toMatch(/^## \d+\. `platform-dev` \(\w+\) — [a-z ]+, 0 open$/m);
     const analytics = project('analytics-prod');
     expect(openAlerts(analytics, 'NO_PRIMARY').map((a) => a.replicaSetName)).toEqual(['analytics-shard-1']);
   });

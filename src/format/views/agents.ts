@@ -43,23 +43,15 @@ export interface AgentCheckView {
   alerts: Array<{ alert: Alert; global: boolean }>;
 }
 
-/** "MONITORING_AGENT_DOWN open 2 d (alertId …)" for each alert, joined. */
-export function downAlertWords(alerts: Array<{ alert: Alert; global: boolean }>, now: Date): string {
-  return alerts
-    .map(
-      ({ alert, global }) =>
-        `${alert.eventTypeName}${global ? ' (global)' : ''} open ${age(alert.created, now)?.replace(/ ago$/, '') ?? '?'} (alertId ${alert.id})`,
-    )
-    .join('; ');
-}
-
 /** The verdict on one agent: down (an alert is open), silent (past its threshold), or its state in words. */
 export function agentVerdict(c: AgentCheckView, now: Date): string {
   const parts: string[] = [];
-  if (c.alerts.length) parts.push(`DOWN: ${downAlertWords(c.alerts, now)}`);
+  // The alerts themselves are listed under the table (a cell holds one short line).
+  if (c.alerts.length)
+    parts.push(`DOWN (${c.alerts.length > 1 ? `${c.alerts.length} alerts` : 'alert'} below)`);
   if (c.silent)
     parts.push(
-      `SILENT: last ${c.seenBy === 'lastPing' ? 'ping' : 'conf'} ${age(c.lastSeen, now)}, over its ${c.thresholdMin}-min threshold${c.alerts.length ? '' : ', no alert open'}`,
+      `SILENT: last ${c.seenBy === 'lastPing' ? 'ping' : 'conf'} ${age(c.lastSeen, now)}, over ${c.thresholdMin} min${c.alerts.length ? '' : ', no alert open'}`,
     );
   if (!parts.length) return stateWords(c.agent.stateName);
   return `${parts.join('; ')}; state ${c.agent.stateName ?? '—'}`;
@@ -75,10 +67,10 @@ export const reconciledRow = (c: AgentCheckView, now: Date) => [
   agentVerdict(c, now),
 ];
 
-/** One line on an agent-down alert whose host has no listed agent of that type. */
-export function unmatchedLine(d: { alert: Alert; global: boolean }, now: Date): string {
+/** One line on an agent-down alert: where, for how long, and whether an agent of its type is listed there. */
+export function unmatchedLine(d: { alert: Alert; global: boolean }, now: Date, matched = false): string {
   const host = cell((d.alert.hostnameAndPort ?? '?').replace(/:\d+$/, ''));
-  return `${d.alert.eventTypeName}${d.global ? ' (global)' : ''} open ${age(d.alert.created, now)?.replace(/ ago$/, '')} on ${host} (alertId ${d.alert.id}) — no agent of that type is listed on that host now`;
+  return `${d.alert.eventTypeName}${d.global ? ' (global)' : ''} open ${age(d.alert.created, now)?.replace(/ ago$/, '')} on ${host} (alertId ${d.alert.id})${matched ? '' : ' — no agent of that type is listed on that host now'}`;
 }
 
 /** "2 monitoring agents: 1 active, 1 standby" — counts by state. */

@@ -99,8 +99,8 @@ export function groupHeading(g: AlertGroup, now: Date, listedWindow?: string): s
 }
 
 /** A window as people know it: "Rolling OS patching of rs-ledger", or its id when it has no description. */
-export function windowName(w: { id: string; description?: string }): string {
-  return w.description ? `"${cell(w.description, 80)}"` : `window ${w.id}`;
+export function windowName(w: { id: string; description?: string }, max = 60): string {
+  return w.description ? `"${cell(w.description, max)}"` : `window ${w.id}`;
 }
 
 /**
@@ -130,7 +130,9 @@ function shortWhen(iso: string | undefined, now: Date): string {
  */
 export function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string {
   if (!w) return '';
-  if (w.state === 'active') return w.id === listed ? ` · muted by ${windowName(w)}` : ` · ${mutedBy(w, now)}`;
+  // The one window in force is drawn in full below the causes: its description's start names it here.
+  if (w.state === 'active')
+    return w.id === listed ? ` · muted by ${windowName(w, 34)}` : ` · ${mutedBy(w, now)}`;
   return ` · window ${w.id} mutes it from ${when(w.startDate, now)}`;
 }
 

@@ -28,7 +28,9 @@ export function automationHeadline(project: string, processes: Process[], goalVe
 
 /** A process's error in a person's words: what the agent says, then the underlying error, once each. */
 export function processError(p: Process): string | undefined {
-  const parts = [p.errorCodeDescription || p.errorCodeHumanReadable, p.errorString].filter((x): x is string =>
+  // The agent's log line starts "<rs-ledger_2> [07:27:32.418] ": the process is named already, the clock is noise.
+  const logged = p.errorString?.replace(/^<[^>]*>\s*\[[\d:.]+\]\s*/, '');
+  const parts = [p.errorCodeDescription || p.errorCodeHumanReadable, logged].filter((x): x is string =>
     Boolean(x),
   );
   if (!parts.length) return p.errorCode ? `error ${p.errorCode}` : undefined;
@@ -57,8 +59,7 @@ export function stuckWords(
     short?: (host: string) => string;
   },
 ): string {
-  // The agent's description usually holds the underlying error already; the raw log line only when it is alone.
-  let err = o.errorMax !== undefined ? p.errorCodeDescription || processError(p) : processError(p);
+  let err = processError(p);
   // "The process rs-search_2 on db-stg-03… failed to start: …" — the line already names process and host.
   const lead = `The process ${p.name} on ${p.hostname} `;
   if (err?.startsWith(lead)) err = err.slice(lead.length);
