@@ -6,7 +6,6 @@ import { fields, plural, table } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { cell } from '../src/format/untrusted.js';
 import { reconciledColumns, reconciledRow, stateWords, unmatchedLine } from '../src/format/views/agents.js';
-import { alertInGroup } from '../src/format/views/alerts.js';
 import { AGENT_TYPES } from '../src/platform/index.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
@@ -14,8 +13,7 @@ import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
 export const listAgents = defineTool({
   name: 'list_agents',
   title: 'List agents of one type',
-  description:
-    'A project\'s monitoring, backup or automation agents, reconciled with open agent-down alerts: down, or silent past the alert threshold; states explained. Use for "is the agent running?".',
+  description: 'Agents of one type, with agent-down alerts and silence. Use for "is the agent running?".',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -24,7 +22,6 @@ export const listAgents = defineTool({
   },
   output: {
     ...listOutput,
-    downAlerts: z.array(z.looseObject({})),
   },
   run: async (ctx, args) => {
     const [agents, alerts] = await Promise.all([
@@ -105,13 +102,6 @@ export const listAgents = defineTool({
             silent: c.silent,
             openAlertIds: c.alerts.map((d) => d.alert.id),
             meaning: stateWords(c.agent.stateName),
-          })),
-        ),
-        downAlerts: redact(
-          report.downAlerts.map((d) => ({
-            ...alertInGroup(d.alert),
-            eventTypeName: d.alert.eventTypeName,
-            global: d.global,
           })),
         ),
       },

@@ -35,7 +35,7 @@ export const getAutomationStatus = defineTool({
   name: 'get_automation_status',
   title: 'Get automation status',
   description:
-    "Which processes reached the automation goal; for the rest, why not: plan, error, the goal's publish, a window in force. Use when a deployment seems stuck.",
+    'Processes behind the automation goal: plan, error, publish, window. Use when a deployment seems stuck.',
   kind: 'read',
   input: { projectId: ids.project.optional(), responseFormat: page.responseFormat },
   output: {

@@ -19,7 +19,7 @@ import { age, plural } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import { cell, named as nameOf } from '../src/format/untrusted.js';
 import { AGENT_LEGEND } from '../src/format/views/agents.js';
-import { alertWhere, mutedBy, windowName } from '../src/format/views/alerts.js';
+import { alertWhere, mutedUntil, windowName } from '../src/format/views/alerts.js';
 import { stuckWords } from '../src/format/views/automation.js';
 import { changeSummary, eventWho } from '../src/format/views/events.js';
 import { otherIntegrationName } from '../src/platform/index.js';
@@ -87,7 +87,7 @@ function causeLine(c: CauseView, now: Date, short: (h: string) => string, withWi
     g.acknowledged ? `${g.acknowledged} acknowledged` : '',
     // The platform's word for the integration, the other dialect's in parentheses (as integrations show it).
     c.paging ? `pages via ${(g.pages ?? []).map(pagingLabel).join(', ')}` : '',
-    withWindow && g.window?.state === 'active' ? mutedBy(g.window, now) : '',
+    withWindow && g.window?.state === 'active' ? mutedUntil(g.window, now) : '',
   ].filter(Boolean);
   return `${what}${g.global ? ' (global)' : ''} on ${where} — ${flags.join('; ')}`;
 }
@@ -167,7 +167,9 @@ function projectBlock(
     byWindow.set(c.group.window!.id, [...(byWindow.get(c.group.window!.id) ?? []), c]);
   for (const cs of byWindow.values()) {
     const what = [...new Set(cs.map((c) => c.group.metricName ?? c.group.eventTypeName))];
-    lines.push(`- ${plural(cs.length, 'cause')} ${mutedBy(cs[0]!.group.window!, now)}: ${what.join(', ')}`);
+    lines.push(
+      `- ${plural(cs.length, 'cause')} ${mutedUntil(cs[0]!.group.window!, now)}: ${what.join(', ')}`,
+    );
   }
   const acked = quiet.filter((c) => !c.muted && !c.tracking);
   if (acked.length)
@@ -360,7 +362,7 @@ export const triageInstallation = defineTool({
   name: 'triage_installation',
   title: 'Triage the whole installation',
   description:
-    'Every project ranked by urgency, with its worst causes, automation errors, agents down or silent. sinceHours: what changed and who. Use first for "what is on fire".',
+    'Projects ranked by urgency: causes, failing automation, agents; sinceHours: changes. Use for "what is on fire".',
   kind: 'read',
   input: {
     maxProjects: z.number().int().min(1).max(MAX_PROJECTS).optional().describe(`Default ${MAX_PROJECTS}`),
@@ -368,8 +370,6 @@ export const triageInstallation = defineTool({
   },
   output: {
     ...listOutput,
-    /** What changed since the window's start (sinceHours), oldest first. */
-    changes: z.array(z.looseObject({})).optional(),
   },
   run: async (ctx, args): Promise<Installation> => {
     const { items: projects, truncated } = await fetchAll(
@@ -438,10 +438,6 @@ export const triageInstallation = defineTool({
         : null,
       errors: v.read.errors,
     }));
-    const changes =
-      r.since === undefined
-        ? undefined
-        : changesSince(r.views, Date.parse(r.since), f, hostNamer(r.views).short).map((c) => ({ ...c }));
     return {
       text: installationText(r, f),
       structured: redact({
@@ -449,7 +445,6 @@ export const triageInstallation = defineTool({
         pageNum: 1,
         itemsPerPage: r.views.length || 1,
         results,
-        ...(r.since ? { changes } : {}),
       }) as Record<string, unknown>,
     };
   },

@@ -3,7 +3,6 @@ import type { Alert, ApiEvent } from '../../api/types.js';
 import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import { age, due, plural, table, when } from '../markdown.js';
 import { cell } from '../untrusted.js';
-import { mutedBy } from './windows.js';
 // cause's heading, notes and rows, and the headline that counts them. Tools, triage, feeds and previews draw
 // alerts through this module only.
 
@@ -107,7 +106,7 @@ export function windowName(w: { id: string; description?: string }, max = 60): s
  * Why a window mutes a cause: windows have alert types, no hosts, so one mutes that type for every host of the
  * project, whatever its description names. (Until the windows view exports its own wording.)
  */
-export function mutedBy(w: NonNullable<AlertGroup['window']>, now: Date): string {
+export function mutedUntil(w: NonNullable<AlertGroup['window']>, now: Date): string {
   const types = w.types.join(', ') || '—';
   return w.state === 'active'
     ? `muted by ${windowName(w)} until ${shortWhen(w.endDate, now)} (it mutes ${types} project-wide)`
@@ -132,7 +131,7 @@ export function windowNote(w: AlertGroup['window'], now: Date, listed?: string):
   if (!w) return '';
   // The one window in force is drawn in full below the causes: its description's start names it here.
   if (w.state === 'active')
-    return w.id === listed ? ` · muted by ${windowName(w, 34)}` : ` · ${mutedBy(w, now)}`;
+    return w.id === listed ? ` · muted by ${windowName(w, 34)}` : ` · ${mutedUntil(w, now)}`;
   return ` · window ${w.id} mutes it from ${when(w.startDate, now)}`;
 }
 
