@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { missing, scenarios } from '../test/scenarios/incidents.mjs';
-import { median, prepare, questions, unknownNextTools } from '../test/scenarios/oncall.mjs';
+import { argsFor, median, prepare, questions, unknownNextTools } from '../test/scenarios/oncall.mjs';
 
 const CHAR_BUDGET = 4_000;
 
@@ -114,7 +114,7 @@ async function runOncall(client, data) {
     const texts = [];
     let error;
     for (const [name, args] of q.calls) {
-      const r = await client.callTool({ name, arguments: args });
+      const r = await client.callTool({ name, arguments: argsFor(args, data) });
       const text = (r.content ?? []).map((c) => c.text ?? '').join('\n');
       if (r.isError) error = text.slice(0, 120);
       texts.push(text);

@@ -1,6 +1,6 @@
 // The on-call questions of DESIGN.md, asked of the demo world (docs/demo-world.md) through the real path
 // (MCP client → server → digest → simulator): each answer must hold the facts the world makes true, by the
-// names and ids a person acts on. Questions whose tool is not in the catalog yet are left as todo.
+// names and ids a person acts on. The ten questions with their calls and sizes: oncall.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startTestServer, type TestServer } from '../helpers/mcp.js';
@@ -183,5 +183,4 @@ describe('on call, on the demo world', () => {
     }
     expect(r.text).not.toContain('…');
   });
-  it.todo('what changed in the last hour? (triage_installation sinceHours=1)');
 });

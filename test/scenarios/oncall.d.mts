@@ -16,6 +16,7 @@ export interface Question {
 
 export const questions: Question[];
 export function prepare(data: StoreData, now: Date): void;
+export function argsFor(args: Record<string, unknown>, data: StoreData): Record<string, unknown>;
 export function section(text: string, start: RegExp): string;
 export function unknownNextTools(text: string, offered: Set<string>): string[];
 export function median(xs: number[]): number;

@@ -31,6 +31,12 @@ export function section(text, start) {
 /** True when some line of `text` holds every one of `parts`. */
 const onOneLine = (text, ...parts) => text.split('\n').some((l) => parts.every((p) => l.includes(p)));
 
+/** A call's arguments with "$priya" replaced by her id, as a model reads it in the answer before. */
+export function argsFor(args, data) {
+  const priya = data.users.find((u) => u.username.includes('priya'));
+  return JSON.parse(JSON.stringify(args).replace('"$priya"', JSON.stringify(priya?.id)));
+}
+
 /** Makes the demo hold what the questions are about where a world may lack it: one monitoring agent silent. */
 export function prepare(data, now) {
   const agents = data.agents.filter((a) => a.typeName === 'MONITORING' && a.stateName === 'ACTIVE');
@@ -129,24 +135,106 @@ export const questions = [
     name: 'silence-disk',
     question: "silence disk alerts during tonight's patching",
     change: true,
-    todo: 'windows say what they silence: the people/windows half of issue 32',
+    // Asked the way a model would: a window from tonight, muting HOST (the type disk alerts belong to).
+    get calls() {
+      const at = (h) => new Date(Date.now() + h * HOUR).toISOString();
+      return [
+        [
+          'create_maintenance_window',
+          {
+            projectId: 'payments-prod',
+            startDate: at(1),
+            endDate: at(3),
+            alertTypeNames: ['HOST'],
+            description: 'Kernel patching tonight',
+          },
+        ],
+      ];
+    },
+    check([text], data) {
+      const lacks = [];
+      if (!/nothing has changed yet/i.test(text)) lacks.push('asks first (pages go quiet)');
+      if (data.maintenanceWindows.some((w) => w.description === 'Kernel patching tonight'))
+        lacks.push('nothing created before the person agrees');
+      for (const fact of ['Project-wide', 'Pages go quiet', 'Disk alerts cannot be muted alone', 'HOST_DOWN'])
+        if (!text.includes(fact)) lacks.push(`says "${fact}"`);
+      if (!/Disk space used on data partition > \d+ %/.test(text)) lacks.push('names the disk configuration');
+      return lacks;
+    },
   },
   {
     name: 'threshold-change',
     question: 'who changed the disk threshold yesterday?',
-    todo: 'changes and their authors: the people/windows half of issue 32',
+    calls: [
+      ['list_project_events', { projectId: 'payments-prod', eventType: ['ALERT_CONFIG_CHANGED_AUDIT'] }],
+    ],
+    check([text], data, now) {
+      const lacks = [];
+      const p = data.projects.find((x) => x.name === 'payments-prod');
+      const changes = data.events.filter(
+        (e) =>
+          e.groupId === p.id &&
+          e.eventTypeName === 'ALERT_CONFIG_CHANGED_AUDIT' &&
+          ms(e.created) > now.getTime() - 48 * HOUR,
+      );
+      if (!changes.length) lacks.push('a threshold change in the world');
+      for (const e of changes) {
+        if (e.username && !text.includes(e.username)) lacks.push(`who: ${e.username}`);
+        if (!text.includes(e.id)) lacks.push(`the event ${e.id}`);
+      }
+      if (!/\d+ → \d+/.test(text)) lacks.push('before → after');
+      return lacks;
+    },
   },
   {
     name: 'priya-access',
     question: 'give Priya read access to search-staging',
     change: true,
-    todo: 'people: the people/windows half of issue 32',
+    // First who she is (by part of her name), then the change: the second call asks before it grants.
+    calls: [
+      ['find_user', { query: 'priya' }],
+      [
+        'update_user_roles',
+        {
+          userId: '$priya',
+          mode: 'add',
+          roles: [{ groupId: 'search-staging', roleName: 'GROUP_READ_ONLY' }],
+        },
+      ],
+    ],
+    check([found, asked], data) {
+      const lacks = [];
+      const priya = data.users.find((u) => u.username.includes('priya'));
+      if (!found.includes(priya.username)) lacks.push('finds her by part of her name');
+      for (const r of priya.roles.filter((x) => x.groupId))
+        if (!found.includes(`${r.roleName} @ project ${projectName(data, r.groupId)}`))
+          lacks.push(`her role ${r.roleName} in ${projectName(data, r.groupId)}, whole and named`);
+      if (!/nothing has changed yet/i.test(asked)) lacks.push('asks before granting');
+      if (!asked.includes('search-staging')) lacks.push('names the project the grant is for');
+      return lacks;
+    },
   },
   {
     name: 'pagerduty-rotate',
     question: 'rotate the PagerDuty key',
     change: true,
-    todo: 'integrations: the people/windows half of issue 32',
+    calls: [
+      [
+        'put_integration',
+        {
+          projectId: 'payments-prod',
+          integrationType: 'INCIDENT_PAGING_A',
+          settings: { serviceKey: 'pd-rotated-key-00112233aabb' },
+        },
+      ],
+    ],
+    check([text]) {
+      const lacks = [];
+      if (!/nothing has changed yet/i.test(text)) lacks.push('asks before replacing a live key');
+      if (!text.includes('Connections > 4000')) lacks.push('names the configuration still on an old key');
+      if (!/re-added/.test(text)) lacks.push('says how to finish (re-add in the UI)');
+      return lacks;
+    },
   },
   {
     name: 'on-fire',
