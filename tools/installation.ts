@@ -107,18 +107,24 @@ function agentLine(r: AgentReport, now: Date, short: (h: string) => string): str
     down.set(key, [...(down.get(key) ?? []), `${host} (${since(d.alert.created, now)}${note})`]);
   };
   for (const c of r.checks)
-    for (const d of c.alerts) add(d, short(c.agent.hostname ?? ''), `, agent ${c.agent.stateName ?? '?'}`);
+    for (const d of c.alerts)
+      add(
+        d,
+        short(c.agent.hostname ?? ''),
+        `, agent ${c.agent.stateName ?? '?'}${c.silent ? `, SILENT ${age(c.lastSeen, now)}` : ''}`,
+      );
   for (const d of r.unmatched) add(d, short(d.alert.hostnameAndPort ?? ''), ', no agent there');
   for (const [key, hosts] of down) parts.push(`${key} open on ${hosts.join(', ')}`);
-  // Silent agents by type: each host with when it was last heard from, the threshold once.
+  // Silent agents no alert speaks for yet (a down alert above already says its host), by type: each host
+  // with when it was last heard from, the threshold once.
   const silent = new Map<string, AgentCheck[]>();
-  for (const c of r.checks.filter((x) => x.silent)) silent.set(c.type, [...(silent.get(c.type) ?? []), c]);
+  for (const c of r.checks.filter((x) => x.silent && !x.alerts.length))
+    silent.set(c.type, [...(silent.get(c.type) ?? []), c]);
   for (const cs of silent.values()) {
     const c0 = cs[0]!;
     const hosts = cs.map((c) => `${short(c.agent.hostname ?? '')} (${age(c.lastSeen, now)})`);
-    const quiet = cs.filter((c) => !c.alerts.length).length;
     parts.push(
-      `SILENT ${type(c0)} ${cs.length > 1 ? 'agents' : 'agent'} on ${hosts.join(', ')}: last ${c0.seenBy === 'lastPing' ? 'ping' : 'conf call'} past ${c0.thresholdMin} min${quiet ? `, ${quiet === cs.length ? 'no' : `${quiet} with no`} alert open` : ''}`,
+      `SILENT ${type(c0)} ${cs.length > 1 ? 'agents' : 'agent'} on ${hosts.join(', ')}: last ${c0.seenBy === 'lastPing' ? 'ping' : 'conf call'} past ${c0.thresholdMin} min, no alert open`,
     );
   }
   const idle = r.checks.filter(

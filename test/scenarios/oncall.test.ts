@@ -55,8 +55,8 @@ describe('on call: the ten questions of a shift', () => {
     });
   }
 
-  // The goal is a median of 2,500 characters; on the demo world it is 2,548 today (the installation view
-  // answers four of the ten questions). This bound keeps it from growing while the goal is open.
+  // The goal is a median of 2,500 characters; on the demo world it is 2,497 today, with ages that vary by
+  // a few characters from run to run. This bound keeps it from growing without failing on an age's wording.
   it('median answer within 2,800 characters (goal 2,500)', () => {
     expect(measured.length).toBeGreaterThan(0);
     expect(median(measured.map((m) => m.chars))).toBeLessThanOrEqual(2_800);
