@@ -135,6 +135,20 @@ const keyArgs = (i: number) => ({ desc: `four-eyes key ${i}-${Math.random()}`, r
 const keysIn = (desc: string) => sim.store.data.apiKeys.filter((k) => k.desc === desc).length;
 
 describe('finding 1: four eyes on every channel', () => {
+  it("the server's instructions tell the model the asker cannot approve, only where approvers are set", async () => {
+    const withApprovers = await startTestServer({ sim, config: { approvers: ['bob'] } });
+    const without = await startTestServer({ sim });
+    try {
+      expect(withApprovers.client.getInstructions()).toContain(
+        'need an approver other than the person who asked (DBOPS_APPROVERS)',
+      );
+      expect(without.client.getInstructions()).not.toContain('DBOPS_APPROVERS');
+    } finally {
+      await withApprovers.close();
+      await without.close();
+    }
+  });
+
   for (const era of ['v1', 'pinned'] as const)
     it(`${era}: the asker's own client is never asked; the change waits for an approver`, async () => {
       const s = await teamServer();
