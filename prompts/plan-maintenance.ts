@@ -1,5 +1,5 @@
 // "Silence alerts for planned work" — check the current state and overlaps, then propose one window.
-import { ALERT_TYPE_NAMES } from '../src/platform/index.js';
+import { ALERT_TYPE_NAMES } from '../src/vocabulary/index.js';
 import { definePrompt, isoTimeArg, projectArg, SAFETY } from './define.js';
 
 // src/mcp/prompts.ts completes alertTypes from this list (it imports it from here).

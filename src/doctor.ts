@@ -19,12 +19,12 @@ import { silentLogger } from './log.js';
 import { catalog, toolsets } from './mcp/catalog.js';
 import { isLoopback } from './net.js';
 import {
+  type ClientSets,
+  clientSets,
   enabledTools,
   parseToolsets,
-  type ToolsetView,
   toolsetOf,
   unknownToolsets,
-  viewOf,
 } from './policy/toolsets.js';
 import { liveOwner } from './state/owner.js';
 import { maxKindOf } from './tool/index.js';
@@ -531,10 +531,10 @@ export async function runDoctor(args: string[], env: NodeJS.ProcessEnv = process
 }
 
 /** The toolsets a client starts with (DBOPS_TOOLSETS; dynamic mode offers every tool the settings allow). */
-function startView(config: Config): ToolsetView | undefined {
+function startView(config: Config): ClientSets | undefined {
   if (unknownToolsets(config.toolsets, toolsets)) return undefined;
   const choice = parseToolsets(config.toolsets, toolsets);
-  return choice.dynamic ? undefined : viewOf(choice, config.toolsets);
+  return choice.dynamic ? undefined : clientSets(choice, config.toolsets);
 }
 
 /** The tools the server offers: the settings, then the toolsets (all of them in dynamic mode). */
@@ -548,7 +548,7 @@ function toolsetsCheck(config: Config): Check {
     return fail(step, `DBOPS_TOOLSETS: ${refused}`, 'Name toolsets from the list (or all, or dynamic)');
   const choice = parseToolsets(config.toolsets, toolsets);
   const allowed = enabledTools(config, catalog);
-  const view = viewOf(choice, config.toolsets);
+  const view = clientSets(choice, config.toolsets);
   const count = (set: string) => allowed.filter((t) => toolsetOf(toolsets, t.name) === set).length;
   const shown = toolsets.sets
     .filter((s) => view.enabled === 'all' || view.enabled.has(s.name))

@@ -4,11 +4,11 @@ import { reconcileAgents } from '../src/feeds/agents.js';
 import { loadOpenAlerts } from '../src/feeds/alerts.js';
 import { fields, plural, table } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { cell } from '../src/format/untrusted.js';
 import { reconciledColumns, reconciledRow, stateWords, unmatchedLine } from '../src/format/views/agents.js';
-import { AGENT_TYPES } from '../src/platform/index.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
+import { cell } from '../src/untrusted.js';
+import { AGENT_TYPES } from '../src/vocabulary/index.js';
 
 export const listAgents = defineTool({
   name: 'list_agents',

@@ -3,12 +3,12 @@ import { z } from 'zod';
 import type { AlertConfig, ApiEvent } from '../src/api/client.js';
 import { type FormatContext, listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields, when } from '../src/format/markdown.js';
-import { named } from '../src/format/untrusted.js';
 import { condition, configList, configName, matcherSummary } from '../src/format/views/alert-configs.js';
 import { alertList } from '../src/format/views/alerts.js';
 import { eventWho, whatChanged } from '../src/format/views/events.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery, recordOutput, type ToolContext } from '../src/tool/index.js';
+import { named } from '../src/untrusted.js';
 
 export const listAlertConfigs = defineTool({
   name: 'list_alert_configs',

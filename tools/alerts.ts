@@ -4,7 +4,6 @@ import { ifSupported } from '../src/api/capabilities.js';
 import type { Alert } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
-import { named } from '../src/format/untrusted.js';
 import { ackState, alertWhat, alertWhere, closedNote, globalAlertList } from '../src/format/views/alerts.js';
 import { ids, isoTime, page, text } from '../src/tool/ids.js';
 import {
@@ -15,6 +14,7 @@ import {
   recordOutput,
   ToolInputError,
 } from '../src/tool/index.js';
+import { named } from '../src/untrusted.js';
 
 const comment = text('acknowledgementComment', 200, 0)
   .optional()

@@ -2,9 +2,7 @@
 // ctx.secrets and the model sees it masked with the file's path (in full only if the operator chose so).
 import { z } from 'zod';
 import { fields } from '../src/format/markdown.js';
-import { cell } from '../src/format/untrusted.js';
 import { type KeptKey, keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
-import { ORG_ROLES, PROJECT_ROLES } from '../src/platform/index.js';
 import { keepKey } from '../src/policy/secrets.js';
 import { ids, text, upTo } from '../src/tool/ids.js';
 import {
@@ -14,6 +12,8 @@ import {
   type ToolAnswer,
   ToolInputError,
 } from '../src/tool/index.js';
+import { cell } from '../src/untrusted.js';
+import { ORG_ROLES, PROJECT_ROLES } from '../src/vocabulary/index.js';
 
 function keyAnswer(title: string, key: KeptKey, f: FormatContext): ToolAnswer {
   const k = shownKey(key);

@@ -17,13 +17,13 @@ import {
 } from '../src/feeds/installation.js';
 import { age, plural } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { cell, named as nameOf } from '../src/format/untrusted.js';
 import { AGENT_LEGEND } from '../src/format/views/agents.js';
 import { alertWhere, mutedUntil, windowName } from '../src/format/views/alerts.js';
 import { stuckWords } from '../src/format/views/automation.js';
 import { changeSummary, eventWho } from '../src/format/views/events.js';
-import { otherIntegrationName } from '../src/platform/index.js';
 import { defineTool, type FormatContext, listOutput } from '../src/tool/index.js';
+import { cell, named as nameOf } from '../src/untrusted.js';
+import { otherIntegrationName } from '../src/vocabulary/index.js';
 
 /** Projects read at once: the platform's rate limit is shared by every caller of the key. */
 const CONCURRENCY = 4;

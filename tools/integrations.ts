@@ -9,6 +9,15 @@ import { listAnswer } from '../src/format/answers.js';
 import { isSecretKey, mask, redact } from '../src/format/redact.js';
 import { conditionWords } from '../src/format/views/alert-configs.js';
 import { integrationList, type KeyedNotification, rotationNotes } from '../src/format/views/integrations.js';
+import { ids, text } from '../src/tool/ids.js';
+import {
+  defineTool,
+  type FormatContext,
+  listOutput,
+  type Preview,
+  type ToolContext,
+  ToolInputError,
+} from '../src/tool/index.js';
 import {
   ANY_INTEGRATION_TYPE,
   type Dialect,
@@ -22,16 +31,7 @@ import {
   NOTIFICATION_KEY_FIELDS,
   specFieldName,
   specIntegrationType,
-} from '../src/platform/index.js';
-import { ids, text } from '../src/tool/ids.js';
-import {
-  defineTool,
-  type FormatContext,
-  listOutput,
-  type Preview,
-  type ToolContext,
-  ToolInputError,
-} from '../src/tool/index.js';
+} from '../src/vocabulary/index.js';
 
 // The fields per type (APM_SAAS's are not documented, so it is not checked) and their enumerated values
 // come from the spec; HINTS adds what a model must know beyond a field's name.

@@ -6,7 +6,6 @@ import { ApiError } from '../src/api/errors.js';
 import { alertTypeOf, loadOpenAlerts } from '../src/feeds/alerts.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
-import { cell, named } from '../src/format/untrusted.js';
 import { conditionWords, pagesVia } from '../src/format/views/alert-configs.js';
 import { alertWhat, alertWhere } from '../src/format/views/alerts.js';
 import {
@@ -27,6 +26,7 @@ import {
   type ToolContext,
   ToolInputError,
 } from '../src/tool/index.js';
+import { cell, named } from '../src/untrusted.js';
 
 const alertTypeNames = upTo(
   typeName('alert type names are upper case, e.g. HOST or REPLICA_SET'),

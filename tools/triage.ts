@@ -14,7 +14,6 @@ import {
 import { type ChangeKind, changeKind, loadRecentEvents, type RecentEvents } from '../src/feeds/events.js';
 import { age, plural, table, when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { cell, named } from '../src/format/untrusted.js';
 import {
   type AlertGroup,
   ackTool,
@@ -40,6 +39,7 @@ import { changeSummary, eventWho } from '../src/format/views/events.js';
 import { windowInForceList, windowState } from '../src/format/views/windows.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, type FormatContext, type NameBook } from '../src/tool/index.js';
+import { cell, named } from '../src/untrusted.js';
 
 const SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows'] as const;
 type Section = (typeof SECTIONS)[number];

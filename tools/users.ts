@@ -7,7 +7,6 @@ import { ApiError } from '../src/api/errors.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields, plural } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { cell, named } from '../src/format/untrusted.js';
 import { keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
 import {
   accessList,
@@ -18,7 +17,6 @@ import {
   type RolePlaces,
   userPairs,
 } from '../src/format/views/users.js';
-import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/platform/index.js';
 import { generatePassword, keepKey } from '../src/policy/secrets.js';
 import { idFrom, ids, page, text, upTo } from '../src/tool/ids.js';
 import {
@@ -31,6 +29,8 @@ import {
   type ToolContext,
   ToolInputError,
 } from '../src/tool/index.js';
+import { cell, named } from '../src/untrusted.js';
+import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/vocabulary/index.js';
 
 const name = (field: string, description: string) => text(field, 100).describe(description);
 const username = name('username', 'Login name; some servers require an email');

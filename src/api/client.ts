@@ -3,7 +3,7 @@
 
 import type { z } from 'zod';
 import { type Logger, silentLogger } from '../log.js';
-import type { Dialect } from '../platform/index.js';
+import type { Dialect } from '../vocabulary/index.js';
 import { apiKeysArea, orgsArea, projectsArea, usersArea } from './areas/access.js';
 import { alertConfigsArea, alertsArea, globalAlertsArea } from './areas/alerts.js';
 import type { AreaContext, CallOptions } from './areas/context.js';

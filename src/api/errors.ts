@@ -2,7 +2,7 @@
 // what to do next, so the MCP layer can show it as is. Server text is untrusted: it is sanitized and
 // bounded here, and nothing secret (keys, Authorization) is ever part of a message.
 
-import { sanitize } from '../format/untrusted.js';
+import { sanitize } from '../untrusted.js';
 
 export interface ApiErrorInit {
   /** HTTP status; 0 when no answer arrived (network failure, timeout). */

@@ -1,8 +1,9 @@
 // Server-rendered approval pages: small, readable on a phone, usable with a keyboard and a screen reader,
 // and working without JavaScript. Every value that came from the platform or the assistant is untrusted:
 // it is stripped of control and bidi characters and HTML-escaped here, in one place (esc).
-import { sanitize } from '../format/untrusted.js';
+
 import type { DecisionPoint } from '../policy/decide.js';
+import { sanitize } from '../untrusted.js';
 import type { Approval, Refusal, Viewer } from './store.js';
 
 export function esc(value: unknown): string {

@@ -4,7 +4,7 @@
 // only; backup and automation agents are judged by `lastConf`.
 import type { Agent, Alert, AlertConfig, ApiClient, GlobalAlertConfig } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
-import { AGENT_TYPES, type AgentType } from '../platform/index.js';
+import { AGENT_TYPES, type AgentType } from '../vocabulary/index.js';
 
 const MINUTE = 60_000;
 /** The platform's default threshold of an agent-down alert, used where no configuration says otherwise. */

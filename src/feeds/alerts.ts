@@ -14,9 +14,9 @@ import type {
 } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { type FetchPage, fetchAll } from '../api/paging.js';
-import { cell } from '../format/untrusted.js';
 import { condition } from '../format/views/alert-configs.js';
 import { type AlertGroup, ackInForce, alertWhat, alertWhere } from '../format/views/alerts.js';
+import { cell } from '../untrusted.js';
 
 export const OPEN_STATUSES = ['OPEN', 'TRACKING'] as const;
 export type OpenStatus = (typeof OPEN_STATUSES)[number];

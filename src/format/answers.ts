@@ -1,9 +1,9 @@
 // The fixed answer shapes every tool and feed shares: a paged list (headline with counts, a fenced table, what
 // was left out and how to get it, the next call) and a single record (fenced `**Label**: value` lines).
 import type { Page, PageQuery } from '../api/types.js';
+import type { Fence } from '../untrusted.js';
 import { fields, plural, table } from './markdown.js';
 import { redact } from './redact.js';
-import type { Fence } from './untrusted.js';
 
 /** What a formatter knows besides the data: the fence of this answer, "now", and the live policy. */
 export interface FormatContext {

@@ -1,10 +1,11 @@
 // What the consent flow says to the model and the person: the preview of a change and every answer a guarded
 // call can give before, instead of, or after it runs. The policy layer (src/policy/guard.ts) decides; this
 // module only words the decision, so the texts live in one place.
+
+import { cell, type Fence } from '../untrusted.js';
 import type { ToolAnswer } from './answers.js';
 import { fields, when } from './markdown.js';
 import { isSecretKey, redact } from './redact.js';
-import { cell, type Fence } from './untrusted.js';
 
 /** What a guarded tool will change, shown to the person before consent. */
 export interface Preview {

@@ -1,6 +1,6 @@
 // Small helpers for the fixed answer shape: a headline, `**Label**: value` lines, compact tables, a note on
 // what was left out, and a hint for the next call. Values from the API go through cell() (sanitized).
-import { cell } from './untrusted.js';
+import { cell } from '../untrusted.js';
 
 export function table(headers: string[], rows: unknown[][]): string {
   if (rows.length === 0) return '';

@@ -3,7 +3,7 @@
 // and the whole is bounded whatever the data size: long strings are shortened, long arrays keep their first
 // items, deep nesting is emptied, each cut keeping the value's type so the output schema still holds.
 // The answer says what was left out (`leftOut`) and what to do next (`nextStep`).
-import { sanitize } from './untrusted.js';
+import { sanitize } from '../untrusted.js';
 
 export const MAX_STRUCTURED_CHARS = 16_000;
 

@@ -1,5 +1,5 @@
-// The views (MCP Apps, SEP-1865): which tool shows which view, in one place, and the ui:// resources that
-// serve them. Each view is one self-contained HTML file built from apps/<view>.ts into dist/apps/ by
+// The MCP Apps (SEP-1865): which tool shows which app, in one place, and the ui:// resources that
+// serve them. Each app is one self-contained HTML file built from apps/<app>.ts into dist/apps/ by
 // `npm run build`; it reads only the tool result's structuredContent. A host without MCP Apps ignores the
 // `_meta.ui` of a tool's listing and loses nothing: the text and structuredContent answers are unchanged.
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,14 +15,14 @@ import { maxKindOf } from '../tool/index.js';
 
 export { RESOURCE_MIME_TYPE };
 
-interface View {
+interface App {
   title: string;
   description: string;
-  /** The tools whose results this view draws. */
+  /** The tools whose results this app draws. */
   tools: string[] | ((tool: AnyTool) => boolean);
   /**
-   * The view's copy of a result put in the order it is cut in (the bound keeps each list's first items): what
-   * the view must not lose first. Without it the copy is cut as the model's share is.
+   * The app's copy of a result put in the order it is cut in (the bound keeps each list's first items): what
+   * the app must not lose first. Without it the copy is cut as the model's share is.
    */
   cutOrder?: (structured: Json) => Json;
 }
@@ -33,14 +33,14 @@ const list = (v: unknown): Json[] =>
 const at = (v: unknown): number => Date.parse(typeof v === 'string' ? v : '') || 0;
 /**
  * Data availability: the database, its primary or what watches it is down. The platform gives alerts no
- * severity; the views call these causes critical and the rest warnings (apps/incident-timeline.ts, the same).
+ * severity; the apps call these causes critical and the rest warnings (apps/incident-timeline.ts, the same).
  */
 const AVAILABILITY = /^(HOST_DOWN|NO_PRIMARY|RESYNC_REQUIRED|[A-Z]+_AGENT_DOWN)$/;
 
 /**
  * The incident timeline's copy of a triage, today first: causes not yet acknowledged and not muted first,
  * then data availability (severity critical), then the newest; in each cause its unacknowledged alerts,
- * newest first; the timeline newest first; windows in force first; processes with an error first. The view
+ * newest first; the timeline newest first; windows in force first; processes with an error first. The app
  * draws them oldest first on its axis all the same. Lists it never draws (each cause's alertIds and
  * configChangeEventIds, the changes the timeline already holds) are left out, so more of the rest fits.
  */
@@ -92,8 +92,8 @@ export function triageCutOrder(s: Json, now = Date.now()): Json {
   };
 }
 
-/** The views and their tools: the only tool → view mapping. The consent card takes the rest of the changes. */
-export const VIEWS = {
+/** The apps and their tools: the only tool → app mapping. The consent card takes the rest of the changes. */
+export const APPS = {
   'incident-timeline': {
     title: 'Incident timeline',
     description:
@@ -118,98 +118,98 @@ export const VIEWS = {
     // the same under every policy; a change that ran unasked shows as done.
     tools: (tool) => maxKindOf(tool) !== 'read',
   },
-} satisfies Record<string, View>;
+} satisfies Record<string, App>;
 
-export type ViewName = keyof typeof VIEWS;
+export type AppName = keyof typeof APPS;
 
 /**
- * Where a result carries its view's fuller data when structuredContent was shortened for the model (one output
- * budget for text and structured content), sent only to hosts that show views: some client libraries hand
+ * Where a result carries its app's fuller data when structuredContent was shortened for the model (one output
+ * budget for text and structured content), sent only to hosts that show apps: some client libraries hand
  * the model the whole result, _meta included. apps/shared.ts reads the same key.
  */
-export const VIEW_DATA = 'dbops-mcp/view-data';
+export const APP_DATA = 'dbops-mcp/app-data';
 
-/** Whether the client is a host that shows views (it declares the MCP Apps extension with our MIME type). */
-export function showsViews(caps: ClientCapabilities | undefined): boolean {
+/** Whether the client is a host that shows apps (it declares the MCP Apps extension with our MIME type). */
+export function showsApps(caps: ClientCapabilities | undefined): boolean {
   return getUiCapability(caps)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
 }
-export const viewUri = (view: ViewName) => `ui://dbops-mcp/${view}`;
+export const appUri = (app: AppName) => `ui://dbops-mcp/${app}`;
 
-/** A result's structured part as its view's copy is cut (VIEWS[view].cutOrder), or as it is. */
-export function forView(view: ViewName, structured: Json): Json {
-  const v: View = VIEWS[view];
+/** A result's structured part as its app's copy is cut (APPS[app].cutOrder), or as it is. */
+export function forApp(app: AppName, structured: Json): Json {
+  const v: App = APPS[app];
   return v.cutOrder ? v.cutOrder(structured) : structured;
 }
 
-/** The view of a tool, or undefined. */
-export function viewOf(tool: AnyTool): ViewName | undefined {
-  const named = (Object.keys(VIEWS) as ViewName[]).find((v) => {
-    const t = VIEWS[v].tools;
+/** The app of a tool, or undefined. */
+export function appOf(tool: AnyTool): AppName | undefined {
+  const named = (Object.keys(APPS) as AppName[]).find((v) => {
+    const t = APPS[v].tools;
     return Array.isArray(t) && t.includes(tool.name);
   });
   if (named) return named;
-  return (Object.keys(VIEWS) as ViewName[]).find((v) => {
-    const t = VIEWS[v].tools;
+  return (Object.keys(APPS) as AppName[]).find((v) => {
+    const t = APPS[v].tools;
     return typeof t === 'function' && t(tool);
   });
 }
 
 /**
- * A tool's listing with its view: `_meta.ui.resourceUri`, and the older `ui/resourceUri` key that hosts of
+ * A tool's listing with its app: `_meta.ui.resourceUri`, and the older `ui/resourceUri` key that hosts of
  * the first drafts read (ext-apps' registerAppTool sets both the same way).
  */
-export function withView(listing: Tool, tool: AnyTool): Tool {
-  const view = viewOf(tool);
-  if (!view) return listing;
-  const uri = viewUri(view);
+export function withApp(listing: Tool, tool: AnyTool): Tool {
+  const app = appOf(tool);
+  if (!app) return listing;
+  const uri = appUri(app);
   return { ...listing, _meta: { ...listing._meta, ui: { resourceUri: uri }, [RESOURCE_URI_META_KEY]: uri } };
 }
 
-/** The views declare no domain: no network at all (the spec's default CSP, said explicitly). */
+/** The apps declare no domain: no network at all (the spec's default CSP, said explicitly). */
 const UI_META = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } };
 
 /** dist/apps/ seen from dist/src/mcp (tsc), dist/bin (the bundle) or src/mcp (tests on the sources). */
-function viewFile(view: ViewName): string {
+function appFile(app: AppName): string {
   const candidates = ['../apps/', '../../apps/', '../../dist/apps/'].map((d) =>
-    fileURLToPath(new URL(`${d}${view}.html`, import.meta.url)),
+    fileURLToPath(new URL(`${d}${app}.html`, import.meta.url)),
   );
   const found = candidates.find((p) => existsSync(p));
   if (!found)
-    throw new Error(`view ${view} is not built: run npm run build (looked in ${candidates.join(', ')})`);
+    throw new Error(`app ${app} is not built: run npm run build (looked in ${candidates.join(', ')})`);
   return found;
 }
 
-const html = new Map<ViewName, string>();
-function viewHtml(view: ViewName): string {
-  let h = html.get(view);
+const html = new Map<AppName, string>();
+function appHtml(app: AppName): string {
+  let h = html.get(app);
   if (h === undefined) {
-    h = readFileSync(viewFile(view), 'utf8');
-    html.set(view, h);
+    h = readFileSync(appFile(app), 'utf8');
+    html.set(app, h);
   }
   return h;
 }
 
-export function isViewUri(uri: string): boolean {
+export function isAppUri(uri: string): boolean {
   return uri.startsWith('ui://dbops-mcp/');
 }
 
-/** resources/read of a view (resources.ts routes ui:// URIs here). */
-export function readView(uri: string): ReadResourceResult | undefined {
-  const view = (Object.keys(VIEWS) as ViewName[]).find((v) => viewUri(v) === uri);
-  if (!view) return undefined;
-  return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: viewHtml(view), _meta: UI_META }] };
+/** resources/read of a app (resources.ts routes ui:// URIs here). */
+export function readApp(uri: string): ReadResourceResult | undefined {
+  const app = (Object.keys(APPS) as AppName[]).find((v) => appUri(v) === uri);
+  if (!app) return undefined;
+  return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: appHtml(app), _meta: UI_META }] };
 }
 
-/** Registers the views used by the enabled tools as resources (listed in resources/list). */
+/** Registers the apps used by the enabled tools as resources (listed in resources/list). */
 export function registerApps(server: McpServer, tools: AnyTool[]): void {
-  const used = new Set(tools.map((t) => viewOf(t)).filter((v) => v !== undefined));
-  for (const view of used) {
-    const v = VIEWS[view];
+  const used = new Set(tools.map((t) => appOf(t)).filter((v) => v !== undefined));
+  for (const app of used) {
+    const v = APPS[app];
     server.registerResource(
-      `view-${view}`,
-      viewUri(view),
+      `app-${app}`,
+      appUri(app),
       { title: v.title, description: v.description, mimeType: RESOURCE_MIME_TYPE, _meta: UI_META },
-      (uri) => readView(uri.href) ?? { contents: [] },
+      (uri) => readApp(uri.href) ?? { contents: [] },
     );
   }
 }

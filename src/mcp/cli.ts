@@ -13,11 +13,11 @@ import type { Person } from '../identity/index.js';
 import { createLogger } from '../log.js';
 import {
   checkToolFilters,
+  clientSets,
   enabledTools,
-  outsideView,
+  notListedSet,
   parseToolsets,
   toolsetOf,
-  viewOf,
 } from '../policy/toolsets.js';
 import { claimStateDir, StateDirInUse } from '../state/owner.js';
 import type { RedisState } from '../state/redis.js';
@@ -298,14 +298,14 @@ export async function runTools(args: string[]): Promise<number> {
   for (const warning of unknownSettings()) process.stderr.write(`dbops-mcp: warning: ${warning}\n`);
   // The tools the settings allow, each with its toolset; in dynamic mode those not listed at first say so.
   const choice = parseToolsets(config.toolsets, toolsets);
-  const view = viewOf(choice, config.toolsets);
+  const view = clientSets(choice, config.toolsets);
   const tools = enabledTools(config, catalog)
-    .filter((t) => choice.dynamic || outsideView(toolsets, view, t.name) === undefined)
+    .filter((t) => choice.dynamic || notListedSet(toolsets, view, t.name) === undefined)
     .map((t) => ({
       name: t.name,
       kind: maxKindOf(t),
       toolset: toolsetOf(toolsets, t.name) ?? 'every set',
-      ...(choice.dynamic ? { listedAtStart: outsideView(toolsets, view, t.name) === undefined } : {}),
+      ...(choice.dynamic ? { listedAtStart: notListedSet(toolsets, view, t.name) === undefined } : {}),
       title: t.title,
       description: t.description,
     }));

@@ -2,9 +2,9 @@
 // API details are untrusted text, so they are sanitized and capped; secrets never appear in API errors.
 
 import { ApiError } from '../api/errors.js';
-import { cell } from '../format/untrusted.js';
 import { StateError } from '../state/errors.js';
 import { ToolInputError } from '../tool/index.js';
+import { cell } from '../untrusted.js';
 
 export function errorMessage(e: unknown, tool: string): string {
   if (e instanceof ToolInputError) return cell(e.message, 600);

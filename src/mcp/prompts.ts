@@ -2,10 +2,10 @@
 import { completable, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { completeIds, projectChoices } from '../feeds/lookup.js';
-import { ALERT_TYPE_NAMES } from '../platform/index.js';
 import { consentFacts } from '../policy/consent.js';
 import { enabledTools } from '../policy/toolsets.js';
 import type { Completion, PromptArg } from '../tool/prompt.js';
+import { ALERT_TYPE_NAMES } from '../vocabulary/index.js';
 import { catalog, prompts } from './catalog.js';
 import type { ServerDeps } from './server.js';
 

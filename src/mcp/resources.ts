@@ -11,11 +11,11 @@ import {
 import { type Feed, type FeedMatch, feeds, feedUri, matchFeed } from '../feeds/index.js';
 import { type Choice, completeIds, globalAlertConfigChoices, projectChoices } from '../feeds/lookup.js';
 import { capText } from '../format/markdown.js';
-import { newFence } from '../format/untrusted.js';
 import { consentFacts } from '../policy/consent.js';
 import { enabledTools } from '../policy/toolsets.js';
 import { callNames } from '../tool/names.js';
-import { isViewUri, readView } from './apps.js';
+import { newFence } from '../untrusted.js';
+import { isAppUri, readApp } from './apps.js';
 import { catalog } from './catalog.js';
 import { errorMessage } from './errors.js';
 import { watchFeed } from './listen.js';
@@ -40,7 +40,7 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
   const consent = consentFacts(config.confirm, enabledTools(config, deps.catalog ?? catalog));
 
   async function read(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    const view = isViewUri(uri) ? readView(uri) : undefined;
+    const view = isAppUri(uri) ? readApp(uri) : undefined;
     if (view) return view;
     const m = matchOrThrow(uri);
     const at = now();

@@ -10,7 +10,6 @@ import type { ApiClient } from '../api/client.js';
 import type { Config } from '../config.js';
 import { capText } from '../format/markdown.js';
 import { boundStructured, shareBudget } from '../format/structured.js';
-import { cell, newFence, sanitize } from '../format/untrusted.js';
 import { osPerson, type Person, personOf } from '../identity/index.js';
 import type { Logger, LogLevel } from '../log.js';
 import { toolCallSeconds, toolCalls } from '../metrics.js';
@@ -22,21 +21,22 @@ import type { createSecretKeeper } from '../policy/secrets.js';
 import type { TokenSigner } from '../policy/tokens.js';
 import {
   ALL,
+  clientSets,
   enabledTools,
   hiddenBy,
   markNextSteps,
+  notListedSet,
   notListedText,
-  outsideView,
   parseToolsets,
   type ToolFilters,
   type Toolsets,
   toolsetOf,
-  viewOf as toolsetView,
 } from '../policy/toolsets.js';
 import type { AnyTool, ToolAnswer, ToolContext } from '../tool/index.js';
 import { callNames } from '../tool/names.js';
+import { cell, newFence, sanitize } from '../untrusted.js';
 import { packageVersion } from '../version.js';
-import { forView, registerApps, showsViews, VIEW_DATA, viewOf, withView } from './apps.js';
+import { APP_DATA, appOf, forApp, registerApps, showsApps, withApp } from './apps.js';
 import { toolsets as catalogToolsets, catalog as fullCatalog } from './catalog.js';
 import { askPerson, capabilitiesOf, consentCodec, consentEnv, type ToolResult } from './consent.js';
 import { errorMessage } from './errors.js';
@@ -279,13 +279,13 @@ export function createMcpServer(deps: ServerDeps): McpServer {
   const consent = consentFacts(deps.config.confirm, tools);
   const sets = deps.toolsets ?? catalogToolsets;
   const header = deps.client?.header ? parseToolsets(deps.client.header, sets, 'X-MCP-Toolsets') : undefined;
-  let view = toolsetView(
+  let view = clientSets(
     parseToolsets(deps.config.toolsets, sets),
     deps.config.toolsets,
     header,
     deps.client?.shared?.enabled,
   );
-  const listed = (t: AnyTool) => outsideView(sets, view, t.name) === undefined;
+  const listed = (t: AnyTool) => notListedSet(sets, view, t.name) === undefined;
   /** Tools whose set is not listed: registered as a note saying which set holds them and how to enable it. */
   const notListed = new Map<string, ReturnType<McpServer['registerTool']>>();
   const registerNotListed = (tool: AnyTool, set: string) =>
@@ -298,7 +298,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
     );
   /** The set of a tool this client does not see now (hidden by a setting or outside its toolsets). */
   const setOfUnlisted = (name: string) =>
-    tools.some((x) => x.name === name) ? outsideView(sets, view, name) : undefined;
+    tools.some((x) => x.name === name) ? notListedSet(sets, view, name) : undefined;
 
   const registerTool = (tool: AnyTool) =>
     server.registerTool(
@@ -421,15 +421,15 @@ export function createMcpServer(deps: ServerDeps): McpServer {
             const structuredContent = bound(budget.structured(size));
             // A host's view draws the whole bounded answer even where the model's share had to be shorter.
             // Its copy is cut in its own order: today's urgent alerts and the newest changes are kept first.
-            const app = viewOf(tool);
+            const app = appOf(tool);
             const full =
-              app && structuredContent.leftOut && showsViews(capabilitiesOf(server, extra))
-                ? bound(undefined, forView(app, aged.structured))
+              app && structuredContent.leftOut && showsApps(capabilitiesOf(server, extra))
+                ? bound(undefined, forApp(app, aged.structured))
                 : undefined;
             return {
               content: [{ type: 'text', text }],
               structuredContent,
-              ...(full ? { _meta: { [VIEW_DATA]: full } } : {}),
+              ...(full ? { _meta: { [APP_DATA]: full } } : {}),
             };
           } catch (e) {
             const text = errorMessage(e, tool.name);
@@ -440,7 +440,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
         }),
     );
   for (const tool of tools) {
-    const set = outsideView(sets, view, tool.name);
+    const set = notListedSet(sets, view, tool.name);
     if (set === undefined) registerTool(tool);
     else registerNotListed(tool, set);
   }
@@ -457,7 +457,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
 
   // The SDK's own tools/list would regenerate every schema per session and add `$schema` to each.
   // Each listing names its view (MCP Apps) where it has one: src/mcp/apps.ts.
-  let listings = tools.filter(listed).map((t) => withView(listingOf(t), t));
+  let listings = tools.filter(listed).map((t) => withApp(listingOf(t), t));
   if (view.dynamic) {
     registerDiscovery(server, {
       sets,
@@ -484,7 +484,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
         } finally {
           server.sendToolListChanged = announce;
         }
-        listings = [...discoveryListings, ...tools.filter(listed).map((t) => withView(listingOf(t), t))];
+        listings = [...discoveryListings, ...tools.filter(listed).map((t) => withApp(listingOf(t), t))];
         server.sendToolListChanged();
       },
     });

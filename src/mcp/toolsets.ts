@@ -5,9 +5,9 @@ import type { McpServer, Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import {
   ALL,
+  type ClientSets,
   firstSentence,
   type Toolsets,
-  type ToolsetView,
   toolsetOf,
   toolsetTable,
 } from '../policy/toolsets.js';
@@ -53,7 +53,7 @@ interface Discovery {
   sets: Toolsets;
   /** The tools the settings allow this person (read-only and DBOPS_TOOLS apply before any toolset). */
   tools: AnyTool[];
-  view(): ToolsetView;
+  view(): ClientSets;
   enable(set: string): Promise<void>;
 }
 

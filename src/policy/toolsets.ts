@@ -3,9 +3,9 @@
 // a client enabled in dynamic mode). The sets themselves are defined beside the catalog (tools/toolsets.ts);
 // every function here takes them, so the policy stays below the catalog. The MCP adapter only applies this.
 import { ConfigError, nearest } from '../config.js';
-import { cell } from '../format/untrusted.js';
 import type { AnyTool } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
+import { cell } from '../untrusted.js';
 
 export interface ToolsetDef {
   name: string;
@@ -73,7 +73,7 @@ export function headerNames(value: string | string[] | undefined | null): string
 }
 
 /** What one client sees now: the sets listed, whether it may enable more, and which it may enable. */
-export interface ToolsetView {
+export interface ClientSets {
   dynamic: boolean;
   /** Sets listed now. */
   enabled: Set<string> | typeof ALL;
@@ -89,12 +89,12 @@ export interface ToolsetView {
  * The view of a client: the server's DBOPS_TOOLSETS, narrowed by the client's X-MCP-Toolsets header, plus the
  * sets the client enabled earlier (dynamic mode, sessionless era).
  */
-export function viewOf(
+export function clientSets(
   server: ToolsetChoice,
   setting: string[],
   header?: ToolsetChoice,
   enabled: string[] = [],
-): ToolsetView {
+): ClientSets {
   const offered = server.dynamic ? ALL : server.sets;
   const within = (sets: string[] | typeof ALL): string[] | typeof ALL =>
     offered === ALL ? sets : sets === ALL ? offered : sets.filter((s) => offered.includes(s));
@@ -118,16 +118,16 @@ export function toolsetOf(ts: Toolsets, tool: string): string | undefined {
 }
 
 /** The set a tool is in when that set is not listed for this client; undefined when the tool is listed. */
-export function outsideView(ts: Toolsets, view: ToolsetView | undefined, tool: string): string | undefined {
+export function notListedSet(ts: Toolsets, view: ClientSets | undefined, tool: string): string | undefined {
   if (!view || view.enabled === ALL) return undefined;
   const set = toolsetOf(ts, tool);
   return set !== undefined && !view.enabled.has(set) ? set : undefined;
 }
 
-const offers = (view: ToolsetView, set: string) => view.offered === ALL || view.offered.includes(set);
+const offers = (view: ClientSets, set: string) => view.offered === ALL || view.offered.includes(set);
 
 /** How this client gets a set listed: enable it (dynamic), send the header, or ask the operator. */
-export function howToEnable(view: ToolsetView, set: string): string {
+export function howToEnable(view: ClientSets, set: string): string {
   if (!offers(view, set))
     return `this server does not offer it (DBOPS_TOOLSETS=${view.setting}); ask the operator if it is needed`;
   if (view.dynamic) return `call enable_toolset {"toolset":"${set}"} first`;
@@ -136,12 +136,12 @@ export function howToEnable(view: ToolsetView, set: string): string {
 }
 
 /** The answer to a call of a tool whose set is not listed for this client: never a silent "unknown tool". */
-export function notListedText(tool: string, set: string, view: ToolsetView): string {
+export function notListedText(tool: string, set: string, view: ClientSets): string {
   return `${tool} is in the toolset "${set}", which is not enabled here; nothing was called. To use it: ${howToEnable(view, set)}.`;
 }
 
 /** The same note, short, for a `Next:` line that names such a tool. */
-export const nextStepNote = (tool: string, set: string, view: ToolsetView) =>
+export const nextStepNote = (tool: string, set: string, view: ClientSets) =>
   ` (${tool} is in toolset ${set}, not enabled: ${view.dynamic && offers(view, set) ? `enable_toolset {"toolset":"${set}"} first` : howToEnable(view, set)})`;
 
 /**
@@ -152,7 +152,7 @@ export function markNextSteps(
   text: string,
   fenceTag: string,
   setOfHidden: (tool: string) => string | undefined,
-  view: ToolsetView | undefined,
+  view: ClientSets | undefined,
 ): string {
   if (!view || view.enabled === ALL || !text.includes('Next: ')) return text;
   const open = `<${fenceTag}>`;
@@ -172,11 +172,7 @@ export function markNextSteps(
   return out;
 }
 
-function markPart(
-  part: string,
-  setOfHidden: (tool: string) => string | undefined,
-  view: ToolsetView,
-): string {
+function markPart(part: string, setOfHidden: (tool: string) => string | undefined, view: ClientSets): string {
   return part
     .split('\n')
     .map((line) => {
@@ -220,12 +216,12 @@ export function enabledTools(
   config: ToolFilters,
   catalog: AnyTool[],
   toolsets?: Toolsets,
-  view?: ToolsetView,
+  view?: ClientSets,
 ): AnyTool[] {
   return catalog.filter(
     (t) =>
       hiddenBy(config, t) === undefined &&
-      (toolsets === undefined || outsideView(toolsets, view, t.name) === undefined),
+      (toolsets === undefined || notListedSet(toolsets, view, t.name) === undefined),
   );
 }
 
@@ -260,7 +256,7 @@ export const firstSentence = (s: string) => {
 /** list_toolsets: each set with its line, its tool count (as this client would see it) and whether listed. */
 export function toolsetTable(
   ts: Toolsets,
-  view: ToolsetView,
+  view: ClientSets,
   countOf: (set: ToolsetDef) => number,
 ): { text: string; structured: Record<string, unknown> } {
   const rows = ts.sets

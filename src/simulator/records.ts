@@ -2,7 +2,7 @@
 // parse). Types only, plus the empty document; this module imports nothing of the simulator, so the store,
 // the demo dataset and the routes can all read it without a loop.
 
-import type { AgentState, AgentType, AlertStatus } from '../platform/index.js';
+import type { AgentState, AgentType, AlertStatus } from '../vocabulary/index.js';
 
 export interface RoleAssignment {
   orgId?: string;

@@ -7,6 +7,7 @@ import type { ApiClient, PageQuery } from '../api/client.js';
 import type { FormatContext, ToolAnswer } from '../format/answers.js';
 import type { Preview } from '../format/consent.js';
 import type { Logger } from '../log.js';
+import { ToolInputError } from './errors.js';
 import type { CallNames } from './names.js';
 
 export type { FormatContext, NameBook, ToolAnswer } from '../format/answers.js';
@@ -82,8 +83,7 @@ export function maxKindOf(tool: AnyTool): ToolKind {
   return tool.maxKind ?? (typeof tool.kind === 'string' ? tool.kind : 'destructive');
 }
 
-/** An input error the model can fix; the adapter shows it as an isError result. */
-export class ToolInputError extends Error {}
+export { ToolInputError };
 
 /**
  * Fills projectId / orgId from the server's defaults (DBOPS_PROJECT_ID, DBOPS_ORG_ID) before anything else

@@ -4,12 +4,12 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { NameBook } from '../format/answers.js';
-import { cell, named } from '../format/untrusted.js';
 import { configName } from '../format/views/alert-configs.js';
 import { hostAddress } from '../format/views/hosts.js';
 import { personName } from '../format/views/users.js';
 import type { Logger } from '../log.js';
-import { ToolInputError } from './index.js';
+import { cell, named } from '../untrusted.js';
+import { ToolInputError } from './errors.js';
 
 /** How long a call waits for its names before it answers with ids. */
 const NAME_DEADLINE_MS = 2_000;

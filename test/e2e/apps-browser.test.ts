@@ -12,7 +12,7 @@ import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ApprovalService, createApprovalService } from '../../src/approval/index.js';
 import { silentLogger } from '../../src/log.js';
-import { VIEW_DATA } from '../../src/mcp/apps.js';
+import { APP_DATA } from '../../src/mcp/apps.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import { startAppHost } from '../helpers/app-host.js';
 import { type Browser, CHROMIUM, hasChromium, launchChromium } from '../helpers/browser.js';
@@ -107,7 +107,7 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     const frame = page.frameLocator('iframe');
     const r = result as { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
     // What the view draws: the fuller copy when the model's share was shortened, else structuredContent.
-    const data = (r._meta?.[VIEW_DATA] ?? r.structuredContent) as Record<string, unknown>;
+    const data = (r._meta?.[APP_DATA] ?? r.structuredContent) as Record<string, unknown>;
     return { page, frame, result: r, data };
   }
 

@@ -11,13 +11,13 @@ import { gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { VIEWS } from '../../src/mcp/apps.js';
+import { APPS } from '../../src/mcp/apps.js';
 
 const RAW = 280_000;
 const GZIP = 72_000;
 
 describe('views (MCP Apps) as built', () => {
-  for (const view of Object.keys(VIEWS)) {
+  for (const view of Object.keys(APPS)) {
     const html = readFileSync(new URL(`../../dist/apps/${view}.html`, import.meta.url));
     const text = html.toString('utf8');
 
@@ -45,7 +45,7 @@ describe('views (MCP Apps) as sources', () => {
   it('import ext-apps and each other only: their data is what the host passes them', () => {
     const dir = new URL('../../apps/', import.meta.url);
     const sources = readdirSync(dir).filter((f) => f.endsWith('.ts'));
-    expect(sources.sort()).toEqual([...Object.keys(VIEWS).map((v) => `${v}.ts`), 'shared.ts'].sort());
+    expect(sources.sort()).toEqual([...Object.keys(APPS).map((v) => `${v}.ts`), 'shared.ts'].sort());
     for (const f of sources) {
       const code = readFileSync(new URL(f, dir), 'utf8');
       const from = [...code.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gms)].map((m) => m[1]);
@@ -83,11 +83,11 @@ describe('views served by the installed command (stdio, demo mode)', () => {
       expect(ui('list_alert_configs')).toBeUndefined();
       const listed = (await client.listResources()).resources.filter((r) => r.uri.startsWith('ui://'));
       expect(listed.map((r) => [r.uri, r.mimeType]).sort()).toEqual(
-        Object.keys(VIEWS)
+        Object.keys(APPS)
           .map((v) => [`ui://dbops-mcp/${v}`, 'text/html;profile=mcp-app'])
           .sort(),
       );
-      for (const view of Object.keys(VIEWS)) {
+      for (const view of Object.keys(APPS)) {
         const read = await client.readResource({ uri: `ui://dbops-mcp/${view}` });
         const c = read.contents[0] as { text?: string; mimeType?: string };
         expect(c.mimeType).toBe('text/html;profile=mcp-app');

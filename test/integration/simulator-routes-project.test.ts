@@ -2,8 +2,8 @@
 // integrations, agents, automation status, hosts and disks, project and global events.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTEGRATION_FIELDS } from '../../src/platform/index.js';
 import type { FixtureKey } from '../../src/simulator/records.js';
+import { INTEGRATION_FIELDS } from '../../src/vocabulary/index.js';
 import {
   type DigestAnswer,
   digestFetch,

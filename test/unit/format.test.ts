@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { age, capText, due, table, when } from '../../src/format/markdown.js';
 import { mask, redact } from '../../src/format/redact.js';
-import { cell, named, newFence, sanitize } from '../../src/format/untrusted.js';
+import { cell, named, newFence, sanitize } from '../../src/untrusted.js';
 
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/;
 

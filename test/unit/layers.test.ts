@@ -36,13 +36,13 @@ const LAYERS: Array<[number, string[]]> = [
   [
     1,
     [
-      'src/platform',
+      'src/vocabulary',
       'src/log.ts',
       'src/net.ts',
       'src/config.ts',
       'src/version.ts',
       'src/metrics.ts',
-      'src/format/untrusted.ts',
+      'src/untrusted.ts',
     ],
   ],
   [2, ['src/api']],
@@ -95,7 +95,7 @@ describe('the layering', () => {
       (e) =>
         under(e.from, 'src/simulator') &&
         !under(e.to, 'src/simulator') &&
-        !under(e.to, 'src/platform') &&
+        !under(e.to, 'src/vocabulary') &&
         !['src/log.ts', 'src/net.ts'].includes(e.to),
     );
     expect(show(out)).toEqual([]);

@@ -3,9 +3,9 @@
 // answers whose fences, as every answer draws them, open and close on lines of their own.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cell } from '../../src/format/untrusted.js';
 import { nextStepOf } from '../../src/mcp/server.js';
 import type { AnyTool } from '../../src/tool/index.js';
+import { cell } from '../../src/untrusted.js';
 
 const tool = { name: 'list_things', input: {} } as unknown as AnyTool;
 const TAG = 'data-0123abcd';

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ApiClient } from '../../src/api/client.js';
 import { idsOnly } from '../../src/format/answers.js';
-import { newFence } from '../../src/format/untrusted.js';
 import { silentLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import { argsHash, canonicalArgs } from '../../src/policy/canonical.js';
@@ -22,6 +21,7 @@ import {
   type ToolContext,
 } from '../../src/tool/index.js';
 import { callNames } from '../../src/tool/names.js';
+import { newFence } from '../../src/untrusted.js';
 
 describe('canonical arguments', () => {
   it('ignores key order, undefined values and the consent fields', () => {

@@ -3,29 +3,29 @@
 // tools/list as served (with `_meta`): all ≤ 40 KB, triage ≤ 12 KB, the first list in dynamic mode ≤ 4 KB.
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config.js';
-import { withView } from '../../src/mcp/apps.js';
+import { withApp } from '../../src/mcp/apps.js';
 import { catalog, toolsets } from '../../src/mcp/catalog.js';
 import { listingOf } from '../../src/mcp/server.js';
 import { discoveryListings } from '../../src/mcp/toolsets.js';
 import {
+  clientSets,
   enabledTools,
   headerNames,
   markNextSteps,
-  outsideView,
+  notListedSet,
   parseToolsets,
   toolsetOf,
-  viewOf,
 } from '../../src/policy/toolsets.js';
 
 const config = (over: Record<string, unknown> = {}) => configSchema.parse({ demo: true, ...over });
 const listed = (names: string) => {
   const c = config({ toolsets: names });
-  const view = viewOf(parseToolsets(c.toolsets, toolsets), c.toolsets);
+  const view = clientSets(parseToolsets(c.toolsets, toolsets), c.toolsets);
   return enabledTools(c, catalog, toolsets, view);
 };
 /** tools/list as the server answers it, in UTF-8 bytes (listings with their `_meta`). */
 const bytes = (tools: Array<Record<string, unknown>>) => Buffer.byteLength(JSON.stringify({ tools }));
-const served = (names: string) => listed(names).map((t) => withView(listingOf(t), t));
+const served = (names: string) => listed(names).map((t) => withApp(listingOf(t), t));
 
 describe('the toolsets', () => {
   it('places every tool in exactly one set, list_projects in every set', () => {
@@ -103,14 +103,19 @@ describe('the toolsets', () => {
 
   it('narrows further by read-only and DBOPS_TOOLS', () => {
     const c = config({ toolsets: 'windows', readOnly: true });
-    const view = viewOf(parseToolsets(c.toolsets, toolsets), c.toolsets);
+    const view = clientSets(parseToolsets(c.toolsets, toolsets), c.toolsets);
     expect(enabledTools(c, catalog, toolsets, view).map((t) => t.name)).toEqual([
       'list_projects',
       'list_maintenance_windows',
       'get_maintenance_window',
     ]);
     const d = config({ toolsets: 'windows', tools: 'list_projects,triage_project' });
-    const only = enabledTools(d, catalog, toolsets, viewOf(parseToolsets(d.toolsets, toolsets), d.toolsets));
+    const only = enabledTools(
+      d,
+      catalog,
+      toolsets,
+      clientSets(parseToolsets(d.toolsets, toolsets), d.toolsets),
+    );
     expect(only.map((t) => t.name)).toEqual(['list_projects']);
   });
 
@@ -127,20 +132,20 @@ describe('the toolsets', () => {
     expect(headerNames(' Triage , windows,')).toEqual(['triage', 'windows']);
     expect(headerNames('')).toBeUndefined();
     const server = parseToolsets(['triage', 'alerts'], toolsets);
-    const v = viewOf(server, ['triage', 'alerts'], parseToolsets(['triage', 'windows'], toolsets));
+    const v = clientSets(server, ['triage', 'alerts'], parseToolsets(['triage', 'windows'], toolsets));
     expect(v.enabled).toEqual(new Set(['triage']));
-    expect(outsideView(toolsets, v, 'list_alert_configs')).toBe('alerts');
-    expect(outsideView(toolsets, v, 'list_projects')).toBeUndefined();
+    expect(notListedSet(toolsets, v, 'list_alert_configs')).toBe('alerts');
+    expect(notListedSet(toolsets, v, 'list_projects')).toBeUndefined();
     // Dynamic on the server: the header picks the start, any set can be enabled; enabled sets add to it.
-    const dyn = viewOf(parseToolsets(['dynamic'], toolsets), ['dynamic'], undefined, ['events']);
+    const dyn = clientSets(parseToolsets(['dynamic'], toolsets), ['dynamic'], undefined, ['events']);
     expect(dyn.dynamic).toBe(true);
     expect(dyn.enabled).toEqual(new Set(['events']));
     expect(dyn.offered).toBe('all');
   });
 
   it('marks Next: lines that name a tool outside the enabled sets, never inside fenced data', () => {
-    const view = viewOf(parseToolsets(['dynamic', 'triage'], toolsets), ['dynamic', 'triage']);
-    const hidden = (n: string) => outsideView(toolsets, view, n);
+    const view = clientSets(parseToolsets(['dynamic', 'triage'], toolsets), ['dynamic', 'triage']);
+    const hidden = (n: string) => notListedSet(toolsets, view, n);
     const text =
       'Head\nNext: create_maintenance_window to mute it; triage_project again.\n<data-x>\nNext: delete_maintenance_window\n</data-x>';
     const out = markNextSteps(text, 'data-x', hidden, view);

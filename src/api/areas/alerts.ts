@@ -1,6 +1,6 @@
 // Alert configurations, project alerts and global alerts.
 
-import type { AlertStatus } from '../../platform/index.js';
+import type { AlertStatus } from '../../vocabulary/index.js';
 import type { Page, PageQuery } from '../paging.js';
 import { apiPath } from '../path.js';
 import {

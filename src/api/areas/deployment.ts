@@ -1,6 +1,6 @@
 // Integrations, agents, automation status, hosts and maintenance windows.
 
-import type { AgentType } from '../../platform/index.js';
+import type { AgentType } from '../../vocabulary/index.js';
 import type { Link, Page, PageQuery } from '../paging.js';
 import { apiPath } from '../path.js';
 import {

@@ -1,9 +1,9 @@
 // How an agent looks to a person: host, state (in words), last configuration and ping, managed, tag; and
 // what the agents of a project say once reconciled with the open agent-down alerts.
 import type { Agent, Alert } from '../../api/types.js';
+import { cell } from '../../untrusted.js';
 import type { ListView } from '../answers.js';
 import { age, plural } from '../markdown.js';
-import { cell } from '../untrusted.js';
 
 /** What an agent's state means, in words: STANDBY and NO_PROCESSES are not failures, and not work either. */
 export const AGENT_STATE_WORDS: Record<string, string> = {

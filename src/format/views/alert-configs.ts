@@ -1,6 +1,6 @@
 // How an alert configuration looks to a person: its condition, notification targets and matchers.
 import type { AlertConfig, GlobalAlertConfig } from '../../api/types.js';
-import { isPaging, PAGING_NOTIFICATION_TYPES } from '../../platform/index.js';
+import { isPaging, PAGING_NOTIFICATION_TYPES } from '../../vocabulary/index.js';
 import type { ListView } from '../answers.js';
 
 /** "ASSERT_REGULAR > 10 RAW (AVERAGE)" — the condition a person reads. */

@@ -1,8 +1,8 @@
 // How an alert looks to a person: its table row and columns, where and what it is, its acknowledgement, a
 import type { Alert, ApiEvent } from '../../api/types.js';
+import { cell } from '../../untrusted.js';
 import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import { age, due, plural, table, when } from '../markdown.js';
-import { cell } from '../untrusted.js';
 // cause's heading, notes and rows, and the headline that counts them. Tools, triage, feeds and previews draw
 // alerts through this module only.
 

@@ -1,7 +1,7 @@
 // How the automation plan looks to a person: which processes reached the goal version, and the rest's plan.
 import type { Process } from '../../api/types.js';
+import { sanitize } from '../../untrusted.js';
 import { age, plural } from '../markdown.js';
-import { sanitize } from '../untrusted.js';
 
 /**
  * Done: reached the goal version with nothing left in its plan. A process can report the goal version and

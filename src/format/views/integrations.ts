@@ -1,8 +1,8 @@
 // How a project's integration looks to a person: its type and settings, secrets masked.
 import type { Integration } from '../../api/types.js';
-import { otherIntegrationName } from '../../platform/index.js';
+import { cell } from '../../untrusted.js';
+import { otherIntegrationName } from '../../vocabulary/index.js';
 import type { ListView } from '../answers.js';
-import { cell } from '../untrusted.js';
 
 /** The platform's own word for the type, the other dialect's in parentheses: "PAGER_DUTY (INCIDENT_PAGING_A)". */
 const typeLabel = (t: unknown) => {

@@ -1,8 +1,8 @@
 // How a user looks to a person: name, contact, roles, teams; and the user's access list.
 import type { AccessListEntry, User } from '../../api/types.js';
+import { cell } from '../../untrusted.js';
 import type { ListView } from '../answers.js';
 import { age } from '../markdown.js';
-import { cell } from '../untrusted.js';
 import { roleLabel } from './keys.js';
 export const accessList: ListView<AccessListEntry> = {
   columns: ['address', 'added', 'last used', 'last used from', 'requests'],

@@ -1,8 +1,8 @@
 // How a maintenance window looks to a person: its state (upcoming, active, ended) and its fields.
 import type { MaintenanceWindow } from '../../api/types.js';
+import { cell } from '../../untrusted.js';
 import type { ListView } from '../answers.js';
 import { when } from '../markdown.js';
-import { cell } from '../untrusted.js';
 
 export function windowState(w: MaintenanceWindow, now: Date): string {
   const t = now.getTime();

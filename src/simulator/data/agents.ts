@@ -2,7 +2,7 @@
 // host. An agent reports seconds ago unless it is quiet (its own silence, or its machine down): then its last
 // ping (monitoring) or last configuration (backup, automation) is when it went quiet.
 
-import type { AgentState } from '../../platform/index.js';
+import type { AgentState } from '../../vocabulary/index.js';
 import type { AgentRec } from '../records.js';
 import type { Build } from './gen.js';
 import { agentQuiet, fqdn, shortName } from './state.js';

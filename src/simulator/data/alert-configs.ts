@@ -1,7 +1,7 @@
 // Alert configurations of the projects, and the global alert configurations with their alerts.
 // Every notification type appears somewhere, each with its secrets in full (masked by the routes).
 
-import type { EventType, MatcherFieldName, NotificationType, Unit } from '../../platform/index.js';
+import type { EventType, MatcherFieldName, NotificationType, Unit } from '../../vocabulary/index.js';
 import type {
   AlertConfigRec,
   GlobalAlertConfigRec,

@@ -4,7 +4,7 @@
 // lasts is OPEN (TRACKING in its first minutes), one that ended is CLOSED (or CANCELLED); acknowledgements
 // are the world's.
 
-import type { AlertStatus } from '../../platform/index.js';
+import type { AlertStatus } from '../../vocabulary/index.js';
 import type { AlertRec, HostRec, ProjectRec } from '../records.js';
 import { timestamp } from '../values.js';
 import { type Build, MINUTE } from './gen.js';

@@ -5,7 +5,7 @@
 // explorer use, role changes, keys added, older publishes of users and roles), drawn by weight and at least
 // three hours old; and global events (logins, keys, users, backup daemons).
 
-import type { DiffStatus, DiffType, EventType } from '../../platform/index.js';
+import type { DiffStatus, DiffType, EventType } from '../../vocabulary/index.js';
 import type { EventRec, HostRec, UserRec } from '../records.js';
 import { timestamp } from '../values.js';
 import { type Build, DAY, HOUR, type Rng } from './gen.js';

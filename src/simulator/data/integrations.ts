@@ -1,6 +1,6 @@
 // Third-party integrations of the projects, secrets in full (masked by the routes on output).
 
-import type { IntegrationType } from '../../platform/index.js';
+import type { IntegrationType } from '../../vocabulary/index.js';
 import type { Build, Rng } from './gen.js';
 import { configOf } from './state.js';
 import { WORLD } from './world.js';

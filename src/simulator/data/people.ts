@@ -1,6 +1,6 @@
 // Users and API keys, and the fixture keys with narrow rights that the tests of the error paths use.
 
-import { ORG_ROLES, type ProjectRole, type RoleName } from '../../platform/index.js';
+import { ORG_ROLES, type ProjectRole, type RoleName } from '../../vocabulary/index.js';
 import type { FixtureKey, Fixtures, RoleAssignment, UserRec } from '../records.js';
 import { accessListEntry, hashPassword } from '../values.js';
 import { type Build, DAY } from './gen.js';

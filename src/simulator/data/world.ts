@@ -6,7 +6,7 @@
 // story; test/unit/demo-world.test.ts checks that every open alert, agent state and automation status
 // follows from it. checkWorld() refuses a world that contradicts itself before anything is built.
 
-import type { AgentState } from '../../platform/index.js';
+import type { AgentState } from '../../vocabulary/index.js';
 import { DAY, HOUR, MINUTE } from './gen.js';
 import { USERS } from './people.js';
 import { TOPOLOGY, type Topology } from './topology.js';

@@ -11,7 +11,7 @@ import {
   PROJECT_ROLES,
   type ProjectRole,
   type RoleName,
-} from '../../platform/index.js';
+} from '../../vocabulary/index.js';
 import type { OrgRec, ProjectRec, RoleAssignment } from '../records.js';
 import { type Caller, type SimContext, SimError, type SimRequest } from '../types.js';
 import { findById } from './validate.js';

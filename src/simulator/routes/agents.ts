@@ -1,6 +1,6 @@
 // Agents of a project by type, and the links to the agent resources.
 
-import { AGENT_TYPES } from '../../platform/index.js';
+import { AGENT_TYPES } from '../../vocabulary/index.js';
 import type { AgentRec } from '../records.js';
 import { SimError, type SimRequest, type SimRoute } from '../types.js';
 import { requireProjectRole } from './access.js';

@@ -1,7 +1,7 @@
 // Alert configurations of a project (list, get, enable/disable), the matcher field names, and the global
 // alert configurations (beyond the spec: list and get).
 
-import { type GlobalRole, MATCHER_FIELD_NAMES, notificationIn } from '../../platform/index.js';
+import { type GlobalRole, MATCHER_FIELD_NAMES, notificationIn } from '../../vocabulary/index.js';
 import type { AlertConfigRec, GlobalAlertConfigRec, NotificationRec } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { timestamp } from '../values.js';

@@ -1,7 +1,7 @@
 // Project alerts and global alerts: open alerts of a configuration, acknowledgement (with its expiry
 // computed from the clock on every read), and beyond the spec: list a project's alerts by status, get one.
 
-import { ALERT_STATUSES, type AlertStatus } from '../../platform/index.js';
+import { ALERT_STATUSES, type AlertStatus } from '../../vocabulary/index.js';
 import type { AlertRec } from '../records.js';
 import type { Caller, SimContext, SimRequest, SimRoute } from '../types.js';
 import { timestamp } from '../values.js';

@@ -1,7 +1,7 @@
 // API keys: create an organization key, and create a key assigned to a project. The private key is
 // returned in full only in these creation answers.
 
-import { ORG_ROLES, PROJECT_ROLES } from '../../platform/index.js';
+import { ORG_ROLES, PROJECT_ROLES } from '../../vocabulary/index.js';
 import type { ApiKeyRec, RoleAssignment } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { newObjectId, newPrivateKey, newPublicKey, timestamp } from '../values.js';

@@ -2,7 +2,7 @@
 // eventType (repeatable or comma-separated), minDate and maxDate (inclusive) filter; includeRaw adds the
 // raw document to project events.
 
-import { GLOBAL_ROLES } from '../../platform/index.js';
+import { GLOBAL_ROLES } from '../../vocabulary/index.js';
 import type { EventRec } from '../records.js';
 import type { SimRequest, SimResponse, SimRoute } from '../types.js';
 import { requireGlobalRole, requireProjectRole } from './access.js';

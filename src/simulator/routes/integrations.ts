@@ -11,7 +11,7 @@ import {
   integrationTypeIn,
   specFieldOf,
   specIntegrationType,
-} from '../../platform/index.js';
+} from '../../vocabulary/index.js';
 import type { IntegrationRec } from '../records.js';
 import type { SimContext, SimResponse, SimRoute } from '../types.js';
 import { requireProjectRole } from './access.js';

@@ -1,7 +1,7 @@
 // Maintenance windows. A window exists for the API only while its end date is in the future: a past one
 // reads, updates and deletes as 404 MAINTENANCE_WINDOW_NOT_FOUND. Beyond the spec: list and create.
 
-import { ALERT_TYPE_NAMES, MORE_ALERT_TYPE_NAMES } from '../../platform/index.js';
+import { ALERT_TYPE_NAMES, MORE_ALERT_TYPE_NAMES } from '../../vocabulary/index.js';
 import type { WindowRec } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { newObjectId, timestamp } from '../values.js';

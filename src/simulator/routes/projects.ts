@@ -1,6 +1,6 @@
 // Projects (groups), beyond the spec: the projects the key can see, and one project.
 
-import { ROLE_NAMES } from '../../platform/index.js';
+import { ROLE_NAMES } from '../../vocabulary/index.js';
 import type { ProjectRec } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { SimError } from '../types.js';

@@ -1,6 +1,6 @@
 // Output helpers shared by the routes: self links, secret masking and the audit events every change records.
 
-import type { EventType } from '../../platform/index.js';
+import type { EventType } from '../../vocabulary/index.js';
 import type { EventRec } from '../records.js';
 import type { SimContext, SimRequest } from '../types.js';
 import { newObjectId, timestamp } from '../values.js';

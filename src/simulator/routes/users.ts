@@ -6,7 +6,7 @@
 // Global roles always apply directly.
 
 import { randomInt } from 'node:crypto';
-import { ROLE_NAMES } from '../../platform/index.js';
+import { ROLE_NAMES } from '../../vocabulary/index.js';
 import type { AccessListEntryRec, RoleAssignment, UserRec } from '../records.js';
 import { type Caller, type SimContext, SimError, type SimRequest, type SimRoute } from '../types.js';
 import { accessListEntry, hashPassword, newObjectId, timestamp } from '../values.js';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import * as spec from '../../src/platform/index.js';
+import * as spec from '../../src/vocabulary/index.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -46,7 +46,7 @@ function cycles(dir: string): string[] {
 
 describe('layering of the spec and the simulator', () => {
   it('finds the imports it checks (the scanner is not blind)', () => {
-    expect(importsOf('src/simulator/routes/access.ts')).toContain('src/platform/index.js');
+    expect(importsOf('src/simulator/routes/access.ts')).toContain('src/vocabulary/index.js');
     expect(importsOf('src/simulator/types.ts')).toContain('src/simulator/store.js');
   });
 
@@ -58,17 +58,17 @@ describe('layering of the spec and the simulator', () => {
     expect(cycles('src/simulator')).toEqual([]);
   });
 
-  it('src/platform imports nothing of the project', () => {
-    expect(offending('src/platform', (t) => !t.startsWith('src/platform/'))).toEqual([]);
+  it('src/vocabulary imports nothing of the project', () => {
+    expect(offending('src/vocabulary', (t) => !t.startsWith('src/vocabulary/'))).toEqual([]);
   });
 
   it('the simulator records import nothing of the simulator but the spec', () => {
-    expect(importsOf('src/simulator/records.ts').filter((t) => !t.startsWith('src/platform/'))).toEqual([]);
+    expect(importsOf('src/simulator/records.ts').filter((t) => !t.startsWith('src/vocabulary/'))).toEqual([]);
     expect(offending('src/simulator/data', (t) => /simulator\/(store|types|routes)/.test(t))).toEqual([]);
   });
 });
 
-/** Copies of a spec list written out again outside src/platform: none may exist. */
+/** Copies of a spec list written out again outside src/vocabulary: none may exist. */
 const KNOWN_COPIES: string[] = [];
 
 describe('the spec facts live once', () => {
@@ -87,13 +87,13 @@ describe('the spec facts live once', () => {
 
   it('sees a copy when there is one (the scanner is not blind)', () => {
     expect(lists.map(([name]) => name)).toEqual(expect.arrayContaining(['PROJECT_ROLES', 'ALERT_STATUSES']));
-    expect(literals('src/platform/roles.ts')).toContainEqual([...spec.ORG_ROLES]);
+    expect(literals('src/vocabulary/roles.ts')).toContainEqual([...spec.ORG_ROLES]);
   });
 
-  it('no file outside src/platform writes out a list of the spec again', () => {
+  it('no file outside src/vocabulary writes out a list of the spec again', () => {
     const files = ['src', 'tools', 'prompts']
       .flatMap((dir) => tsFiles(dir))
-      .filter((f) => !f.startsWith('src/platform/'));
+      .filter((f) => !f.startsWith('src/vocabulary/'));
     const copies = files.flatMap((file) =>
       literals(file).flatMap((items) =>
         lists
@@ -102,7 +102,7 @@ describe('the spec facts live once', () => {
       ),
     );
     expect(copies.filter((c) => !KNOWN_COPIES.includes(c))).toEqual([]);
-    // A copy switched to src/platform leaves KNOWN_COPIES: remove its entry.
+    // A copy switched to src/vocabulary leaves KNOWN_COPIES: remove its entry.
     expect(KNOWN_COPIES.filter((c) => !copies.includes(c))).toEqual([]);
   });
 });
