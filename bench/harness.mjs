@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Pool } from 'undici';
 import { createApiClient } from '../dist/src/api/client.js';
-import { configSchema } from '../dist/src/config.js';
+import { configSchema } from '../dist/src/config/index.js';
 import { silentLogger } from '../dist/src/log.js';
 import { createMcpServer } from '../dist/src/mcp/server.js';
 import { createAuditLog } from '../dist/src/policy/audit.js';

@@ -31,7 +31,7 @@ export async function runScenarios({ dist = fileURLToPath(new URL('../dist/', im
     sim,
   ] = await Promise.all([
     load('src/api/client.js'),
-    load('src/config.js'),
+    load('src/config/index.js'),
     load('src/log.js'),
     load('src/mcp/server.js'),
     load('src/policy/audit.js'),

@@ -12,7 +12,7 @@ import { createApiClient } from './api/client.js';
 import { createDigestAuth, parseDigestChallenge } from './api/digest.js';
 import { ApiError, sanitizeText } from './api/errors.js';
 import { errorCodeOf, isPlainHttpOnTls, normaliseBaseUrl } from './api/transport.js';
-import { type Config, ConfigError, loadConfig, loadPlatforms, unknownSettings } from './config.js';
+import { type Config, ConfigError, loadConfig, loadPlatforms, unknownSettings } from './config/index.js';
 import { createIdentity, type Identity } from './identity/index.js';
 import { personClaimText } from './identity/oauth.js';
 import { silentLogger } from './log.js';

@@ -2,7 +2,7 @@
 
 export { type ApiClient, type ApiClientConfig, createApiClient } from './api/client.js';
 export { ApiError } from './api/errors.js';
-export { type Config, loadConfig } from './config.js';
+export { type Config, loadConfig } from './config/index.js';
 export { createLogger } from './log.js';
 export { catalog } from './mcp/catalog.js';
 export { createRuntime } from './mcp/runtime.js';

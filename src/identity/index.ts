@@ -4,7 +4,7 @@
 // approval page, so a person is the same person everywhere.
 import { userInfo } from 'node:os';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { type Config, ConfigError } from '../config.js';
+import { type Config, ConfigError } from '../config/index.js';
 import type { Logger } from '../log.js';
 import { sameSecret } from '../policy/tokens.js';
 import { createOAuth, type OAuth, TokenRefused } from './oauth.js';

@@ -5,7 +5,7 @@
 // The approval page signs people in against the same issuer (authorization code with PKCE, S256).
 import { createHash, randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/index.js';
 import type { Logger } from '../log.js';
 
 export interface IssuerMetadata {

@@ -5,7 +5,7 @@
 // without a restart.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/index.js';
 import { sameSecret } from '../policy/tokens.js';
 
 const LINE = /^([A-Za-z0-9._@+-]{1,100})\s+sha256:([A-Za-z0-9_-]{43})$/;

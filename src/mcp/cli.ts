@@ -8,7 +8,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { outsideBudget } from '../api/budget.js';
 import { freshReads } from '../api/cache.js';
 import { openInBrowser } from '../approval/open.js';
-import { type Config, ConfigError, loadConfig, settingsHelp, unknownSettings } from '../config.js';
+import { type Config, ConfigError, loadConfig, settingsHelp, unknownSettings } from '../config/index.js';
 import type { Person } from '../identity/index.js';
 import { createLogger } from '../log.js';
 import {

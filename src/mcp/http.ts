@@ -29,7 +29,7 @@ import {
   type ServerEvent,
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/index.js';
 import {
   authInfoOf,
   type Identity,

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { createApiClient } from '../api/client.js';
 import { type ApprovalService, createApprovalService } from '../approval/index.js';
-import { type Config, ConfigError, loadPlatforms, type PlatformSpec, settingNames } from '../config.js';
+import { type Config, ConfigError, loadPlatforms, type PlatformSpec, settingNames } from '../config/index.js';
 import { createIdentity, type Identity, tellsPeopleApart } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import { cacheReads, consentSteps, platformRequestSeconds, platformRequests } from '../metrics.js';

@@ -7,7 +7,7 @@ import { type LoggingLevel, McpServer, ProtocolError, ProtocolErrorCode } from '
 import { z } from 'zod';
 import { readAges } from '../api/cache.js';
 import type { ApiClient } from '../api/client.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { capText } from '../format/markdown.js';
 import { boundStructured, shareBudget } from '../format/structured.js';
 import { osPerson, type Person, personOf } from '../identity/index.js';

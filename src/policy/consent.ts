@@ -2,7 +2,7 @@
 // (DBOPS_CONFIRM). Every text that tells the model or the person whether a call asks first is generated
 // from here, so it stays true under `destructive`, `write` and `never`.
 
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { AnyTool, ToolKind } from '../tool/index.js';
 
 export type ConfirmPolicy = Config['confirm'];

@@ -2,7 +2,7 @@
 // a token without the write scope) and the toolsets (DBOPS_TOOLSETS, the X-MCP-Toolsets header, and the sets
 // a client enabled in dynamic mode). The sets themselves are defined beside the catalog (tools/toolsets.ts);
 // every function here takes them, so the policy stays below the catalog. The MCP adapter only applies this.
-import { ConfigError, nearest } from '../config.js';
+import { ConfigError, nearest } from '../config/index.js';
 import type { AnyTool } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 import { cell } from '../untrusted.js';

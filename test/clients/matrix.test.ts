@@ -13,7 +13,7 @@ import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { configSchema } from '../../src/config.js';
+import { configSchema } from '../../src/config/index.js';
 import { silentLogger } from '../../src/log.js';
 import { createRuntime } from '../../src/mcp/runtime.js';
 import { decide } from '../helpers/http.js';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { getMcpConfigForManifest, v0_3 } from '@anthropic-ai/mcpb';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, settingNames } from '../../src/config.js';
+import { loadConfig, settingNames } from '../../src/config/index.js';
 import { toolsets } from '../../src/mcp/catalog.js';
 
 const read = (p: string) => JSON.parse(readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8'));

@@ -4,7 +4,7 @@
 // principal or key. Every attempt changes nothing.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config.js';
+import { configSchema } from '../../src/config/index.js';
 import { silentLogger } from '../../src/log.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';
 import { settings } from '../helpers/eras.js';

@@ -2,7 +2,7 @@
 // the v2 client in `auto` mode, and (for comparison on the same flows) the v1 client, which speaks 2025.
 // Each lists, calls, subscribes and completes a guarded change through every consent channel it can use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config.js';
+import { configSchema } from '../../src/config/index.js';
 import { silentLogger } from '../../src/log.js';
 import { listenOn, localBus } from '../../src/mcp/listen.js';
 import { registerPrompts } from '../../src/mcp/prompts.js';

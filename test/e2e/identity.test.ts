@@ -17,7 +17,7 @@ import {
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config.js';
+import { configSchema } from '../../src/config/index.js';
 import { silentLogger } from '../../src/log.js';
 import type { RunningHttp } from '../../src/mcp/http.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';

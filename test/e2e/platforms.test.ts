@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema, loadPlatforms } from '../../src/config.js';
+import { configSchema, loadPlatforms } from '../../src/config/index.js';
 import { silentLogger } from '../../src/log.js';
 import { readiness } from '../../src/mcp/cli.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';

@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
-import { type Config, configSchema } from '../../src/config.js';
+import { type Config, configSchema } from '../../src/config/index.js';
 import { createIdentity } from '../../src/identity/index.js';
 import { createLogger, type LogLevel } from '../../src/log.js';
 import { type HttpOptions, startHttp } from '../../src/mcp/http.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient } from '../../src/api/client.js';
-import { type Config, configSchema } from '../../src/config.js';
+import { type Config, configSchema } from '../../src/config/index.js';
 import { type Logger, silentLogger } from '../../src/log.js';
 import type { ServerDeps } from '../../src/mcp/server.js';
 import { createAuditLog } from '../../src/policy/audit.js';

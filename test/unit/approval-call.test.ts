@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config.js';
+import { configSchema } from '../../src/config/index.js';
 import { forCall } from '../../src/mcp/cli.js';
 
 describe('dbops-mcp call and the approval page', () => {

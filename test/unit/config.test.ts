@@ -11,7 +11,7 @@ import {
   settingsMarkdown,
   settingsTable,
   withSettings,
-} from '../../src/config.js';
+} from '../../src/config/index.js';
 
 describe('configuration', () => {
   it('has sensible defaults', () => {
@@ -58,12 +58,12 @@ describe('configuration', () => {
 });
 
 describe('README', () => {
-  it('documents every setting once, in src/config.ts, and the README table is the one generated from it', () => {
+  it('documents every setting once, in src/config/, and the README table is the one generated from it', () => {
     const rows = settingsTable.flatMap((r) => r.keys);
     expect([...rows].sort()).toEqual(Object.keys(settingNames).sort());
     expect(new Set(rows).size).toBe(rows.length);
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    // Stale when a setting or its words changed in src/config.ts: npm run docs:settings rewrites it.
+    // Stale when a setting or its words changed in src/config/: npm run docs:settings rewrites it.
     expect(withSettings(readme, settingsMarkdown(), firstSettingsMarkdown())).toBe(readme);
     expect(settingsHelp()).toContain('DBOPS_READY_KEEP_MS (--ready-keep-ms)');
   });

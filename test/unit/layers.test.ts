@@ -39,7 +39,7 @@ const LAYERS: Array<[number, string[]]> = [
       'src/vocabulary',
       'src/log.ts',
       'src/net.ts',
-      'src/config.ts',
+      'src/config',
       'src/version.ts',
       'src/metrics.ts',
       'src/untrusted.ts',

@@ -2,7 +2,7 @@
 // checked at start with the valid ones listed, the header and the view a client gets, and the size budgets of
 // tools/list as served (with `_meta`): all ≤ 40 KB, triage ≤ 12 KB, the first list in dynamic mode ≤ 4 KB.
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config.js';
+import { configSchema } from '../../src/config/index.js';
 import { withApp } from '../../src/mcp/apps.js';
 import { catalog, toolsets } from '../../src/mcp/catalog.js';
 import { listingOf } from '../../src/mcp/server.js';

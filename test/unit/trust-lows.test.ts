@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApprovalStore } from '../../src/approval/store.js';
-import { configSchema } from '../../src/config.js';
+import { configSchema } from '../../src/config/index.js';
 import { createIdentity } from '../../src/identity/index.js';
 import { silentLogger } from '../../src/log.js';
 import { catalog } from '../../src/mcp/catalog.js';

@@ -1,7 +1,7 @@
 // The shapes every consent channel shares with the guard: who asks, what a channel answers, and the
 // approval page's side of the contract. Kept apart from the guard so that channels and guard import
 // downwards only.
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import type { Preview } from '../../format/consent.js';
 import type { AnyTool, CallArgs, FormatContext, ToolAnswer, ToolContext } from '../../tool/index.js';
 import type { AuditEntry, AuditLog } from '../audit.js';

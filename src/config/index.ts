@@ -628,8 +628,8 @@ export function settingsHelp(): string {
 }
 
 const BLOCKS = {
-  table: ['<!-- settings: generated from src/config.ts by npm run docs:settings -->', '<!-- /settings -->'],
-  first: ['<!-- first settings: generated from src/config.ts -->', '<!-- /first settings -->'],
+  table: ['<!-- settings: generated from src/config/ by npm run docs:settings -->', '<!-- /settings -->'],
+  first: ['<!-- first settings: generated from src/config/ -->', '<!-- /first settings -->'],
 } as const;
 
 /** The README with its generated blocks replaced (each between its two markers). */
