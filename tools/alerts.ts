@@ -1,114 +1,158 @@
-// Alerts: the rows a person triages (status, age, host, value vs threshold, ack state) and acknowledgement.
+// The alerts toolset: alert configurations (project and global), their open alerts, matcher field names and
+// acknowledging global alerts.
+
 import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
-import type { Alert } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
-import { when } from '../src/format/markdown.js';
-import { ackState, alertWhat, alertWhere, closedNote, globalAlertList } from '../src/format/views/alerts.js';
-import { ids, isoTime, page, text } from '../src/tool/ids.js';
+import { fields } from '../src/format/markdown.js';
+import { condition, configList, configName, globalConfigList } from '../src/format/views/alert-configs.js';
 import {
-  defineTool,
-  listOutput,
-  type Preview,
-  pageQuery,
-  recordOutput,
-  ToolInputError,
-} from '../src/tool/index.js';
+  ackPreview,
+  ackState,
+  alertList,
+  alertWhat,
+  alertWhere,
+  globalAlertList,
+} from '../src/format/views/alerts.js';
+import { ackComment, ids, isoTime, page } from '../src/tool/ids.js';
+import { defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';
 import { named } from '../src/untrusted.js';
 
-const comment = text('acknowledgementComment', 200, 0)
-  .optional()
-  .describe('Why; shown with the acknowledgement');
+/** Said of endpoints some servers lack (the same words as list_projects'). */
+const BEYOND = '(not on every server)';
 
-function checkUntil(args: { acknowledgedUntil?: string; forHours?: number }): void {
-  if (args.acknowledgedUntil && args.forHours !== undefined)
-    throw new ToolInputError('Give either acknowledgedUntil or forHours, not both.');
-}
+export const listGlobalAlertConfigs = defineTool({
+  name: 'list_global_alert_configs',
+  title: 'List global alert configurations',
+  description: `Lists installation-wide alert configurations. Use for globalAlertConfigId values. ${BEYOND}`,
+  kind: 'read',
+  input: { ...page },
+  output: listOutput,
+  run: (ctx, args) => ctx.api.globalAlerts.listConfigs(pageQuery(args), ctx.req),
+  format: (result, args, f) =>
+    listAnswer(
+      result,
+      pageQuery(args),
+      {
+        title: 'Global alert configurations',
+        ...globalConfigList,
+        next: 'list_open_global_alerts_for_config with a globalAlertConfigId',
+        empty: 'No global alert configurations.',
+      },
+      f,
+    ),
+});
 
-function untilFrom(args: { acknowledgedUntil?: string; forHours?: number }, now: Date): string | undefined {
-  if (args.forHours !== undefined) return new Date(now.getTime() + args.forHours * 3_600_000).toISOString();
-  return args.acknowledgedUntil;
-}
-
-function ackPreview(
-  a: Alert | undefined,
-  alertId: string,
-  until: string | undefined,
-  note: string[],
-): Omit<Preview, 'target'> {
-  const closed = closedNote(a, alertId);
-  if (closed && until) note.push(closed);
-  const alert = named(a && `${alertWhat(a)} on ${alertWhere(a)}`, alertId);
-  return {
-    action: until
-      ? `Acknowledge alert ${alert} until ${until}`
-      : `Remove the acknowledgement of alert ${alert}`,
-    current: a
-      ? {
-          status: a.status,
-          what: alertWhat(a),
-          where: alertWhere(a),
-          acknowledgedUntil: a.acknowledgedUntil ?? 'not acknowledged',
-        }
-      : undefined,
-    changes: [{ field: 'acknowledgedUntil', from: a?.acknowledgedUntil, to: until ?? '(none)' }],
-    notes: note,
-  };
-}
-
-export const acknowledgeAlert = defineTool({
-  name: 'acknowledge_alert',
-  title: 'Acknowledge or unacknowledge an alert',
+export const listAlertConfigs = defineTool({
+  name: 'list_alert_configs',
+  title: 'List alert configurations',
   description:
-    'Acknowledges an open project alert until a time, or unacknowledges it without a time. Use while someone works on the cause; for planned work use a maintenance window.',
-  kind: 'write',
-  checkWith: 'list_open_alerts',
+    "Lists a project's alert configurations: event type, enabled, condition, targets. Use for alertConfigId values.",
+  kind: 'read',
+  input: { projectId: ids.project.optional(), ...page },
+  output: listOutput,
+  run: (ctx, args) => ctx.api.alertConfigs.list(args.projectId, pageQuery(args), ctx.req),
+  format: (result, args, f) =>
+    listAnswer(
+      result,
+      pageQuery(args),
+      {
+        title: `Alert configurations of project ${f.names.project(args.projectId)}`,
+        ...configList,
+        next: 'get_alert_config for details, list_open_alerts_for_config for its open alerts',
+        empty: 'This project has no alert configurations.',
+      },
+      f,
+    ),
+});
+
+export const setAlertConfigEnabled = defineTool({
+  name: 'set_alert_config_enabled',
+  title: 'Enable or disable an alert configuration',
+  description:
+    'Enables or disables one alert configuration. Disabling silences its alerts for good; to silence for a time use a maintenance window.',
+  kind: (args) => (args.enabled ? 'write' : 'destructive'),
+  checkWith: 'get_alert_config',
+  maxKind: 'destructive',
   idempotent: true,
   input: {
     projectId: ids.project.optional(),
-    alertId: ids.alert,
-    acknowledgedUntil: isoTime('acknowledgedUntil').optional().describe('Until this time; or give forHours'),
-    forHours: z.number().positive().max(876_600).optional().describe('Hours from now; 876600 = indefinitely'),
-    acknowledgementComment: comment,
+    alertConfigId: ids.alertConfig,
+    enabled: z.boolean().describe('true enables, false disables'),
   },
   output: recordOutput,
-  check: checkUntil,
   preview: async (ctx, args) => {
-    const projectId = args.projectId;
-    const a = await ifSupported(ctx.api, 'alert', () => ctx.api.alerts.get(projectId, args.alertId, ctx.req));
-    const until = untilFrom(args, ctx.now());
+    const current = await ctx.api.alertConfigs.get(args.projectId, args.alertConfigId, {
+      signal: ctx.signal,
+    });
     return {
-      ...ackPreview(a, args.alertId, until, []),
-      target: { project: projectId, alertId: args.alertId },
+      action: `${args.enabled ? 'Enable' : 'Disable'} alert configuration ${named(configName(current), args.alertConfigId)}`,
+      target: { project: args.projectId, alertConfigId: args.alertConfigId },
+      current: { eventType: current.eventTypeName, enabled: current.enabled, condition: condition(current) },
+      changes: [{ field: 'enabled', from: current.enabled, to: args.enabled }],
+      notes: args.enabled
+        ? []
+        : ['While disabled, this configuration raises no alerts and sends no notifications.'],
     };
   },
-  run: (ctx, args) => {
-    const until = untilFrom(args, ctx.now());
-    const body = until
-      ? { acknowledgedUntil: until, acknowledgementComment: args.acknowledgementComment }
-      : {};
-    return ctx.api.alerts.acknowledge(args.projectId, args.alertId, body, ctx.req);
-  },
-  format: (a, args, f) => {
-    const answer = recordAnswer(
-      a.acknowledgedUntil
-        ? `Alert ${args.alertId} acknowledged`
-        : `Alert ${args.alertId} is not acknowledged`,
-      a,
+  run: (ctx, args) =>
+    ctx.api.alertConfigs.setEnabled(args.projectId, args.alertConfigId, args.enabled, {
+      signal: ctx.signal,
+    }),
+  format: (c, args, f) =>
+    recordAnswer(
+      `Alert configuration ${named(configName(c), args.alertConfigId)} is now ${c.enabled ? 'enabled' : 'disabled'}`,
+      c,
       (s) => [
-        ['Status', s.status],
-        ['What', alertWhat(s)],
-        ['Where', alertWhere(s)],
-        ['Acknowledged until', when(s.acknowledgedUntil, f.now)],
-        ['By', s.acknowledgingUsername],
-        ['Comment', s.acknowledgementComment],
+        ['Event type', s.eventTypeName],
+        ['Condition', condition(s)],
       ],
       f,
-    );
-    const closed = a.acknowledgedUntil ? closedNote(a, args.alertId) : undefined;
-    if (closed) answer.text += `\n${closed}`;
-    return answer;
-  },
+    ),
+});
+
+export const listOpenAlertsForConfig = defineTool({
+  name: 'list_open_alerts_for_config',
+  title: 'List open alerts of an alert configuration',
+  description:
+    'Lists the open alerts of one alert configuration: status, age, host, value, acknowledgement. For a whole project use list_open_alerts.',
+  kind: 'read',
+  input: { projectId: ids.project.optional(), alertConfigId: ids.alertConfig, ...page },
+  output: listOutput,
+  run: async (ctx, args) =>
+    (
+      await Promise.all([
+        ctx.api.alertConfigs.listOpenAlerts(args.projectId, args.alertConfigId, pageQuery(args), ctx.req),
+        ctx.names.learnAlertConfig(args.projectId, args.alertConfigId, ctx.signal),
+      ])
+    )[0],
+  format: (result, args, f) =>
+    listAnswer(
+      result,
+      pageQuery(args),
+      {
+        title: `Open alerts of alert configuration ${f.names.alertConfig(args.alertConfigId)}`,
+        ...alertList,
+        next: 'acknowledge_alert with an alertId to silence one while you work on it',
+        empty: 'No open alerts for this configuration.',
+      },
+      f,
+    ),
+});
+
+export const listMatcherFieldNames = defineTool({
+  name: 'list_matcher_field_names',
+  title: 'List matcher field names',
+  description:
+    'Lists the field names alert-configuration matchers accept (e.g. HOSTNAME, REPLICA_SET_NAME). Rarely needed.',
+  kind: 'read',
+  input: {},
+  output: { fieldNames: z.array(z.string()) },
+  run: (ctx) => ctx.api.alertConfigs.matcherFieldNames(ctx.req),
+  format: (names, _args, f) => ({
+    text: `# Matcher field names — ${names.length}\n${f.fence.wrap(fields([['Field names', names]]))}`,
+    structured: { fieldNames: names },
+  }),
 });
 
 export const acknowledgeGlobalAlert = defineTool({
@@ -124,7 +168,7 @@ export const acknowledgeGlobalAlert = defineTool({
     acknowledgedUntil: isoTime('acknowledgedUntil').describe(
       'A past time unacknowledges; a far-future one acknowledges indefinitely',
     ),
-    acknowledgementComment: comment,
+    acknowledgementComment: ackComment,
   },
   output: recordOutput,
   preview: async (ctx, args) => {
@@ -181,5 +225,3 @@ export const listOpenGlobalAlertsForConfig = defineTool({
       f,
     ),
 });
-
-export const alertTools = [acknowledgeAlert, acknowledgeGlobalAlert, listOpenGlobalAlertsForConfig];

@@ -1,4 +1,4 @@
-// Events: the audit and alert history of a project or of the whole installation — who changed what, when.
+// The events toolset: what changed and who did it, in a project and across the installation.
 import { z } from 'zod';
 import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
 import { fetchAll } from '../src/api/paging.js';
@@ -44,6 +44,7 @@ const SEARCH_LIMIT = 2_000;
 type Search = { who?: string; target?: string };
 
 const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+
 const holds = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase().includes(b.toLowerCase());
 
 function matches(e: ApiEvent, q: Search, targets: Targets): boolean {
@@ -301,5 +302,3 @@ export const listGlobalEvents = defineTool({
   format: (result, args, f) =>
     eventsAnswer(result, args, 'Global events', 'list_project_events for the events of one project', f),
 });
-
-export const eventTools = [listProjectEvents, getProjectEvent, listGlobalEvents];

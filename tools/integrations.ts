@@ -1,5 +1,4 @@
-// Third-party integrations of a project (paging, chat, webhook, metrics): what is set up, and replacing one.
-// Every value shown goes through redact(): keys keep their last 4 characters, passwords and secrets none.
+// The integrations toolset: third-party integrations (PagerDuty, Slack, webhooks), listed and replaced.
 import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
 import type { Integration, Page } from '../src/api/client.js';
@@ -36,6 +35,7 @@ import {
 // The fields per type (APM_SAAS's are not documented, so it is not checked) and their enumerated values
 // come from the spec; HINTS adds what a model must know beyond a field's name.
 const TYPES = INTEGRATION_FIELDS as Record<string, (typeof INTEGRATION_FIELDS)[IntegrationType]>;
+
 const ENUMS: Record<string, readonly string[]> = INTEGRATION_FIELD_VALUES;
 
 /** What a model must know about a field beyond its name (enums come from ENUMS). */
@@ -345,5 +345,3 @@ async function saveIntegration(
     return send(other);
   }
 }
-
-export const integrationTools = [listIntegrations, putIntegration];

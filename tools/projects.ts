@@ -1,5 +1,5 @@
+// The projects: the context every toolset carries (each area needs a projectId).
 import { listAnswer } from '../src/format/answers.js';
-import { globalConfigList } from '../src/format/views/alert-configs.js';
 import { projectList } from '../src/format/views/projects.js';
 import { page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
@@ -27,28 +27,3 @@ export const listProjects = defineTool({
       f,
     ),
 });
-
-export const listGlobalAlertConfigs = defineTool({
-  name: 'list_global_alert_configs',
-  title: 'List global alert configurations',
-  description: `Lists installation-wide alert configurations. Use for globalAlertConfigId values. ${BEYOND}`,
-  kind: 'read',
-  input: { ...page },
-  output: listOutput,
-  run: (ctx, args) => ctx.api.globalAlerts.listConfigs(pageQuery(args), ctx.req),
-  format: (result, args, f) =>
-    listAnswer(
-      result,
-      pageQuery(args),
-      {
-        title: 'Global alert configurations',
-        ...globalConfigList,
-        next: 'list_open_global_alerts_for_config with a globalAlertConfigId',
-        empty: 'No global alert configurations.',
-      },
-      f,
-    ),
-});
-
-export const projectTools = [listProjects];
-export const globalAlertConfigTools = [listGlobalAlertConfigs];

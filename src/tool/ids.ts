@@ -89,3 +89,8 @@ export const isoTime = (what: string) =>
     // No `format: date-time`: several clients' validators do not know it and warn on every call; the
     // description and the message say what is taken.
     .overwrite(inUtc);
+
+/** The acknowledgement's comment, for project and global alerts alike. */
+export const ackComment = text('acknowledgementComment', 200, 0)
+  .optional()
+  .describe('Why; shown with the acknowledgement');

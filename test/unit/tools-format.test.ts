@@ -13,23 +13,27 @@ import type { AnyTool, CallArgs, FormatContext, Preview, ToolContext } from '../
 import { ToolInputError, withDefaults } from '../../src/tool/index.js';
 import { callNames } from '../../src/tool/names.js';
 import { newFence } from '../../src/untrusted.js';
-import { getAgentLinks, listAgents } from '../../tools/agents.js';
-import { getAlertConfig } from '../../tools/alert-configs.js';
-import { acknowledgeAlert, listOpenGlobalAlertsForConfig } from '../../tools/alerts.js';
-import { createOrgApiKey, createProjectApiKey } from '../../tools/api-keys.js';
-import { getAutomationStatus } from '../../tools/automation.js';
+import {
+  createFirstUser,
+  createOrgApiKey,
+  createProjectApiKey,
+  getUserAccessList,
+  updateUserRoles,
+} from '../../tools/access.js';
+import { listOpenGlobalAlertsForConfig } from '../../tools/alerts.js';
+import { getAgentLinks, listHosts } from '../../tools/deployment.js';
+
 import { getProjectEvent, listProjectEvents } from '../../tools/events.js';
-import { listHosts } from '../../tools/hosts.js';
 import { checkSettings, listIntegrations, putIntegration } from '../../tools/integrations.js';
+import { listProjects } from '../../tools/projects.js';
+import { acknowledgeAlert, getAlertConfig, getAutomationStatus, listAgents } from '../../tools/triage.js';
 import {
   createMaintenanceWindow,
   deleteMaintenanceWindow,
   getMaintenanceWindow,
   listMaintenanceWindows,
   updateMaintenanceWindow,
-} from '../../tools/maintenance-windows.js';
-import { listProjects } from '../../tools/projects.js';
-import { createFirstUser, getUserAccessList, updateUserRoles } from '../../tools/users.js';
+} from '../../tools/windows.js';
 
 const NOW = new Date('2026-11-21T14:00:00Z');
 const P = '5f1a2b3c4d5e6f7a8b9c0d1e';

@@ -1,7 +1,8 @@
 // How an alert looks to a person: its table row and columns, where and what it is, its acknowledgement, a
 import type { Alert, ApiEvent } from '../../api/types.js';
-import { cell } from '../../untrusted.js';
+import { cell, named } from '../../untrusted.js';
 import { idsOnly, type ListView, type NameBook } from '../answers.js';
+import type { Preview } from '../consent.js';
 import { age, due, plural, table, when } from '../markdown.js';
 // cause's heading, notes and rows, and the headline that counts them. Tools, triage, feeds and previews draw
 // alerts through this module only.
@@ -267,3 +268,30 @@ export const globalAlertList: ListView<Alert> = {
   columns: [...alertColumns, 'projectId'],
   row: (a: Alert, now: Date, names: NameBook) => [...alertRow(a, now, names), a.groupId],
 };
+
+/** What acknowledging (or un-acknowledging) an alert changes, for the person asked to consent. */
+export function ackPreview(
+  a: Alert | undefined,
+  alertId: string,
+  until: string | undefined,
+  note: string[],
+): Omit<Preview, 'target'> {
+  const closed = closedNote(a, alertId);
+  if (closed && until) note.push(closed);
+  const alert = named(a && `${alertWhat(a)} on ${alertWhere(a)}`, alertId);
+  return {
+    action: until
+      ? `Acknowledge alert ${alert} until ${until}`
+      : `Remove the acknowledgement of alert ${alert}`,
+    current: a
+      ? {
+          status: a.status,
+          what: alertWhat(a),
+          where: alertWhere(a),
+          acknowledgedUntil: a.acknowledgedUntil ?? 'not acknowledged',
+        }
+      : undefined,
+    changes: [{ field: 'acknowledgedUntil', from: a?.acknowledgedUntil, to: until ?? '(none)' }],
+    notes: note,
+  };
+}

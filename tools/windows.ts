@@ -1,5 +1,4 @@
-// Maintenance windows: planned silence for alert types between two times. Only windows whose end is still in
-// the future exist for the API (it cannot read, change or delete a past one).
+// The windows toolset: maintenance windows — list, read, create, change, delete — and what each silences.
 import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
@@ -365,11 +364,3 @@ export const deleteMaintenanceWindow = defineTool({
     structured: r,
   }),
 });
-
-export const maintenanceWindowTools = [
-  listMaintenanceWindows,
-  getMaintenanceWindow,
-  createMaintenanceWindow,
-  updateMaintenanceWindow,
-  deleteMaintenanceWindow,
-];

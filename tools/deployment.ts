@@ -1,10 +1,50 @@
-// Hosts: the monitored processes of a project (hostId values for alerts and disks), and one disk partition.
+// The deployment toolset: hosts, disk partitions and agent links.
 import { z } from 'zod';
 import type { DiskPartition, Page } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
+import { fields } from '../src/format/markdown.js';
 import { hostList } from '../src/format/views/hosts.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
+import type { AGENT_TYPES } from '../src/vocabulary/index.js';
+
+// Real servers prefix rels with a vendor URL; only the suffix is meaningful.
+const REL_SUFFIX: Record<string, (typeof AGENT_TYPES)[number]> = {
+  '/monitoringAgents': 'MONITORING',
+  '/backupAgents': 'BACKUP',
+  '/automationAgents': 'AUTOMATION',
+};
+
+export const getAgentLinks = defineTool({
+  name: 'get_agent_links',
+  title: 'Get links to agent resources',
+  description:
+    'Shows which agent lists a project offers. Rarely needed: call list_agents with MONITORING, BACKUP or AUTOMATION.',
+  kind: 'read',
+  input: { projectId: ids.project.optional() },
+  output: {
+    agentTypes: z.array(z.string()),
+    links: z.array(z.looseObject({ rel: z.string(), href: z.string() })),
+  },
+  run: (ctx, args) => ctx.api.agents.links(args.projectId, ctx.req),
+  format: (r, args, f) => {
+    const links = (r.links ?? []).map((l) => ({ rel: String(l.rel), href: String(l.href) }));
+    const agentTypes = links.flatMap((l) => {
+      const suffix = Object.keys(REL_SUFFIX).find((s) => l.rel.endsWith(s));
+      return suffix ? [REL_SUFFIX[suffix] as string] : [];
+    });
+    const calls = agentTypes.map((t) => `list_agents with agentType=${t}`);
+    return {
+      text: [
+        `# Agent resources of project ${f.names.project(args.projectId)} — ${agentTypes.length} agent lists`,
+        f.fence.notice,
+        f.fence.wrap(fields([['Relations', links.map((l) => l.rel)]])),
+        calls.length ? `Next: ${calls.join('; ')}.` : 'The project offers no agent lists.',
+      ].join('\n'),
+      structured: { agentTypes, links },
+    };
+  },
+});
 
 export const listHosts = defineTool({
   name: 'list_hosts',
@@ -73,5 +113,3 @@ export const getDiskPartition = defineTool({
     );
   },
 });
-
-export const hostTools = [listHosts, getDiskPartition];

@@ -1,5 +1,4 @@
-// Users: creating the first and further users, changing a user's roles (shown as a diff first), and reading
-// a user's IP access list. Passwords are inputs only: never echoed, logged (the audit log masks them) or shown.
+// The access toolset: people and keys — users, roles, access lists, API keys, the first user.
 import { z } from 'zod';
 import { ifSupported, isMissingEndpoint } from '../src/api/capabilities.js';
 import type { Project, RoleAssignment, User } from '../src/api/client.js';
@@ -7,7 +6,7 @@ import { ApiError } from '../src/api/errors.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields, plural } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
+import { type KeptKey, keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
 import {
   accessList,
   fullName,
@@ -33,8 +32,11 @@ import { cell, named } from '../src/untrusted.js';
 import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/vocabulary/index.js';
 
 const name = (field: string, description: string) => text(field, 100).describe(description);
+
 const username = name('username', 'Login name; some servers require an email');
+
 const password = text('password', 256, 8).describe('At least 8 characters; never shown or logged');
+
 // The same checks as z.ipv4()/z.ipv6(), without their long patterns in the JSON Schema.
 const ip = z.union([z.ipv4(), z.ipv6()]);
 
@@ -252,6 +254,7 @@ function withPending(answer: ToolAnswer, asked: RoleAssignment[], u: User): Tool
 
 /** One role's identity: its name and where it applies. */
 const roleKey = (r: RoleAssignment) => `${r.roleName}|${r.groupId ?? ''}|${r.orgId ?? ''}`;
+
 const OWNER_ROLES = new Set(['GLOBAL_OWNER', 'ORG_OWNER', 'GROUP_OWNER']);
 
 type RolesArgs = { userId: string; mode: 'add' | 'remove' | 'replace'; roles: RoleAssignment[] };
@@ -429,6 +432,7 @@ async function orgNames(ctx: ToolContext, orgIds: Iterable<string>): Promise<Map
 
 /** The projects a search reads the members of, at most; beyond it the answer says how many were not read. */
 export const SEARCH_PROJECTS = 40;
+
 const SEARCH_CONCURRENCY = 4;
 
 const matches = (u: User, q: string) =>
@@ -570,4 +574,102 @@ export const findUser = defineTool({
   },
 });
 
-export const userTools = [createFirstUser, createUser, updateUserRoles, getUserAccessList, findUser];
+function keyAnswer(title: string, key: KeptKey, f: FormatContext): ToolAnswer {
+  const k = shownKey(key);
+  const body = fields([
+    ['Description', k.desc],
+    ['API key id', k.id],
+    ['Public key', k.publicKey],
+    ['Roles', (k.roles ?? []).map((r) => roleLabel(r, f.names.project))],
+  ]);
+  return {
+    text: [
+      `# ${title}`,
+      f.fence.notice,
+      f.fence.wrap(body),
+      keyNote(k),
+      `**Private key**: ${cell(k.privateKey, 100)}`,
+    ].join('\n'),
+    structured: { record: k },
+  };
+}
+
+const desc = text('desc', 250).describe('What it is for and who holds it');
+
+const mintNote =
+  'Its private key is written to a 0600 file on the server and shown masked, never in this chat.';
+
+export const createOrgApiKey = defineTool({
+  name: 'create_org_api_key',
+  title: 'Create an organization API key',
+  description:
+    'Mints an organization API key with organization roles; its private key goes to a file. Use only when asked; for one project use create_project_api_key.',
+  kind: 'destructive',
+  checkWith: 'list_global_events',
+  input: {
+    orgId: ids.org.optional(),
+    desc,
+    roles: upTo(z.enum(ORG_ROLES), 4, 'roles').min(1).describe('Roles of the key'),
+  },
+  output: recordOutput,
+  preview: async (_ctx, args) => {
+    const orgId = args.orgId;
+    return {
+      action: `Create an API key in organization ${orgId} with roles ${args.roles.join(', ')}`,
+      target: { org: orgId },
+      changes: [
+        { field: 'desc', to: args.desc },
+        { field: 'roles', to: args.roles.join(', ') },
+      ],
+      notes: [mintNote, 'Anyone holding the key acts with these roles until it is deleted.'],
+    };
+  },
+  run: async (ctx, args) =>
+    keepKey(
+      ctx.secrets,
+      await ctx.api.apiKeys.createForOrg(args.orgId, { desc: args.desc, roles: args.roles }, ctx.req),
+    ),
+  format: (key, args, f) => keyAnswer(`API key created in organization ${args.orgId}`, key, f),
+});
+
+export const createProjectApiKey = defineTool({
+  name: 'create_project_api_key',
+  title: 'Create a project API key',
+  description:
+    'Mints an API key for one project, with project roles; its private key goes to a file. Use only when asked for a project key.',
+  kind: 'destructive',
+  checkWith: 'list_project_events',
+  input: {
+    projectId: ids.project.optional(),
+    desc: desc.optional(),
+    roles: upTo(z.enum(PROJECT_ROLES), 9, 'roles')
+      .min(1)
+      .optional()
+      .describe('Roles of the key; give desc, roles or both'),
+  },
+  output: recordOutput,
+  check: checkProjectKey,
+  preview: async (ctx, args) => {
+    const projectId = args.projectId;
+    return {
+      action: `Create an API key for project ${ctx.names.project(projectId)}${args.roles ? ` with roles ${args.roles.join(', ')}` : ''}`,
+      target: { project: projectId },
+      changes: [
+        ...(args.desc ? [{ field: 'desc', to: args.desc }] : []),
+        ...(args.roles ? [{ field: 'roles', to: args.roles.join(', ') }] : []),
+      ],
+      notes: [mintNote, "The key also becomes a member of the project's organization."],
+    };
+  },
+  run: async (ctx, args) => {
+    const body = { desc: args.desc, roles: args.roles };
+    return keepKey(ctx.secrets, await ctx.api.apiKeys.createForProject(args.projectId, body, ctx.req));
+  },
+  format: (key, args, f) =>
+    keyAnswer(`API key created for project ${f.names.project(args.projectId)}`, key, f),
+});
+
+function checkProjectKey(args: { desc?: string; roles?: string[] }): void {
+  if (args.desc === undefined && args.roles === undefined)
+    throw new ToolInputError('Give desc, roles or both for the new project API key.');
+}
