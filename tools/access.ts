@@ -6,16 +6,19 @@ import { ApiError } from '../src/api/errors.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields, plural } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { type KeptKey, keyNote, roleLabel, shownKey } from '../src/format/views/keys.js';
 import {
   accessList,
   fullName,
+  type KeptKey,
+  keyNote,
   personBlock,
   personName,
   placedRole,
   type RolePlaces,
+  roleLabel,
+  shownKey,
   userPairs,
-} from '../src/format/views/users.js';
+} from '../src/format/views/access.js';
 import { generatePassword, keepKey } from '../src/policy/secrets.js';
 import { idFrom, ids, page, text, upTo } from '../src/tool/ids.js';
 import {

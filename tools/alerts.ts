@@ -5,14 +5,17 @@ import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields } from '../src/format/markdown.js';
-import { condition, configList, configName, globalConfigList } from '../src/format/views/alert-configs.js';
 import {
   ackPreview,
   ackState,
   alertList,
   alertWhat,
   alertWhere,
+  condition,
+  configList,
+  configName,
   globalAlertList,
+  globalConfigList,
 } from '../src/format/views/alerts.js';
 import { ackComment, ids, isoTime, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { DiskPartition, Page } from '../src/api/client.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields } from '../src/format/markdown.js';
-import { hostList } from '../src/format/views/hosts.js';
+import { hostList } from '../src/format/views/deployment.js';
 import { ids, page } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
 import type { AGENT_TYPES } from '../src/vocabulary/index.js';

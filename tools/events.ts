@@ -6,7 +6,7 @@ import { loadWindows } from '../src/feeds/alerts.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
-import { conditionWords, configName } from '../src/format/views/alert-configs.js';
+import { conditionWords, configName } from '../src/format/views/alerts.js';
 import {
   dataOperation,
   type EventTargets,

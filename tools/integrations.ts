@@ -6,7 +6,7 @@ import { ApiError } from '../src/api/errors.js';
 import { fetchAll } from '../src/api/paging.js';
 import { listAnswer } from '../src/format/answers.js';
 import { isSecretKey, mask, redact } from '../src/format/redact.js';
-import { conditionWords } from '../src/format/views/alert-configs.js';
+import { conditionWords } from '../src/format/views/alerts.js';
 import { integrationList, type KeyedNotification, rotationNotes } from '../src/format/views/integrations.js';
 import { ids, text } from '../src/tool/ids.js';
 import {

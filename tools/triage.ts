@@ -35,14 +35,6 @@ import { type FormatContext, recordAnswer } from '../src/format/answers.js';
 import { age, plural, table, when } from '../src/format/markdown.js';
 import { redact } from '../src/format/redact.js';
 import {
-  AGENT_LEGEND,
-  reconciledColumns,
-  reconciledRow,
-  stateWords,
-  unmatchedLine,
-} from '../src/format/views/agents.js';
-import { condition, configName, matcherSummary } from '../src/format/views/alert-configs.js';
-import {
   type AlertGroup,
   ackPreview,
   ackTool,
@@ -52,23 +44,31 @@ import {
   alertWhat,
   alertWhere,
   closedNote,
+  condition,
+  configName,
   fallbackNote,
   groupHeading,
   groupNotes,
   groupSummary,
   groupsMarkdown,
   groupTable,
+  matcherSummary,
   mutedUntil,
   windowName,
 } from '../src/format/views/alerts.js';
 import {
+  AGENT_LEGEND,
   atGoal,
   automationColumns,
   automationHeadline,
   automationRow,
   behindWords,
+  reconciledColumns,
+  reconciledRow,
+  stateWords,
   stuckWords,
-} from '../src/format/views/automation.js';
+  unmatchedLine,
+} from '../src/format/views/deployment.js';
 import { changeSummary, eventWho, whatChanged } from '../src/format/views/events.js';
 import { windowInForceList, windowState } from '../src/format/views/windows.js';
 import { ackComment, ids, isoTime, page } from '../src/tool/ids.js';

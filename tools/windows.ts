@@ -5,8 +5,7 @@ import { ApiError } from '../src/api/errors.js';
 import { alertTypeOf, loadOpenAlerts } from '../src/feeds/alerts.js';
 import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { when } from '../src/format/markdown.js';
-import { conditionWords, pagesVia } from '../src/format/views/alert-configs.js';
-import { alertWhat, alertWhere } from '../src/format/views/alerts.js';
+import { alertWhat, alertWhere, conditionWords, pagesVia } from '../src/format/views/alerts.js';
 import {
   type Silenced,
   silenceNotes,

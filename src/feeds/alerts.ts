@@ -14,8 +14,7 @@ import type {
 } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { type FetchPage, fetchAll } from '../api/paging.js';
-import { condition } from '../format/views/alert-configs.js';
-import { type AlertGroup, ackInForce, alertWhat, alertWhere } from '../format/views/alerts.js';
+import { type AlertGroup, ackInForce, alertWhat, alertWhere, condition } from '../format/views/alerts.js';
 import { cell } from '../untrusted.js';
 
 export const OPEN_STATUSES = ['OPEN', 'TRACKING'] as const;

@@ -8,7 +8,7 @@ import { fetchAll } from '../api/paging.js';
 import { plural, table } from '../format/markdown.js';
 import { redact } from '../format/redact.js';
 import { ackInForce, alertColumns, alertRow, groupsMarkdown } from '../format/views/alerts.js';
-import { atGoal, automationColumns, automationHeadline, automationRow } from '../format/views/automation.js';
+import { atGoal, automationColumns, automationHeadline, automationRow } from '../format/views/deployment.js';
 import { eventColumns, eventRow } from '../format/views/events.js';
 import { safeSegment } from '../tool/ids.js';
 import type { FormatContext } from '../tool/index.js';

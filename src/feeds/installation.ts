@@ -16,7 +16,7 @@ import type {
 import { ApiError } from '../api/errors.js';
 import { fetchAll } from '../api/paging.js';
 import { type AlertGroup, ackInForce } from '../format/views/alerts.js';
-import { atGoal } from '../format/views/automation.js';
+import { atGoal } from '../format/views/deployment.js';
 import type { AgentType } from '../vocabulary/index.js';
 import { type AgentReport, loadAgents, reconcileAgents } from './agents.js';
 import { alertContext, DATA_AVAILABILITY, groupByCause, loadOpenAlerts, type OpenAlerts } from './alerts.js';

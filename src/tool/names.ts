@@ -4,9 +4,9 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { NameBook } from '../format/answers.js';
-import { configName } from '../format/views/alert-configs.js';
-import { hostAddress } from '../format/views/hosts.js';
-import { personName } from '../format/views/users.js';
+import { personName } from '../format/views/access.js';
+import { configName } from '../format/views/alerts.js';
+import { hostAddress } from '../format/views/deployment.js';
 import type { Logger } from '../log.js';
 import { cell, named } from '../untrusted.js';
 import { ToolInputError } from './errors.js';
