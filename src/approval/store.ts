@@ -52,6 +52,9 @@ export type { Refusal };
 
 export type DecideResult = RecordState | 'unknown' | 'forbidden' | Refusal;
 
+type NewApproval = Parameters<ApprovalChannel['create']>[0];
+type Taken = Awaited<ReturnType<ApprovalChannel['take']>>;
+
 export interface ApprovalStore extends ApprovalChannel {
   get(id: string): Promise<Approval | undefined>;
   /** Pending approvals this viewer may see, oldest first. */
@@ -123,21 +126,255 @@ function revive(r: StoredRecord): Approval {
 }
 
 export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
-  const now = opts.now ?? (() => new Date());
-  const logger = opts.logger ?? silentLogger;
-  const tickMs = opts.tickMs ?? 5_000;
-  const ledger = opts.ledger ?? memoryLedger();
-  const records = opts.records ?? memoryRecords();
-  const perOwner = opts.maxPendingPerOwner ?? MAX_PENDING_PER_OWNER;
-  const decisions = opts.decisions ?? createDecisionPoint({ approvers: [], tellsPeopleApart: false });
-  // Capped per person only where people are told apart: one shared token is everyone at once.
-  const perPerson = decisions.tellsPeopleApart ? MAX_PENDING_PER_PERSON : MAX_PENDING;
-  const timers = new Map<string, NodeJS.Timeout>();
-  /** Calls waiting in this process; a decision made here wakes them at once, one made elsewhere at the next tick. */
-  const waiters = new Map<string, Set<() => void>>();
+  return new RecordApprovalStore(opts);
+}
 
-  const audit = (a: Approval, outcome: 'confirmed' | 'declined' | 'expired', by?: string) =>
-    opts.audit.write({
+/** The store over a RecordStore (this process's or Redis), with the expiry timers and the calls waiting here. */
+class RecordApprovalStore implements ApprovalStore {
+  readonly now: () => Date;
+  readonly decisions: DecisionPoint;
+  readonly open: ((url: string) => void) | undefined;
+  private readonly logger: Logger;
+  private readonly tickMs: number;
+  private readonly ledger: Ledger;
+  private readonly records: RecordStore;
+  private readonly perOwner: number;
+  private readonly perPerson: number;
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Calls waiting in this process; a decision made here wakes them at once, one made elsewhere at the next tick. */
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  private readonly opts: ApprovalStoreOptions;
+
+  constructor(opts: ApprovalStoreOptions) {
+    this.opts = opts;
+    this.now = opts.now ?? (() => new Date());
+    this.open = opts.open;
+    this.logger = opts.logger ?? silentLogger;
+    this.tickMs = opts.tickMs ?? 5_000;
+    this.ledger = opts.ledger ?? memoryLedger();
+    this.records = opts.records ?? memoryRecords();
+    this.perOwner = opts.maxPendingPerOwner ?? MAX_PENDING_PER_OWNER;
+    this.decisions = opts.decisions ?? createDecisionPoint({ approvers: [], tellsPeopleApart: false });
+    // Capped per person only where people are told apart: one shared token is everyone at once.
+    this.perPerson = this.decisions.tellsPeopleApart ? MAX_PENDING_PER_PERSON : MAX_PENDING;
+  }
+
+  async create(req: NewApproval): Promise<PendingApproval> {
+    const origin = this.opts.origin();
+    if (!origin) throw new Error('the approval page is not being served yet');
+    const a = this.newApproval(req);
+    await this.insert(a, origin);
+    this.expireLater(a.id);
+    const r = a.requester;
+    const link = r && this.opts.linkFor ? `?as=${this.opts.linkFor(a.id, r.person)}` : '';
+    const url = `${origin}/approvals/${a.id}${link}`;
+    this.logger.info('approval pending', { tool: a.tool, approvalId: a.id, url });
+    return {
+      approvalId: a.id,
+      url,
+      expiresAt: a.expiresAt,
+      ...(this.decisions.secondPerson(a.tool) ? { otherApprover: true } : {}),
+    };
+  }
+
+  async take(id: string, tool: string, hash: string, requesterKey?: string): Promise<Taken> {
+    const a = await this.fresh(id);
+    if (!a) return { state: 'unknown' };
+    if (a.tool !== tool || a.hash !== hash) return { state: 'mismatch' };
+    if (a.requester !== undefined && a.requester.key !== requesterKey) return { state: 'foreign' };
+    if (a.state !== 'approved') return { state: a.state };
+    // The ledger, not a record that could be lost, has the last word on "executes once"; it is asked first,
+    // so an approval whose claim cannot be checked (the store lost its records) stays approved, not used up.
+    const first = await this.ledger.claim(
+      `approval:${id}`,
+      a.expiresAt.getTime() + KEEP_MS,
+      a.createdAt.getTime(),
+    );
+    await this.records.transition(id, ['approved'], 'used');
+    return first
+      ? { state: 'approved', ...(a.decidedBy ? { approver: a.decidedBy } : {}) }
+      : { state: 'used' };
+  }
+
+  wait(
+    id: string,
+    ms: number,
+    signal: AbortSignal,
+    onTick: (elapsedMs: number) => void,
+  ): Promise<ApprovalState> {
+    const start = Date.now();
+    return new Promise((resolve) => {
+      let finished = false;
+      const done = () => {
+        if (finished) return;
+        finished = true;
+        clearInterval(tick);
+        clearTimeout(limit);
+        signal.removeEventListener('abort', done);
+        this.waiters.get(id)?.delete(done);
+        this.fresh(id).then(
+          (a) => resolve(a?.state ?? 'unknown'),
+          () => resolve('pending'),
+        );
+      };
+      const tick = setInterval(() => {
+        void this.fresh(id).then(
+          (a) => (a?.state !== 'pending' ? done() : onTick(Date.now() - start)),
+          () => onTick(Date.now() - start),
+        );
+      }, this.tickMs);
+      const limit = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+      const set = this.waiters.get(id) ?? new Set();
+      set.add(done);
+      this.waiters.set(id, set);
+      if (signal.aborted) return done();
+      void this.fresh(id).then((a) => a?.state !== 'pending' && done(), done);
+    });
+  }
+
+  get(id: string): Promise<Approval | undefined> {
+    return this.fresh(id);
+  }
+
+  async pending(viewer: Viewer): Promise<Approval[]> {
+    return (await this.records.pending(this.now().getTime()))
+      .map(revive)
+      .filter((a) => this.decisions.maySee(a, viewer))
+      .sort((x, y) => x.createdAt.getTime() - y.createdAt.getTime());
+  }
+
+  async decide(
+    id: string,
+    decision: 'approve' | 'decline',
+    secret: string | true,
+    viewer: Viewer,
+  ): Promise<DecideResult> {
+    const a = await this.fresh(id);
+    if (!a) return 'unknown';
+    if (secret !== true && !sameSecret(secret, a.secret)) return 'forbidden';
+    const refused = this.decisions.mayDecide(a, viewer, decision);
+    if (refused) return refused;
+    if (a.state !== 'pending') return a.state;
+    const state = decision === 'approve' ? 'approved' : 'declined';
+    const moved = await this.records.transition(id, ['pending'], state, {
+      atMs: this.now().getTime(),
+      by: viewer.person,
+    });
+    if (!moved) return 'unknown';
+    if (!moved.changed) return moved.record.state as RecordState;
+    // The decision is on record (in the store, then the audit log) before a waiting call can execute it.
+    await this.audit(revive(moved.record), state === 'approved' ? 'confirmed' : 'declined', viewer.person);
+    this.settle(id);
+    return state;
+  }
+
+  close(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    for (const set of this.waiters.values()) for (const w of set) w();
+    this.waiters.clear();
+  }
+
+  /** A new pending record: redacted, with its own form secret, expiring after the TTL. */
+  private newApproval(req: NewApproval): Approval {
+    const createdAt = this.now();
+    return {
+      id: newId(),
+      secret: newId(),
+      tool: req.tool,
+      title: req.title,
+      hash: req.hash,
+      ...(req.requester ? { requester: req.requester } : {}),
+      args: redact(req.args),
+      preview: redactPreview(req.preview),
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + this.opts.ttlMs),
+      state: 'pending',
+    };
+  }
+
+  /** Stores the record unless its owner, its person or everyone already has as many waiting as allowed. */
+  private async insert(a: Approval, origin: string): Promise<void> {
+    const { state: _state, ...body } = a;
+    const r = a.requester;
+    const { tellsPeopleApart } = this.decisions;
+    // Where people are not told apart, a sessionless caller is capped by its address: a client name is
+    // whatever the caller says, so renaming it must not buy another share of the queue.
+    const owner = r && (r.session || tellsPeopleApart ? r.key : `address:${r.address ?? r.key}`);
+    const added = await this.records.insert(
+      {
+        id: a.id,
+        body: JSON.stringify(body),
+        ...(r && owner ? { owners: [owner, `person:${r.person}`] } : {}),
+        expiresAtMs: a.expiresAt.getTime(),
+        keepMs: KEEP_MS,
+      },
+      { perOwner: [this.perOwner, this.perPerson], total: MAX_PENDING },
+      a.createdAt.getTime(),
+    );
+    if (added === 0 || added === 1 || added === 'total')
+      throw new ToolInputError(this.overCap(added, r, origin));
+  }
+
+  /** Why a record was not stored: which cap (owner 0, person 1, or everyone's) it would exceed. */
+  private overCap(added: 'total' | number, r: Requester | undefined, origin: string): string {
+    const { tellsPeopleApart } = this.decisions;
+    const ask = `ask the person to decide on ${origin}/approvals first (or let them expire).`;
+    if (added === 1)
+      return tellsPeopleApart
+        ? `${MAX_PENDING_PER_PERSON} approvals asked for by ${r?.person} are already waiting (the cap per person); ${ask}`
+        : `${MAX_PENDING} approvals are already waiting (the cap for everyone); ${ask}`;
+    if (added === 0) {
+      const from = r?.session
+        ? 'session'
+        : tellsPeopleApart
+          ? `client (${r?.client})`
+          : `address (${r?.address ?? 'unknown'})`;
+      return `${this.perOwner} approvals from this ${from} are already waiting (the cap per ${from.split(' ')[0]}); ${ask}`;
+    }
+    return `${MAX_PENDING} approvals are already waiting (the cap for everyone); ${ask}`;
+  }
+
+  /** Moves the record to expired (and audits it) just after its TTL, should nobody look at it before. */
+  private expireLater(id: string): void {
+    const timer = setTimeout(() => void this.fresh(id).catch(() => {}), this.opts.ttlMs + 50);
+    timer.unref();
+    this.timers.set(id, timer);
+  }
+
+  /**
+   * Applies expiry: an approval not yet executed is void after expiresAt, approved or not. Whichever replica
+   * moves it to expired (compare-and-set) writes the audit line, so it is written once.
+   */
+  private async fresh(id: string): Promise<Approval | undefined> {
+    const r = await this.records.get(id);
+    if (!r) return undefined;
+    const a = revive(r);
+    if ((a.state === 'pending' || a.state === 'approved') && this.now() >= a.expiresAt) {
+      const moved = await this.records.transition(id, ['pending', 'approved'], 'expired');
+      if (moved?.changed) {
+        // On record before any later answer about this approval (the audit log reads in order).
+        await this.audit(a, 'expired');
+        this.settle(id);
+      }
+      return moved ? revive(moved.record) : undefined;
+    }
+    return a;
+  }
+
+  /** Decided or expired: no expiry timer, and the calls waiting here wake now. */
+  private settle(id: string): void {
+    const t = this.timers.get(id);
+    if (t) clearTimeout(t);
+    this.timers.delete(id);
+    for (const w of this.waiters.get(id) ?? []) w();
+    this.waiters.delete(id);
+  }
+
+  private audit(a: Approval, outcome: 'confirmed' | 'declined' | 'expired', by?: string) {
+    return this.opts.audit.write({
       tool: a.tool,
       args: a.args,
       outcome,
@@ -146,194 +383,5 @@ export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
       ...(a.requester ? { requester: a.requester.person, client: a.requester.client } : {}),
       ...(by ? { approver: by } : {}),
     });
-
-  function settle(id: string) {
-    const t = timers.get(id);
-    if (t) clearTimeout(t);
-    timers.delete(id);
-    for (const w of waiters.get(id) ?? []) w();
-    waiters.delete(id);
   }
-
-  /**
-   * Applies expiry: an approval not yet executed is void after expiresAt, approved or not. Whichever replica
-   * moves it to expired (compare-and-set) writes the audit line, so it is written once.
-   */
-  async function fresh(id: string): Promise<Approval | undefined> {
-    const r = await records.get(id);
-    if (!r) return undefined;
-    const a = revive(r);
-    if ((a.state === 'pending' || a.state === 'approved') && now() >= a.expiresAt) {
-      const moved = await records.transition(id, ['pending', 'approved'], 'expired');
-      if (moved?.changed) {
-        // On record before any later answer about this approval (the audit log reads in order).
-        await audit(a, 'expired');
-        settle(id);
-      }
-      return moved ? revive(moved.record) : undefined;
-    }
-    return a;
-  }
-
-  const store: ApprovalStore = {
-    now,
-    decisions,
-
-    async create(req): Promise<PendingApproval> {
-      const origin = opts.origin();
-      if (!origin) throw new Error('the approval page is not being served yet');
-      const createdAt = now();
-      const a: Approval = {
-        id: newId(),
-        secret: newId(),
-        tool: req.tool,
-        title: req.title,
-        hash: req.hash,
-        ...(req.requester ? { requester: req.requester } : {}),
-        args: redact(req.args),
-        preview: redactPreview(req.preview),
-        createdAt,
-        expiresAt: new Date(createdAt.getTime() + opts.ttlMs),
-        state: 'pending',
-      };
-      const { state: _state, ...body } = a;
-      const r = a.requester;
-      // Where people are not told apart, a sessionless caller is capped by its address: a client name is
-      // whatever the caller says, so renaming it must not buy another share of the queue.
-      const owner = r && (r.session || decisions.tellsPeopleApart ? r.key : `address:${r.address ?? r.key}`);
-      const added = await records.insert(
-        {
-          id: a.id,
-          body: JSON.stringify(body),
-          ...(r && owner ? { owners: [owner, `person:${r.person}`] } : {}),
-          expiresAtMs: a.expiresAt.getTime(),
-          keepMs: KEEP_MS,
-        },
-        { perOwner: [perOwner, perPerson], total: MAX_PENDING },
-        createdAt.getTime(),
-      );
-      const ask = `ask the person to decide on ${origin}/approvals first (or let them expire).`;
-      const from = r?.session
-        ? 'session'
-        : decisions.tellsPeopleApart
-          ? `client (${r?.client})`
-          : `address (${r?.address ?? 'unknown'})`;
-      if (added === 1)
-        throw new ToolInputError(
-          decisions.tellsPeopleApart
-            ? `${MAX_PENDING_PER_PERSON} approvals asked for by ${r?.person} are already waiting (the cap per person); ${ask}`
-            : `${MAX_PENDING} approvals are already waiting (the cap for everyone); ${ask}`,
-        );
-      if (added === 0)
-        throw new ToolInputError(
-          `${perOwner} approvals from this ${from} are already waiting (the cap per ${from.split(' ')[0]}); ${ask}`,
-        );
-      if (added === 'total')
-        throw new ToolInputError(
-          `${MAX_PENDING} approvals are already waiting (the cap for everyone); ${ask}`,
-        );
-      const timer = setTimeout(() => void fresh(a.id).catch(() => {}), opts.ttlMs + 50);
-      timer.unref();
-      timers.set(a.id, timer);
-      const link = r && opts.linkFor ? `?as=${opts.linkFor(a.id, r.person)}` : '';
-      const url = `${origin}/approvals/${a.id}${link}`;
-      logger.info('approval pending', { tool: a.tool, approvalId: a.id, url });
-      return {
-        approvalId: a.id,
-        url,
-        expiresAt: a.expiresAt,
-        ...(decisions.secondPerson(a.tool) ? { otherApprover: true } : {}),
-      };
-    },
-
-    async take(id, tool, hash, requesterKey) {
-      const a = await fresh(id);
-      if (!a) return { state: 'unknown' };
-      if (a.tool !== tool || a.hash !== hash) return { state: 'mismatch' };
-      if (a.requester !== undefined && a.requester.key !== requesterKey) return { state: 'foreign' };
-      if (a.state !== 'approved') return { state: a.state };
-      // The ledger, not a record that could be lost, has the last word on "executes once"; it is asked first,
-      // so an approval whose claim cannot be checked (the store lost its records) stays approved, not used up.
-      const first = await ledger.claim(
-        `approval:${id}`,
-        a.expiresAt.getTime() + KEEP_MS,
-        a.createdAt.getTime(),
-      );
-      await records.transition(id, ['approved'], 'used');
-      return first
-        ? { state: 'approved', ...(a.decidedBy ? { approver: a.decidedBy } : {}) }
-        : { state: 'used' };
-    },
-
-    wait(id, ms, signal, onTick): Promise<ApprovalState> {
-      const start = Date.now();
-      return new Promise((resolve) => {
-        let finished = false;
-        const done = () => {
-          if (finished) return;
-          finished = true;
-          clearInterval(tick);
-          clearTimeout(limit);
-          signal.removeEventListener('abort', done);
-          waiters.get(id)?.delete(done);
-          fresh(id).then(
-            (a) => resolve(a?.state ?? 'unknown'),
-            () => resolve('pending'),
-          );
-        };
-        const tick = setInterval(() => {
-          void fresh(id).then(
-            (a) => (a?.state !== 'pending' ? done() : onTick(Date.now() - start)),
-            () => onTick(Date.now() - start),
-          );
-        }, tickMs);
-        const limit = setTimeout(done, ms);
-        signal.addEventListener('abort', done, { once: true });
-        const set = waiters.get(id) ?? new Set();
-        set.add(done);
-        waiters.set(id, set);
-        if (signal.aborted) return done();
-        void fresh(id).then((a) => a?.state !== 'pending' && done(), done);
-      });
-    },
-
-    open: opts.open,
-
-    get: (id) => fresh(id),
-
-    async pending(viewer) {
-      return (await records.pending(now().getTime()))
-        .map(revive)
-        .filter((a) => decisions.maySee(a, viewer))
-        .sort((x, y) => x.createdAt.getTime() - y.createdAt.getTime());
-    },
-
-    async decide(id, decision, secret, viewer): Promise<DecideResult> {
-      const a = await fresh(id);
-      if (!a) return 'unknown';
-      if (secret !== true && !sameSecret(secret, a.secret)) return 'forbidden';
-      const refused = decisions.mayDecide(a, viewer, decision);
-      if (refused) return refused;
-      if (a.state !== 'pending') return a.state;
-      const state = decision === 'approve' ? 'approved' : 'declined';
-      const moved = await records.transition(id, ['pending'], state, {
-        atMs: now().getTime(),
-        by: viewer.person,
-      });
-      if (!moved) return 'unknown';
-      if (!moved.changed) return moved.record.state as RecordState;
-      // The decision is on record (in the store, then the audit log) before a waiting call can execute it.
-      await audit(revive(moved.record), state === 'approved' ? 'confirmed' : 'declined', viewer.person);
-      settle(id);
-      return state;
-    },
-
-    close() {
-      for (const t of timers.values()) clearTimeout(t);
-      timers.clear();
-      for (const set of waiters.values()) for (const w of set) w();
-      waiters.clear();
-    },
-  };
-  return store;
 }

@@ -227,18 +227,27 @@ describe('approval page channel (client without elicitation)', () => {
   it('opens the page and waits for the decision in the same call, with progress notifications', async () => {
     let opened = '';
     let person: Promise<unknown> = Promise.resolve();
+    // The person decides once a progress notification has followed the first (the link): no wall-clock wait,
+    // and without those notifications nobody decides and the call runs out of time (approval_pending).
+    let progressed = () => {};
+    const secondProgress = new Promise<void>((r) => (progressed = r));
     const s = await setup({
       config: { approvalOpen: true, approvalWaitMs: 10_000 },
       open: (url) => {
         opened = url;
-        person = new Promise((r) => setTimeout(r, 300)).then(() => decide(url, 'approve'));
+        person = secondProgress.then(() => decide(url, 'approve'));
       },
     });
     const progress: Array<{ progress: number; message?: string }> = [];
     const r = await s.t.client.callTool(
       { name: TOOL, arguments: { projectId: s.projectId, alertConfigId: s.configId, enabled: false } },
       undefined,
-      { onprogress: (p) => progress.push(p) },
+      {
+        onprogress: (p) => {
+          progress.push(p);
+          if (progress.length === 2) progressed();
+        },
+      },
     );
     await person;
     expect(r.isError).toBeFalsy();

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { browserCommand } from '../../src/approval/open.js';
 import { approvalPage, diffRows, esc, listPage, timeLeft } from '../../src/approval/page.js';
 import { type ApprovalStore, createApprovalStore } from '../../src/approval/store.js';
@@ -52,6 +52,7 @@ const req = (over: Partial<{ tool: string; hash: string }> = {}) => ({
 });
 
 afterEach(() => {
+  vi.useRealTimers();
   for (const s of stores.splice(0)) s.close();
   clock = new Date('2026-11-21T10:00:00Z');
 });
@@ -109,26 +110,35 @@ describe('approval store', () => {
     ).toBe('expired');
     expect((await store.take(two.approvalId, 'set_alert_config_enabled', 'h1')).state).toBe('expired');
     expect(await store.pending(ALONE)).toEqual([]);
-    await new Promise((r) => setTimeout(r, 20));
+    // No wait: each expiry is on record before the answer that found it (the audit log reads in order).
     const outcomes = audit().map((e) => `${e.approvalId === one.approvalId ? 'one' : 'two'}:${e.outcome}`);
     expect(outcomes.sort()).toEqual(['one:expired', 'two:confirmed', 'two:expired']);
   });
 
   it('wait resolves on the decision and reports progress meanwhile', async () => {
+    vi.useFakeTimers();
     const { store } = setup();
     const { approvalId } = await store.create(req());
     const ticks: number[] = [];
     const waiting = store.wait!(approvalId, 5_000, new AbortController().signal, (ms) => ticks.push(ms));
-    await new Promise((r) => setTimeout(r, 70));
+    await vi.advanceTimersByTimeAsync(70);
+    expect(ticks).toEqual([20, 40, 60]);
     await store.decide(approvalId, 'approve', (await store.get(approvalId))!.secret, ALONE);
     expect(await waiting).toBe('approved');
-    expect(ticks.length).toBeGreaterThan(0);
+    expect(ticks).toEqual([20, 40, 60]);
   });
 
   it('wait gives up after its time or when the call is cancelled', async () => {
+    vi.useFakeTimers();
     const { store } = setup();
     const { approvalId } = await store.create(req());
-    expect(await store.wait!(approvalId, 50, new AbortController().signal, () => {})).toBe('pending');
+    let gaveUp = false;
+    const timed = store.wait!(approvalId, 50, new AbortController().signal, () => {});
+    void timed.then(() => (gaveUp = true));
+    await vi.advanceTimersByTimeAsync(49);
+    expect(gaveUp).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await timed).toBe('pending');
     const ac = new AbortController();
     const waiting = store.wait!(approvalId, 5_000, ac.signal, () => {});
     ac.abort();
