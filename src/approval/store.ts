@@ -16,7 +16,7 @@ import type { ApprovalChannel, ApprovalState, PendingApproval, Requester } from 
 import { sameSecret } from '../policy/tokens.js';
 import { memoryRecords, type RecordStore, type StoredRecord } from '../state/approvals.js';
 import { type Ledger, memoryLedger } from '../state/ledger.js';
-import { ToolInputError } from '../tool/index.js';
+import { ToolInputError } from '../tool/errors.js';
 
 export type RecordState = 'pending' | 'approved' | 'declined' | 'expired' | 'used';
 
