@@ -1,0 +1,254 @@
+// Each setting in words, beside the schema (schema.ts) it documents: what it means and its default.
+import type { SettingKey as Key } from './schema.js';
+
+/**
+ * Each setting in words: what it means and its default, rows grouped as a person reads them. The README's
+ * settings table and `serve --help` are generated from this (scripts/gen-settings-doc.mjs; a test fails when
+ * the README is stale), so a default cannot change in one place and not the other.
+ */
+export const settingsTable: ReadonlyArray<{ keys: readonly Key[]; meaning: string; byDefault: string }> = [
+  {
+    keys: ['baseUrl'],
+    meaning: "the platform's URL (host root or the full `/api/public/v1.0` prefix); unset \u2192 demo mode",
+    byDefault: 'unset',
+  },
+  {
+    keys: ['publicKey', 'privateKey'],
+    meaning: 'the API key (digest username and password)',
+    byDefault: '\u2014',
+  },
+  {
+    keys: ['projectId', 'orgId'],
+    meaning: 'defaults for tools that take a project or an organization',
+    byDefault: '\u2014',
+  },
+  {
+    keys: ['readOnly'],
+    meaning: 'register read tools only',
+    byDefault: 'false',
+  },
+  {
+    keys: ['tools', 'disabledTools'],
+    meaning: 'comma lists of tool names or kinds (`read`, `write`, `destructive`)',
+    byDefault: 'all',
+  },
+  {
+    keys: ['toolsets'],
+    meaning:
+      'toolsets listed: `triage`, `alerts`, `windows`, `events`, `deployment`, `access`, `integrations`, `all`; `dynamic` starts with three discovery tools ([Choosing tools](#choosing-tools))',
+    byDefault: 'all',
+  },
+  {
+    keys: ['confirm'],
+    meaning: 'which changes need consent: `destructive`, `write` or `never`',
+    byDefault: 'destructive',
+  },
+  {
+    keys: ['confirmVia'],
+    meaning: 'consent channels in order: `elicitation`, `approval-page`, `token`',
+    byDefault: 'all three, in that order',
+  },
+  {
+    keys: ['approvalPort', 'approvalTtlMs'],
+    meaning: 'approval page port under stdio; approval lifetime',
+    byDefault: 'ephemeral, 600000',
+  },
+  {
+    keys: ['approvalOpen', 'approvalWaitMs'],
+    meaning: 'open the page in the desktop browser and wait for the decision',
+    byDefault: 'false, 120000',
+  },
+  {
+    keys: ['tokenSecret'],
+    meaning:
+      'HMAC key for confirmation tokens and for the sealed consent state of 2026-07-28 clients (16+ characters; the same on every replica)',
+    byDefault:
+      '`serve`: random per process; `call`: one kept in a 0600 file `call-token-secret` beside the audit log, so a token one `call` prints works in the next',
+  },
+  {
+    keys: ['stateUrl'],
+    meaning:
+      'shared state for replicas: `redis://\u2026` or `rediss://\u2026` (Redis or Valkey); used tokens, approvals and their decisions, pending caps, 2025 session locations, subscription events and kept platform reads (`DBOPS_CACHE_TTL_MS`) live there. Needs `DBOPS_TOKEN_SECRET`',
+    byDefault: 'unset: one process, file ledger + memory',
+  },
+  {
+    keys: ['publicUrl'],
+    meaning:
+      "the origin people's browsers reach the server at (e.g. the load balancer, `https://mcp.example.internal`): approval links use it and its form posts are accepted",
+    byDefault: 'the bind address',
+  },
+  {
+    keys: ['auditLog'],
+    meaning: 'audit log file',
+    byDefault: '`$XDG_STATE_HOME/dbops-mcp/audit.log`',
+  },
+  {
+    keys: ['auditMaxBytes', 'auditKeep'],
+    meaning:
+      'the audit log rotates at this size (0: never) to `audit.log.1` \u2026 keeping this many files; a writer racing the rotation loses no line',
+    byDefault: '10485760, 5',
+  },
+  {
+    keys: ['secretsDir'],
+    meaning: 'where minted private keys are written (0600)',
+    byDefault: '`$XDG_CONFIG_HOME/dbops-mcp/secrets`',
+  },
+  {
+    keys: ['revealSecrets'],
+    meaning: 'show minted secrets to the model',
+    byDefault: 'false',
+  },
+  {
+    keys: ['caFile', 'tlsInsecure'],
+    meaning: 'private CA bundle; skip TLS verification (warns loudly)',
+    byDefault: '\u2014, false',
+  },
+  {
+    keys: ['timeoutMs', 'maxRetries'],
+    meaning: 'per-request timeout; retries of idempotent calls',
+    byDefault: '30000, 3',
+  },
+  {
+    keys: ['strictSettings'],
+    meaning:
+      'a `DBOPS_*` variable that is no setting (a misspelt `DBOPS_READONLY`, say) stops start-up; without it each one is a warning naming the nearest setting, at every start',
+    byDefault: 'false',
+  },
+  {
+    keys: ['dialect'],
+    meaning:
+      "the platform's names: `spec` (the spec's: `INCIDENT_PAGING_A`, `teamChatCWebhookUrl`), `field` (what servers in the field use: `PAGER_DUTY`, `microsoftTeamsWebhookUrl`) or `auto` (learned from the names it answers with, or from a refused name, retried once). Input takes both either way; the demo's simulator speaks `field` when this is `field`",
+    byDefault: 'auto',
+  },
+  {
+    keys: ['cacheTtlMs'],
+    meaning:
+      'how long platform answers to reads are kept and shared between calls (projects, hosts and global alert configurations 12\u00d7 longer); 0 keeps none. Identical reads in flight always share one request; our own changes drop the reads they affect; with `DBOPS_STATE_URL` replicas share them',
+    byDefault: '5000',
+  },
+  {
+    keys: ['platforms'],
+    meaning: 'a JSON file naming several installations (below); every tool then takes `platform`',
+    byDefault: '\u2014 (one: `DBOPS_BASE_URL`)',
+  },
+  {
+    keys: ['rateLimit', 'maxConcurrentRequests'],
+    meaning:
+      'request budget towards the platform: requests per minute (token bucket; 0 = no limit) and requests in flight (0 = no cap). A spent budget is answered at once, naming the setting and when it refills',
+    byDefault: '0, 16',
+  },
+  {
+    keys: ['maxOutputChars'],
+    meaning:
+      "the most one tool answer hands a model, text and `structuredContent` together, counted as the result's JSON (the text takes at most two thirds); a resource's text alone",
+    byDefault: '12000',
+  },
+  {
+    keys: ['feedPollMs'],
+    meaning: 'poll interval of subscribed resources',
+    byDefault: '30000',
+  },
+  {
+    keys: ['httpToken'],
+    meaning:
+      'one bearer token for the HTTP transport: one person (a way to know people is required to bind beyond loopback; set one of this, `DBOPS_HTTP_TOKENS_FILE` or `DBOPS_OAUTH_ISSUER`)',
+    byDefault: '\u2014',
+  },
+  {
+    keys: ['httpTokensFile'],
+    meaning:
+      'named bearer tokens, one person each, stored hashed: lines `<name> sha256:<hash>`; `dbops-mcp token <name>` makes a token and its line ([docs/identity.md](docs/identity.md))',
+    byDefault: '\u2014',
+  },
+  {
+    keys: ['oauthIssuer'],
+    meaning:
+      'OAuth 2.1 resource server: the authorization server whose JWT access tokens are accepted (its metadata gives `jwks_uri`); serves `/.well-known/oauth-protected-resource`',
+    byDefault: '\u2014',
+  },
+  {
+    keys: ['oauthAudience'],
+    meaning: 'the `aud` access tokens must carry',
+    byDefault: 'the URL clients connect to (`DBOPS_PUBLIC_URL` + `/mcp`) or the public origin',
+  },
+  {
+    keys: ['oauthScopes'],
+    meaning:
+      'a read scope and a write scope, e.g. `dbops:read,dbops:write`; a token without the write scope gets the read-only catalog',
+    byDefault: '\u2014 (no scope check)',
+  },
+  {
+    keys: ['oauthClientId', 'oauthClientSecret'],
+    meaning:
+      "the approval page's client at the issuer, for signing people in (authorization code with PKCE; the secret only for a confidential client)",
+    byDefault: '\u2014',
+  },
+  {
+    keys: ['oauthPersonClaim'],
+    meaning:
+      'the access-token claim that names the person; unset: `email` when `email_verified` is true, else `sub` (an unverified address could name anyone, an approver included)',
+    byDefault: '`email` if verified, else `sub`',
+  },
+  {
+    keys: ['approvers'],
+    meaning:
+      "people (as the server names them: token email, token-file name) who may decide anyone's pending request; with approvers set, grants of access, API keys and deletions need an approver other than the requester, on the approval page, on every channel (where people are not told apart they are refused)",
+    byDefault: '\u2014',
+  },
+  {
+    keys: ['readyKeepMs'],
+    meaning:
+      "how long `GET /readyz` keeps the platform's answer: one probe per installation per this, per replica, outside the tools' rate budget (anyone may ask `/readyz`)",
+    byDefault: '30000',
+  },
+  {
+    keys: ['httpMaxSessionsPerPerson'],
+    meaning: 'HTTP sessions one person may hold at once (behind `DBOPS_HTTP_MAX_SESSIONS`)',
+    byDefault: '20',
+  },
+  {
+    keys: ['transport', 'host', 'port'],
+    meaning: '`stdio` or `http`; HTTP bind address and port',
+    byDefault: 'stdio, 127.0.0.1, 3000',
+  },
+  {
+    keys: ['allowedOrigins'],
+    meaning: 'extra browser origins allowed on the HTTP transport',
+    byDefault: 'loopback origins only',
+  },
+  {
+    keys: ['sessionIdleMs'],
+    meaning: 'HTTP sessions idle this long are closed',
+    byDefault: '1800000',
+  },
+  {
+    keys: ['httpMaxSessions'],
+    meaning:
+      'HTTP sessions held at once; at the cap the least recently used idle one is closed, and with none idle a new session gets 503 with `Retry-After`',
+    byDefault: '100',
+  },
+  {
+    keys: ['stateDir'],
+    meaning:
+      'the single-use ledger of used confirmation tokens and executed approvals (outlives restarts; safe for several processes)',
+    byDefault: '`$XDG_STATE_HOME/dbops-mcp`',
+  },
+  {
+    keys: ['demo'],
+    meaning: 'use the embedded simulator even when `DBOPS_BASE_URL` is set (`--demo`)',
+    byDefault: 'false',
+  },
+  {
+    keys: ['logLevel'],
+    meaning: '`error`, `warn`, `info` or `debug` (stderr, JSON lines; also MCP logging)',
+    byDefault: 'info',
+  },
+  {
+    keys: [],
+    meaning: 'proxies for the API client',
+    byDefault: '\u2014',
+  },
+];
+
+/** The five settings a person sets first (the README opens with them). */
+export const firstSettings: readonly Key[] = ['baseUrl', 'publicKey', 'privateKey', 'projectId', 'readOnly'];
