@@ -1,16 +1,27 @@
 // The settings' documentation rendered: the README's table and opening list, `serve --help`, and the words the
 // doctor's hints take a setting's name from.
 import { type SettingKey as Key, settingNames } from './schema.js';
-import { firstSettings, settingsTable } from './settings.js';
+import { firstSettings, type SettingRow, settingsTable } from './settings.js';
 
-const envList = (keys: readonly Key[]) => keys.map((k) => `\`${settingNames[k].env}\``).join(', ');
+const code = (s: string) => `\`${s}\``;
+const envList = (keys: readonly Key[]) => keys.map((k) => code(settingNames[k].env)).join(', ');
+/** The variables a row names: its settings, then the ones that are no setting of ours (the proxies). */
+const variables = (r: SettingRow) => [...r.keys.map((k) => settingNames[k].env), ...(r.others ?? [])];
+
+/** A row's examples in the order of its settings, as its default is written: "—" for one with none. */
+function exampleCell(r: SettingRow): string {
+  if (!r.example) return '';
+  return r.keys.map((k) => (r.example?.[k] === undefined ? '\u2014' : code(r.example[k]))).join(', ');
+}
 
 /** The README's settings table, as generated from settingsTable. */
 export function settingsMarkdown(): string {
   return [
-    '| variable | meaning | default |',
-    '|---|---|---|',
-    ...settingsTable.map((r) => `| ${envList(r.keys)} | ${r.meaning} | ${r.byDefault} |`),
+    '| variable | meaning | default | example |',
+    '|---|---|---|---|',
+    ...settingsTable.map(
+      (r) => `| ${variables(r).map(code).join(', ')} | ${r.meaning} | ${r.byDefault} | ${exampleCell(r)} |`,
+    ),
   ].join('\n');
 }
 
@@ -22,17 +33,29 @@ export function firstSettingsMarkdown(): string {
     .join('\n');
 }
 
-/** `serve --help`: every setting, its flag and its default, in plain text. */
+/** Markdown as plain text: links become their words, code and bold marks go. */
+const plain = (s: string) =>
+  s
+    .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
+    .replace(/`/g, '')
+    .replace(/\*\*/g, '');
+
+/** A row's examples as one would set them: `DBOPS_HOST=0.0.0.0 DBOPS_PORT=8080`. */
+const exampleLine = (r: SettingRow) =>
+  r.keys
+    .flatMap((k) => (r.example?.[k] === undefined ? [] : [`${settingNames[k].env}=${r.example[k]}`]))
+    .join(' ');
+
+/** `serve --help`: every setting, its flag, its default and an example, in plain text. */
 export function settingsHelp(): string {
-  const plain = (s: string) =>
-    s
-      .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
-      .replace(/`/g, '')
-      .replace(/\*\*/g, '');
   return settingsTable
     .map((r) => {
-      const names = r.keys.map((k) => `${settingNames[k].env} (${settingNames[k].flag})`).join(', ');
-      return `  ${names}\n      ${plain(r.meaning)}; default: ${plain(r.byDefault)}`;
+      const names = [
+        ...r.keys.map((k) => `${settingNames[k].env} (${settingNames[k].flag})`),
+        ...(r.others ?? []),
+      ].join(', ');
+      const example = exampleLine(r);
+      return `  ${names}\n      ${plain(r.meaning)}; default: ${plain(r.byDefault)}${example ? `\n      example: ${example}` : ''}`;
     })
     .join('\n');
 }

@@ -67,4 +67,31 @@ describe('README', () => {
     expect(withSettings(readme, settingsMarkdown(), firstSettingsMarkdown())).toBe(readme);
     expect(settingsHelp()).toContain('DBOPS_READY_KEEP_MS (--ready-keep-ms)');
   });
+  it('names a variable on every row of the table (the proxies row too)', () => {
+    expect(settingsMarkdown()).not.toMatch(/^\|\s*\|/m);
+    expect(settingsMarkdown()).toContain('| `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY` |');
+  });
+  it('gives every setting but a boolean an example the schema takes, shown in the table and in --help', () => {
+    const defaults = loadConfig([], {}) as Record<string, unknown>;
+    for (const row of settingsTable) {
+      const examples: Record<string, string | undefined> = row.example ?? {};
+      expect(row.keys).toEqual(expect.arrayContaining(Object.keys(examples)));
+      for (const key of row.keys) {
+        const example = examples[key];
+        if (typeof defaults[key] === 'boolean') expect(example, key).toBeUndefined();
+        else {
+          expect(example, key).toMatch(/\S/);
+          expect(() => loadConfig([], { [settingNames[key].env]: example }), key).not.toThrow();
+        }
+      }
+    }
+    expect(settingsMarkdown()).toMatch(/^\| variable \| meaning \| default \| example \|$/m);
+    expect(settingsMarkdown()).toContain(
+      '| `DBOPS_APPROVAL_OPEN`, `DBOPS_APPROVAL_WAIT_MS` | open the page in the desktop browser and wait for the decision | false, 120000 | \u2014, `300000` |',
+    );
+    expect(settingsHelp()).toContain('      example: DBOPS_BASE_URL=https://ops.example.com\n');
+    expect(settingsHelp()).toContain(
+      '      example: DBOPS_TRANSPORT=http DBOPS_HOST=0.0.0.0 DBOPS_PORT=8080\n',
+    );
+  });
 });
