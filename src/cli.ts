@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
     case 'call':
       return (await import('./mcp/cli.js')).runCall(args);
     case 'doctor': {
-      const { runDoctor, formatChecks } = await import('./doctor.js');
+      const { runDoctor, formatChecks } = await import('./doctor/index.js');
       if (args.includes('--help') || args.includes('-h')) {
         process.stderr.write(
           'Usage: dbops-mcp doctor [--json] [settings]\nChecks settings, URL and TLS, the digest challenge, the key and its roles, the server version, the clock, the state directory, Redis when set, and the HTTP port with --transport http. Exit 0 when all pass, 1 otherwise.\n',

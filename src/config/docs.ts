@@ -79,3 +79,20 @@ export function withSettings(readme: string, table: string, first: string): stri
   }
   return out;
 }
+
+/**
+ * A setting as a hint names it, from the table's names: `DBOPS_CA_FILE`, or with a value `DBOPS_READ_ONLY=true`.
+ * The doctor's hints name settings only through this (a test forbids a DBOPS_* name written out there).
+ */
+export function settingHint(key: Key, value?: string | number | boolean): string {
+  const { env } = settingNames[key];
+  return value === undefined ? env : `${env}=${value}`;
+}
+
+/** A setting as flag and variable: `--port (DBOPS_PORT)`, or with a value `--port 3001 (or DBOPS_PORT=3001)`. */
+export function settingFlagHint(key: Key, value?: string | number): string {
+  const { flag } = settingNames[key];
+  return value === undefined
+    ? `${flag} (${settingHint(key)})`
+    : `${flag} ${value} (or ${settingHint(key, value)})`;
+}

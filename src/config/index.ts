@@ -14,7 +14,14 @@ import {
   settingNames,
 } from './schema.js';
 
-export { firstSettingsMarkdown, settingsHelp, settingsMarkdown, withSettings } from './docs.js';
+export {
+  firstSettingsMarkdown,
+  settingFlagHint,
+  settingHint,
+  settingsHelp,
+  settingsMarkdown,
+  withSettings,
+} from './docs.js';
 export { loadPlatforms, type PlatformSpec } from './platforms.js';
 export {
   type Channel,

@@ -120,7 +120,7 @@ export async function runServe(args: string[]): Promise<number> {
       await runtime.close();
       owned?.release();
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-        const { portFix } = await import('../doctor.js');
+        const { portFix } = await import('../doctor/index.js');
         process.stderr.write(
           `dbops-mcp: ${config.host}:${config.port} is taken by another process. ${portFix(config.port)}.\n`,
         );
@@ -159,7 +159,7 @@ export async function runServe(args: string[]): Promise<number> {
   }
 
   // The doctor's cheap checks, in the background (start-up never waits for them): a failing one is one line.
-  void import('../doctor.js')
+  void import('../doctor/index.js')
     .then(async ({ startupChecks, summaryLine }) => {
       const line = summaryLine(await startupChecks(config));
       if (line) logger.warn(line);

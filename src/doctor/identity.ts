@@ -1,0 +1,84 @@
+// The identity step: how the HTTP server will know who asks — the tokens file parses, the issuer's metadata and
+// keys answer — and whether four eyes (DBOPS_APPROVERS) can work with it.
+import { sanitizeText } from '../api/errors.js';
+import type { Config } from '../config/index.js';
+import { createIdentity, type Identity } from '../identity/index.js';
+import { personClaimText } from '../identity/oauth.js';
+import { silentLogger } from '../log.js';
+import { isLoopback } from '../net.js';
+import { type Check, fail, pass } from './check.js';
+
+const step = 'identity';
+
+/** Four eyes needs people told apart: here nobody but the asker could approve, so those changes are refused. */
+const noFourEyes = (who: string) =>
+  fail(
+    step,
+    `${who}, and DBOPS_APPROVERS is set: grants of access, API keys and deletions will be refused, since nobody but the person asking could approve them`,
+    'Give each person a token of their own (DBOPS_HTTP_TOKENS_FILE or DBOPS_OAUTH_ISSUER), or unset DBOPS_APPROVERS',
+  );
+
+/** How the HTTP server will know who asks: the tokens file parses, the issuer's metadata and keys answer. */
+export async function identityCheck(config: Config): Promise<Check> {
+  let identity: Identity;
+  try {
+    identity = createIdentity(config, silentLogger);
+  } catch (e) {
+    return fail(
+      step,
+      sanitizeText((e as Error).message, 300),
+      'Correct the file or setting as the message says',
+    );
+  }
+  const approvers = config.approvers.length > 0;
+  const fourEyes = approvers ? `; four eyes: ${config.approvers.length} approver(s)` : '';
+  if (approvers && config.transport !== 'http') return noFourEyes("stdio: this machine's user alone");
+  switch (identity.mode) {
+    case 'none':
+      if (approvers) return noFourEyes("this machine's user alone (loopback, no token)");
+      return isLoopback(config.host)
+        ? pass(step, "this machine's user alone (loopback, no token)")
+        : fail(
+            step,
+            `nobody is told apart and ${config.host} is beyond loopback: the server will refuse to start`,
+            'Set DBOPS_OAUTH_ISSUER, DBOPS_HTTP_TOKENS_FILE or DBOPS_HTTP_TOKEN, or bind 127.0.0.1',
+          );
+    case 'http-token':
+      if (approvers) return noFourEyes('one person, the holder of DBOPS_HTTP_TOKEN');
+      return pass(step, 'one person, the holder of DBOPS_HTTP_TOKEN');
+    case 'token-file':
+      return pass(step, `named tokens from ${config.httpTokensFile}${fourEyes}`);
+    case 'oauth':
+      return oauthCheck(config, identity.oauth!, fourEyes);
+  }
+}
+
+/** OAuth: the issuer's metadata answers and publishes at least one signing key. */
+async function oauthCheck(
+  config: Config,
+  oauth: NonNullable<Identity['oauth']>,
+  fourEyes: string,
+): Promise<Check> {
+  try {
+    const meta = await oauth.metadata();
+    const res = await fetch(meta.jwks_uri, { signal: AbortSignal.timeout(5_000) });
+    const keys = res.ok ? ((await res.json()) as { keys?: unknown[] }).keys : undefined;
+    if (!keys?.length)
+      return fail(
+        step,
+        `the issuer's keys (${sanitizeText(meta.jwks_uri, 200)}) answered ${res.status} with no key`,
+        'Check the issuer: tokens cannot be verified without its published keys',
+      );
+    const signIn = config.oauthClientId ? ', the approval page signs people in' : '';
+    return pass(
+      step,
+      `OAuth: issuer ${config.oauthIssuer} and its ${keys.length} signing key(s) answer${signIn}; a person is ${personClaimText(config.oauthPersonClaim)}${fourEyes}`,
+    );
+  } catch (e) {
+    return fail(
+      step,
+      sanitizeText((e as Error).message, 300),
+      'Make DBOPS_OAUTH_ISSUER exactly the issuer its metadata names (/.well-known/oauth-authorization-server or openid-configuration), reachable from this server',
+    );
+  }
+}
