@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import { sanitizeText } from '../api/errors.js';
 import { errorCodeOf, isPlainHttpOnTls } from '../api/transport.js';
-import type { Config } from '../config/index.js';
+import { type Config, settingHint } from '../config/index.js';
 import { type Check, fail, pass } from './check.js';
 
 export type Probe = { statusCode: number; headers: Record<string, string | string[] | undefined> };
@@ -17,25 +17,31 @@ export function connectionProblem(url: URL, e: unknown): { detail: string; fix: 
   if (url.protocol === 'https:' && isPlainHttpOnTls(e))
     return {
       detail: `${url.host} answers plain HTTP, not TLS`,
-      fix: `Use http://${url.host} in DBOPS_BASE_URL (or enable TLS on the platform)`,
+      fix: `Use http://${url.host} in ${settingHint('baseUrl')} (or enable TLS on the platform)`,
     };
   if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|HOSTNAME_MISMATCH|DEPTH_ZERO/i.test(code))
     return {
       detail: `the TLS certificate of ${url.host} is not trusted (${code})`,
-      fix: 'Point DBOPS_CA_FILE at the CA bundle that signed it (DBOPS_TLS_INSECURE=true only to test)',
+      fix: `Point ${settingHint('caFile')} at the CA bundle that signed it (${settingHint('tlsInsecure', true)} only to test)`,
     };
   if (code === 'ECONNREFUSED')
-    return { detail: `nothing listens on ${url.host}`, fix: 'Check the host and port in DBOPS_BASE_URL' };
+    return {
+      detail: `nothing listens on ${url.host}`,
+      fix: `Check the host and port in ${settingHint('baseUrl')}`,
+    };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return { detail: `${url.hostname} does not resolve`, fix: 'Check the host name in DBOPS_BASE_URL' };
+    return {
+      detail: `${url.hostname} does not resolve`,
+      fix: `Check the host name in ${settingHint('baseUrl')}`,
+    };
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
     return {
       detail: `${url.host} did not answer in time (${code})`,
-      fix: 'Check DBOPS_BASE_URL, the network path and proxies (HTTPS_PROXY, NO_PROXY)',
+      fix: `Check ${settingHint('baseUrl')}, the network path and proxies (HTTPS_PROXY, NO_PROXY)`,
     };
   return {
     detail: `${code || 'connection failed'}: ${sanitizeText(text, 200)}`,
-    fix: 'Check DBOPS_BASE_URL and the network',
+    fix: `Check ${settingHint('baseUrl')} and the network`,
   };
 }
 
@@ -88,7 +94,7 @@ export async function urlCheck(
         check: fail(
           'URL and TLS',
           `cannot read ${config.caFile}: ${(e as Error).message}`,
-          'Point DBOPS_CA_FILE at a readable PEM file',
+          `Point ${settingHint('caFile')} at a readable PEM file`,
         ),
       };
     const p = connectionProblem(base, e);

@@ -1,7 +1,7 @@
 // The identity step: how the HTTP server will know who asks — the tokens file parses, the issuer's metadata and
 // keys answer — and whether four eyes (DBOPS_APPROVERS) can work with it.
 import { sanitizeText } from '../api/errors.js';
-import type { Config } from '../config/index.js';
+import { type Config, settingHint } from '../config/index.js';
 import { createIdentity, type Identity } from '../identity/index.js';
 import { personClaimText } from '../identity/oauth.js';
 import { silentLogger } from '../log.js';
@@ -14,8 +14,8 @@ const step = 'identity';
 const noFourEyes = (who: string) =>
   fail(
     step,
-    `${who}, and DBOPS_APPROVERS is set: grants of access, API keys and deletions will be refused, since nobody but the person asking could approve them`,
-    'Give each person a token of their own (DBOPS_HTTP_TOKENS_FILE or DBOPS_OAUTH_ISSUER), or unset DBOPS_APPROVERS',
+    `${who}, and ${settingHint('approvers')} is set: grants of access, API keys and deletions will be refused, since nobody but the person asking could approve them`,
+    `Give each person a token of their own (${settingHint('httpTokensFile')} or ${settingHint('oauthIssuer')}), or unset ${settingHint('approvers')}`,
   );
 
 /** How the HTTP server will know who asks: the tokens file parses, the issuer's metadata and keys answer. */
@@ -41,11 +41,11 @@ export async function identityCheck(config: Config): Promise<Check> {
         : fail(
             step,
             `nobody is told apart and ${config.host} is beyond loopback: the server will refuse to start`,
-            'Set DBOPS_OAUTH_ISSUER, DBOPS_HTTP_TOKENS_FILE or DBOPS_HTTP_TOKEN, or bind 127.0.0.1',
+            `Set ${settingHint('oauthIssuer')}, ${settingHint('httpTokensFile')} or ${settingHint('httpToken')}, or bind 127.0.0.1`,
           );
     case 'http-token':
-      if (approvers) return noFourEyes('one person, the holder of DBOPS_HTTP_TOKEN');
-      return pass(step, 'one person, the holder of DBOPS_HTTP_TOKEN');
+      if (approvers) return noFourEyes(`one person, the holder of ${settingHint('httpToken')}`);
+      return pass(step, `one person, the holder of ${settingHint('httpToken')}`);
     case 'token-file':
       return pass(step, `named tokens from ${config.httpTokensFile}${fourEyes}`);
     case 'oauth':
@@ -78,7 +78,7 @@ async function oauthCheck(
     return fail(
       step,
       sanitizeText((e as Error).message, 300),
-      'Make DBOPS_OAUTH_ISSUER exactly the issuer its metadata names (/.well-known/oauth-authorization-server or openid-configuration), reachable from this server',
+      `Make ${settingHint('oauthIssuer')} exactly the issuer its metadata names (/.well-known/oauth-authorization-server or openid-configuration), reachable from this server`,
     );
   }
 }

@@ -1,7 +1,7 @@
 // The key's steps, through the client the tools use: what it sees, its roles, and the tools those roles allow.
 import { createApiClient } from '../api/client.js';
 import { ApiError, sanitizeText } from '../api/errors.js';
-import type { Config } from '../config/index.js';
+import { type Config, settingHint } from '../config/index.js';
 import { maxKindOf } from '../tool/index.js';
 import { type Check, fail, pass } from './check.js';
 import type { Target } from './target.js';
@@ -38,7 +38,9 @@ export async function keyChecks(config: Config, target: Target): Promise<Check[]
         fail(
           'API key',
           sanitizeText((e as Error).message, 300),
-          status === 401 ? 'Check DBOPS_PUBLIC_KEY and DBOPS_PRIVATE_KEY' : 'See the message',
+          status === 401
+            ? `Check ${settingHint('publicKey')} and ${settingHint('privateKey')}`
+            : 'See the message',
         ),
       ];
     }
@@ -109,7 +111,7 @@ function roleCheck(config: Config, roles: Role[], projectNames: Map<string, stri
           .slice(0, 3)
           .map((t) => t.name)
           .join(', ')}…)`,
-        'Set DBOPS_READ_ONLY=true (only read tools are offered), or give the key a role that writes',
+        `Set ${settingHint('readOnly', true)} (only read tools are offered), or give the key a role that writes`,
       );
     return pass('key roles', `${list}: the ${reads.length} read tools offered all work`);
   }

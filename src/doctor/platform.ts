@@ -2,7 +2,7 @@
 // Then the key's own steps (key.ts). Demo mode checks the embedded simulator with its demo key.
 import { createDigestAuth, type DigestChallenge, parseDigestChallenge } from '../api/digest.js';
 import { sanitizeText } from '../api/errors.js';
-import type { Config } from '../config/index.js';
+import { type Config, settingHint } from '../config/index.js';
 import { type Check, fail, pass } from './check.js';
 import { connectionProblem, header, type Probe, probe, urlCheck } from './connection.js';
 import { keyChecks } from './key.js';
@@ -46,7 +46,7 @@ function challengeCheck(base: URL, answer: Probe): { check: Check; challenge?: D
       check: fail(
         'digest challenge',
         `GET ${base.pathname}/groups without a key answered ${answer.statusCode}, not 401 with a Digest challenge`,
-        'DBOPS_BASE_URL must point at the platform (its host root or its /api/public/v1.0 prefix), not a proxy or another service',
+        `${settingHint('baseUrl')} must point at the platform (its host root or its /api/public/v1.0 prefix), not a proxy or another service`,
       ),
     };
   return { check: pass('digest challenge', `realm "${sanitizeText(challenge.realm, 80)}"`), challenge };
@@ -63,7 +63,7 @@ async function signedRead(
     return {
       failed: fail(
         'API key',
-        'DBOPS_PUBLIC_KEY / DBOPS_PRIVATE_KEY are not set',
+        `${settingHint('publicKey')} / ${settingHint('privateKey')} are not set`,
         'Set both (an API key of the platform)',
       ),
     };
@@ -90,7 +90,7 @@ function refusedKey(status: number): Check | undefined {
     return fail(
       'API key',
       'the platform refused the key (401)',
-      'Check DBOPS_PUBLIC_KEY and DBOPS_PRIVATE_KEY (the private key is shown once, when the key is made)',
+      `Check ${settingHint('publicKey')} and ${settingHint('privateKey')} (the private key is shown once, when the key is made)`,
     );
   if (status === 403)
     return fail(
@@ -102,7 +102,7 @@ function refusedKey(status: number): Check | undefined {
     return fail(
       'API key',
       `an authenticated GET /groups answered ${status}`,
-      'Check DBOPS_BASE_URL and the platform',
+      `Check ${settingHint('baseUrl')} and the platform`,
     );
   return undefined;
 }

@@ -1,5 +1,6 @@
 // The HTTP port step: the port --transport http binds is free.
 import { createServer } from 'node:net';
+import { settingFlagHint } from '../config/index.js';
 import { type Check, fail, pass } from './check.js';
 
 export function portCheck(host: string, port: number): Promise<Check> {
@@ -12,7 +13,7 @@ export function portCheck(host: string, port: number): Promise<Check> {
           : fail(
               'HTTP port',
               `${host}:${port}: ${e.message}`,
-              'Check --host (DBOPS_HOST) and --port (DBOPS_PORT)',
+              `Check ${settingFlagHint('host')} and ${settingFlagHint('port')}`,
             ),
       ),
     );
@@ -22,4 +23,4 @@ export function portCheck(host: string, port: number): Promise<Check> {
 
 /** The fix for a taken HTTP port, shared with serve's own message. */
 export const portFix = (port: number) =>
-  `Stop what listens there, or pick a free port with --port ${port + 1} (or DBOPS_PORT=${port + 1})`;
+  `Stop what listens there, or pick a free port with ${settingFlagHint('port', port + 1)}`;

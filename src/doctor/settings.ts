@@ -1,15 +1,22 @@
 // The settings step: every DBOPS_* variable is a setting, and every value is one the schema takes.
-import { type Config, ConfigError, loadConfig, unknownSettings } from '../config/index.js';
+import {
+  type Config,
+  ConfigError,
+  loadConfig,
+  settingHint,
+  settingNames,
+  unknownSettings,
+} from '../config/index.js';
 import { type Check, fail, pass } from './check.js';
 
 export function settingsCheck(args: string[], env: NodeJS.ProcessEnv): { checks: Check[]; config?: Config } {
   const checks: Check[] = [];
-  const raw = env.DBOPS_BASE_URL?.trim();
+  const raw = env[settingNames.baseUrl.env]?.trim();
   if (raw && !/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
     checks.push(
       fail(
         'URL',
-        `DBOPS_BASE_URL "${raw}" has no scheme`,
+        `${settingHint('baseUrl')} "${raw}" has no scheme`,
         `Write it with its scheme: https://${raw} (or http://${raw})`,
       ),
     );

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sanitizeText } from '../api/errors.js';
-import type { Config } from '../config/index.js';
+import { type Config, settingHint } from '../config/index.js';
 import { liveOwner } from '../state/owner.js';
 import { type Check, fail, pass } from './check.js';
 
@@ -17,7 +17,7 @@ function unusableStateDir(dir: string): Check | undefined {
       return fail(
         'state directory',
         `${dir} belongs to another user (uid ${owner}), not to this one (uid ${process.getuid()})`,
-        'Give the server a DBOPS_STATE_DIR of its own user (it keeps used tokens and approvals there)',
+        `Give the server a ${settingHint('stateDir')} of its own user (it keeps used tokens and approvals there)`,
       );
     accessSync(dir, constants.W_OK);
     const probe = join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
@@ -28,7 +28,7 @@ function unusableStateDir(dir: string): Check | undefined {
     return fail(
       'state directory',
       `${dir} is not writable: ${(e as Error).message}`,
-      'Point DBOPS_STATE_DIR at a directory this user can create and write',
+      `Point ${settingHint('stateDir')} at a directory this user can create and write`,
     );
   }
 }
@@ -44,7 +44,7 @@ export function stateDirCheck(config: Config, withOwner = true): Check {
       return fail(
         'state directory',
         `${dir} is held by a running dbops-mcp HTTP server (${who}); a second one would not see its approvals, so it refuses to start`,
-        'Give this server its own DBOPS_STATE_DIR, or share approvals through DBOPS_STATE_URL (Redis) on every server; stop the other first if it is this one',
+        `Give this server its own ${settingHint('stateDir')}, or share approvals through ${settingHint('stateUrl')} (Redis) on every server; stop the other first if it is this one`,
       );
     return pass('state directory', `${dir} is writable and ours (also used by the HTTP server, ${who})`);
   }
@@ -63,8 +63,8 @@ export async function redisCheck(url: string): Promise<Check> {
   } catch (e) {
     return fail(
       'state store',
-      `Redis at ${host} (DBOPS_STATE_URL) does not answer: ${sanitizeText((e as Error).message, 200)}`,
-      'Start Redis there, or correct DBOPS_STATE_URL',
+      `Redis at ${host} (${settingHint('stateUrl')}) does not answer: ${sanitizeText((e as Error).message, 200)}`,
+      `Start Redis there, or correct ${settingHint('stateUrl')}`,
     );
   } finally {
     await client.close().catch(() => {});

@@ -1,5 +1,5 @@
 // The toolsets step: which toolsets clients start with and how many tools each brings.
-import type { Config } from '../config/index.js';
+import { type Config, settingHint } from '../config/index.js';
 import { catalog, toolsets } from '../mcp/catalog.js';
 import {
   type ClientSets,
@@ -26,7 +26,11 @@ export function toolsetsCheck(config: Config): Check {
   const step = 'toolsets';
   const refused = unknownToolsets(config.toolsets, toolsets);
   if (refused)
-    return fail(step, `DBOPS_TOOLSETS: ${refused}`, 'Name toolsets from the list (or all, or dynamic)');
+    return fail(
+      step,
+      `${settingHint('toolsets')}: ${refused}`,
+      'Name toolsets from the list (or all, or dynamic)',
+    );
   const choice = parseToolsets(config.toolsets, toolsets);
   const allowed = enabledTools(config, catalog);
   const view = clientSets(choice, config.toolsets);
@@ -35,7 +39,7 @@ export function toolsetsCheck(config: Config): Check {
     .filter((s) => view.enabled === 'all' || view.enabled.has(s.name))
     .map((s) => `${s.name} ${count(s.name)}`);
   const listed = enabledTools(config, catalog, toolsets, view).length;
-  const setting = `DBOPS_TOOLSETS=${config.toolsets.join(',') || 'all'}`;
+  const setting = settingHint('toolsets', config.toolsets.join(',') || 'all');
   if (choice.dynamic)
     return pass(
       step,
