@@ -27,11 +27,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createApiClient } from '../dist/src/api/client.js';
 import { fetchAll } from '../dist/src/api/paging.js';
 import { startSimulator } from '../dist/src/simulator/index.js';
+import { benchColdStart, coldStart } from './cold.mjs';
 import {
   baseEnv,
   exited,
   inProcessServer,
-  listToolsOverStdio,
   median,
   quantile,
   rawSignedGet,
@@ -64,62 +64,6 @@ const procStatusKb = (pid, field) => {
 
 const started = Date.now();
 const work = mkdtempSync(join(tmpdir(), 'dbops-bench-'));
-
-// ---------------------------------------------------------------------------------------------------------
-// Cold start: raw JSON-RPC lines over the child's stdio, so the measuring side adds next to nothing.
-
-function coldStart(args, env) {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${args.join(' ')} did not answer tools/list in 20 s`));
-    }, 20_000);
-  });
-  return Promise.race([listToolsOverStdio(child), timeout]).then(async (msg) => {
-    const elapsed = ms(t0);
-    const hwmKb = procStatusKb(child.pid, 'VmHWM');
-    clearTimeout(timer);
-    child.kill();
-    await exited(child);
-    return {
-      ms: elapsed,
-      hwmKb,
-      tools: msg.result.tools.length,
-      listBytes: JSON.stringify(msg.result).length,
-      listUtf8Bytes: Buffer.byteLength(JSON.stringify(msg.result)),
-    };
-  });
-}
-
-async function benchColdStart(env) {
-  const ours = [];
-  const unbundled = [];
-  const floor = [];
-  await coldStart([bin, 'serve'], env); // warm the file cache for all
-  await coldStart([cli, 'serve'], env);
-  await coldStart([here('floor-server.mjs')], baseEnv());
-  for (let i = 0; i < N.cold; i++) {
-    ours.push(await coldStart([bin, 'serve'], env));
-    unbundled.push(await coldStart([cli, 'serve'], env));
-    floor.push(await coldStart([here('floor-server.mjs')], baseEnv()));
-  }
-  const m = (runs, k) => median(runs.map((r) => r[k]));
-  return {
-    runs: N.cold,
-    oursMs: round(m(ours, 'ms'), 1),
-    floorMs: round(m(floor, 'ms'), 1),
-    ratio: round(m(ours, 'ms') / m(floor, 'ms')),
-    unbundledMs: round(m(unbundled, 'ms'), 1),
-    unbundledRatio: round(m(unbundled, 'ms') / m(floor, 'ms')),
-    peakRssMb: round(m(ours, 'hwmKb') / 1024, 1),
-    floorPeakRssMb: round(m(floor, 'hwmKb') / 1024, 1),
-    tools: ours[0].tools,
-    toolsListBytes: ours[0].listBytes,
-  };
-}
 
 /** tools/list as served over stdio (UTF-8 bytes, `_meta` included) for all, each toolset and dynamic. */
 async function benchToolsets(env) {
@@ -495,7 +439,7 @@ try {
     node: process.version,
     date: new Date().toISOString(),
     quick,
-    coldStart: await step('cold start', () => benchColdStart(env)),
+    coldStart: await step('cold start', () => benchColdStart(env, N.cold)),
     toolsets: await step('tools/list per toolset', () => benchToolsets(env)),
     toolCall: await step('tool call', () => benchToolCall(sim0, env, alertConfigId)),
     triage0: await step('triage 0 ms', () => benchTriage(sim0)),

@@ -1,22 +1,25 @@
-// Builds what every transport needs from the configuration: the API client (or the embedded simulator in
-// demo mode), the token signer, the audit log, the secret keeper and the approval page.
+// Builds what every transport needs from the configuration, in parts: where the platform is (one URL, the
+// installations of DBOPS_PLATFORMS, or the embedded simulator in demo mode) and its API clients; the state
+// (file ledger, or Redis); who is asking (identity) and who decides; the token signer, the audit log, the
+// secret keeper and the approval page. What a configuration does not use is not loaded: the simulator, Redis
+// and the approval page are imported when needed.
 
 import { join } from 'node:path';
-import { createApiClient } from '../api/client.js';
-import { type ApprovalService, createApprovalService } from '../approval/index.js';
+import { type ApiClient, createApiClient } from '../api/client.js';
+import type { ApprovalService } from '../approval/index.js';
 import { type Config, ConfigError, loadPlatforms, type PlatformSpec, settingNames } from '../config/index.js';
 import { createIdentity, type Identity, tellsPeopleApart } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import { cacheReads, consentSteps, platformRequestSeconds, platformRequests } from '../metrics.js';
-import { createAuditLog } from '../policy/audit.js';
-import { createDecisionPoint } from '../policy/decide.js';
+import { type AuditLog, createAuditLog } from '../policy/audit.js';
+import { createDecisionPoint, type DecisionPoint } from '../policy/decide.js';
 import { createSecretKeeper } from '../policy/secrets.js';
-import { createTokenSigner } from '../policy/tokens.js';
+import { createTokenSigner, type TokenSigner } from '../policy/tokens.js';
 import { memoryRecords, type RecordStore, redisRecords } from '../state/approvals.js';
 import { fileLedger, type Ledger, redisLedger } from '../state/ledger.js';
 import { redisReads } from '../state/reads.js';
 import type { RedisState } from '../state/redis.js';
-import type { PlatformRuntime, ServerDeps } from './server.js';
+import type { PlatformRuntime, ServerDeps } from './deps.js';
 
 export interface Runtime {
   deps: ServerDeps;
@@ -41,20 +44,26 @@ export interface RuntimeOptions {
   demoDataFile?: string;
 }
 
-export async function createRuntime(
-  config: Config,
-  logger: Logger,
-  options: RuntimeOptions = {},
-): Promise<Runtime> {
+type Where = { baseUrl: string; publicKey: string; privateKey: string };
+
+/** Where the platform is, the settings as it leaves them, and what to stop at the end (the simulator). */
+interface Platform {
+  config: Config;
+  api: Where;
+  /** DBOPS_PLATFORMS: every installation, and the default one (which stands where the one platform would). */
+  several?: ReturnType<typeof loadPlatforms>;
+  first?: PlatformSpec;
+  demoBaseUrl?: string;
+  closeSim?: () => Promise<void>;
+}
+
+/** Settings that contradict each other, refused before anything starts. */
+function checkSettings(config: Config): void {
   // Replicas must accept each other's tokens and sealed consent state: one secret for all, never a random one.
   if (config.stateUrl && !config.tokenSecret)
     throw new ConfigError(
       'DBOPS_STATE_URL is set (replicas share state) but DBOPS_TOKEN_SECRET is not: give every replica the same secret of 16+ characters',
     );
-  let closeSim: (() => Promise<void>) | undefined;
-  let demoBaseUrl: string | undefined;
-  let api: { baseUrl: string; publicKey: string; privateKey: string };
-  // Several installations (DBOPS_PLATFORMS): the default one stands where the one platform would.
   if (config.platforms) {
     // One place says where the platform is: a URL or key beside the file would be ignored in silence.
     const beside = (['baseUrl', 'publicKey', 'privateKey', 'demo'] as const).filter((k) => config[k]);
@@ -63,124 +72,162 @@ export async function createRuntime(
         `DBOPS_PLATFORMS names the installations; remove ${beside.map((k) => settingNames[k].env).join(', ')} (each platform's URL and key go in the file)`,
       );
   }
+}
+
+/** Demo mode: the embedded simulator with demo data serves the API (loaded only here). */
+async function startDemo(config: Config, logger: Logger, options: RuntimeOptions): Promise<Platform> {
+  const { startSimulator } = await import('../simulator/index.js');
+  const sim = await startSimulator({
+    dataset: 'demo',
+    port: 0,
+    logger,
+    dataFile: options.demoDataFile,
+    dialect: config.dialect === 'field' ? 'field' : 'spec',
+  });
+  const demo = {
+    ...config,
+    projectId: config.projectId ?? sim.projectIds[0],
+    orgId: config.orgId ?? sim.orgId,
+  };
+  logger.warn(
+    'demo mode: DBOPS_BASE_URL is not set, so the embedded simulator with demo data is serving the API',
+    {
+      baseUrl: sim.baseUrl,
+      projectId: demo.projectId,
+    },
+  );
+  return {
+    config: demo,
+    api: { baseUrl: sim.baseUrl, ...sim.keys },
+    demoBaseUrl: sim.baseUrl,
+    closeSim: () => sim.close(),
+  };
+}
+
+/** DBOPS_BASE_URL with its key; without a key, only create_first_user (which needs none) is offered. */
+function realPlatform(config: Config, logger: Logger): Platform {
+  const baseUrl = config.baseUrl ?? '';
+  if (!config.publicKey || !config.privateKey) {
+    // A fresh installation has no key yet, and POST /unauth/users needs none: offer that tool alone.
+    const wanted =
+      config.tools.length === 0 || config.tools.some((t) => t === 'create_first_user' || t === 'write');
+    if (!wanted || config.readOnly || config.disabledTools.includes('create_first_user'))
+      throw new ConfigError('DBOPS_PUBLIC_KEY and DBOPS_PRIVATE_KEY are required when DBOPS_BASE_URL is set');
+    logger.warn(
+      'no API key set (DBOPS_PUBLIC_KEY, DBOPS_PRIVATE_KEY): only create_first_user is offered, as it needs none',
+    );
+    config = { ...config, tools: ['create_first_user'] };
+  }
+  return {
+    config,
+    api: { baseUrl, publicKey: config.publicKey ?? '', privateKey: config.privateKey ?? '' },
+  };
+}
+
+/** DBOPS_PLATFORMS (its default installation stands where the one platform would), demo mode, or one URL. */
+async function locatePlatform(config: Config, logger: Logger, options: RuntimeOptions): Promise<Platform> {
   const several = config.platforms ? loadPlatforms(config.platforms) : undefined;
   const first = several?.platforms.find((p) => p.name === several.default);
-  if (first) {
-    api = first;
-    config = {
-      ...config,
-      projectId: first.projectId ?? config.projectId,
-      orgId: first.orgId ?? config.orgId,
-    };
-  } else if (config.demo || !config.baseUrl) {
-    const { startSimulator } = await import('../simulator/index.js');
-    const sim = await startSimulator({
-      dataset: 'demo',
-      port: 0,
-      logger,
-      dataFile: options.demoDataFile,
-      dialect: config.dialect === 'field' ? 'field' : 'spec',
-    });
-    closeSim = () => sim.close();
-    demoBaseUrl = sim.baseUrl;
-    api = { baseUrl: sim.baseUrl, ...sim.keys };
-    config = {
-      ...config,
-      projectId: config.projectId ?? sim.projectIds[0],
-      orgId: config.orgId ?? sim.orgId,
-    };
-    logger.warn(
-      'demo mode: DBOPS_BASE_URL is not set, so the embedded simulator with demo data is serving the API',
-      {
-        baseUrl: sim.baseUrl,
-        projectId: config.projectId,
+  if (first)
+    return {
+      config: {
+        ...config,
+        projectId: first.projectId ?? config.projectId,
+        orgId: first.orgId ?? config.orgId,
       },
-    );
-  } else {
-    const baseUrl = config.baseUrl;
-    if (!config.publicKey || !config.privateKey) {
-      // A fresh installation has no key yet, and POST /unauth/users needs none: offer that tool alone.
-      const wanted =
-        config.tools.length === 0 || config.tools.some((t) => t === 'create_first_user' || t === 'write');
-      if (!wanted || config.readOnly || config.disabledTools.includes('create_first_user'))
-        throw new ConfigError(
-          'DBOPS_PUBLIC_KEY and DBOPS_PRIVATE_KEY are required when DBOPS_BASE_URL is set',
-        );
-      logger.warn(
-        'no API key set (DBOPS_PUBLIC_KEY, DBOPS_PRIVATE_KEY): only create_first_user is offered, as it needs none',
-      );
-      config = { ...config, tools: ['create_first_user'] };
-    }
-    api = { baseUrl, publicKey: config.publicKey ?? '', privateKey: config.privateKey ?? '' };
-  }
-  /** One client per installation: its own budget, cache identity and metrics label. */
-  const clientFor = (name: string, p: Partial<PlatformSpec> & typeof api) =>
-    createApiClient({
-      baseUrl: p.baseUrl,
-      publicKey: p.publicKey,
-      privateKey: p.privateKey,
-      timeoutMs: config.timeoutMs,
-      maxRetries: config.maxRetries,
-      cacheTtlMs: config.cacheTtlMs,
-      rateLimit: p.rateLimit ?? config.rateLimit,
-      maxConcurrent: p.maxConcurrentRequests ?? config.maxConcurrentRequests,
-      caFile: p.caFile ?? config.caFile,
-      tlsInsecure: p.tlsInsecure ?? config.tlsInsecure,
-      dialect: p.dialect ?? config.dialect,
-      onRead: (result) => cacheReads.inc({ result }),
-      onResponse: (method, status, ms) => {
-        platformRequests.inc({ platform: name, method, status: String(status) });
-        platformRequestSeconds.observe({ platform: name, method }, ms / 1000);
-      },
-      logger,
-    });
-  const client = clientFor(several?.default ?? 'default', { ...first, ...api });
-  const platforms: PlatformRuntime[] | undefined =
-    several && several.platforms.length > 1
-      ? several.platforms.map((p) => ({
-          name: p.name,
-          api: p.name === several.default ? client : clientFor(p.name, p),
-          defaults: { projectId: p.projectId, orgId: p.orgId },
-          readOnly: p.readOnly,
-        }))
-      : undefined;
-  if (first?.readOnly && !platforms) config = { ...config, readOnly: true };
+      api: first,
+      several,
+      first,
+    };
+  const one =
+    config.demo || !config.baseUrl ? await startDemo(config, logger, options) : realPlatform(config, logger);
+  return several ? { ...one, several } : one;
+}
+
+/** One client per installation: its own budget, cache identity and metrics label. */
+function clientFor(
+  config: Config,
+  logger: Logger,
+  name: string,
+  p: Partial<PlatformSpec> & Where,
+): ApiClient {
+  return createApiClient({
+    baseUrl: p.baseUrl,
+    publicKey: p.publicKey,
+    privateKey: p.privateKey,
+    timeoutMs: config.timeoutMs,
+    maxRetries: config.maxRetries,
+    cacheTtlMs: config.cacheTtlMs,
+    rateLimit: p.rateLimit ?? config.rateLimit,
+    maxConcurrent: p.maxConcurrentRequests ?? config.maxConcurrentRequests,
+    caFile: p.caFile ?? config.caFile,
+    tlsInsecure: p.tlsInsecure ?? config.tlsInsecure,
+    dialect: p.dialect ?? config.dialect,
+    onRead: (result) => cacheReads.inc({ result }),
+    onResponse: (method, status, ms) => {
+      platformRequests.inc({ platform: name, method, status: String(status) });
+      platformRequestSeconds.observe({ platform: name, method }, ms / 1000);
+    },
+    logger,
+  });
+}
+
+/** With more than one installation in DBOPS_PLATFORMS: each with its client, defaults and rights. */
+function installations(platform: Platform, client: ApiClient, logger: Logger): PlatformRuntime[] | undefined {
+  const { several, config } = platform;
+  if (!several || several.platforms.length <= 1) return undefined;
+  return several.platforms.map((p) => ({
+    name: p.name,
+    api: p.name === several.default ? client : clientFor(config, logger, p.name, p),
+    defaults: { projectId: p.projectId, orgId: p.orgId },
+    readOnly: p.readOnly,
+  }));
+}
+
+/** The audit log; every audited step of a guarded call is also counted, by channel and outcome (GET /metrics). */
+function countedAudit(config: Config, logger: Logger): AuditLog {
   const auditLog = createAuditLog(config.auditLog, logger, {
     maxBytes: config.auditMaxBytes,
     keep: config.auditKeep,
   });
-  // Every audited step of a guarded call is also counted, by channel and outcome (GET /metrics).
-  const audit: typeof auditLog = {
+  return {
     ...auditLog,
     write: (entry) => {
       consentSteps.inc({ channel: entry.channel ?? 'none', outcome: entry.outcome });
       return auditLog.write(entry);
     },
   };
-  // Used tokens and executed approvals outlive this process: single use holds across restarts and processes
-  // (the file ledger) or across replicas (Redis, with approval records and caps there too).
-  let redis: RedisState | undefined;
-  let ledger: Ledger;
-  let records: RecordStore;
-  if (config.stateUrl) {
-    const { connectRedis } = await import('../state/redis.js');
-    try {
-      redis = await connectRedis(config.stateUrl, logger);
-    } catch (e) {
-      await client.close();
-      await closeSim?.();
-      throw new ConfigError(`cannot reach DBOPS_STATE_URL: ${(e as Error).message}`);
-    }
-    ledger = await redisLedger(redis);
-    records = redisRecords(redis);
-    client.cache.share(redisReads(redis, logger));
-  } else {
-    ledger = fileLedger(join(config.stateDir, 'ledger'));
-    records = memoryRecords();
+}
+
+interface State {
+  redis?: RedisState;
+  ledger: Ledger;
+  records: RecordStore;
+}
+
+/**
+ * Used tokens and executed approvals outlive this process: single use holds across restarts and processes
+ * (the file ledger) or across replicas (Redis, with approval records and caps there too, and the read cache
+ * shared).
+ */
+async function openState(config: Config, logger: Logger, client: ApiClient): Promise<State> {
+  if (!config.stateUrl)
+    return { ledger: fileLedger(join(config.stateDir, 'ledger')), records: memoryRecords() };
+  const { connectRedis } = await import('../state/redis.js');
+  let redis: RedisState;
+  try {
+    redis = await connectRedis(config.stateUrl, logger);
+  } catch (e) {
+    throw new ConfigError(`cannot reach DBOPS_STATE_URL: ${(e as Error).message}`);
   }
-  const http = config.transport === 'http';
-  // Over stdio the person is this machine's user, whatever tokens are set (they are for HTTP).
-  const identity = createIdentity(http ? config : { oauthScopes: [] }, logger);
+  const ledger = await redisLedger(redis);
+  client.cache.share(redisReads(redis, logger));
+  return { redis, ledger, records: redisRecords(redis) };
+}
+
+/** Who is asking (over stdio this machine's user, whatever tokens are set: they are for HTTP) and who decides. */
+function whoDecides(config: Config, logger: Logger): { identity: Identity; decisions: DecisionPoint } {
+  const identity = createIdentity(config.transport === 'http' ? config : { oauthScopes: [] }, logger);
   const decisions = createDecisionPoint({
     approvers: config.approvers,
     tellsPeopleApart: tellsPeopleApart(identity.mode),
@@ -190,42 +237,102 @@ export async function createRuntime(
     logger.warn(
       'DBOPS_APPROVERS is set but people are not told apart here (stdio, one shared DBOPS_HTTP_TOKEN, or no sign-in): grants of access, API keys and deletions are refused, since nobody but the asker could approve them',
     );
-  const tokens = createTokenSigner(config.tokenSecret, undefined, ledger);
-  let approvals: ApprovalService | undefined;
-  if (config.confirm !== 'never' && config.confirmVia.includes('approval-page')) {
-    if (http && config.approvalOpen) {
-      // The HTTP server is not the person's desktop: it must not open browsers or hold calls open.
-      logger.warn('DBOPS_APPROVAL_OPEN applies to the stdio transport only; ignored under HTTP');
-      config = { ...config, approvalOpen: false };
-    }
-    approvals = createApprovalService({
-      ttlMs: config.approvalTtlMs,
-      audit,
-      logger,
-      port: config.approvalPort,
-      open: options.openApproval ?? config.approvalOpen,
-      identity,
-      key: tokens.derive('approval-page'),
-      decisions,
-      ledger,
-      records,
-    });
-    if (!http)
-      try {
-        await approvals.listen();
-      } catch (e) {
-        await client.close();
-        await closeSim?.();
-        await redis?.close();
-        throw new ConfigError(
-          `cannot serve the approval page on 127.0.0.1:${config.approvalPort} (DBOPS_APPROVAL_PORT): ${(e as Error).message}`,
-        );
-      }
+  return { identity, decisions };
+}
+
+interface ApprovalParts {
+  audit: AuditLog;
+  identity: Identity;
+  decisions: DecisionPoint;
+  tokens: TokenSigner;
+  state: State;
+}
+
+/**
+ * The approval page, when it is a confirmation channel (loaded only then). Under stdio its loopback server
+ * listens now; under HTTP the transport serves its routes. Returns the settings as it leaves them.
+ */
+async function approvalPage(
+  config: Config,
+  logger: Logger,
+  options: RuntimeOptions,
+  parts: ApprovalParts,
+): Promise<{ config: Config; approvals?: ApprovalService }> {
+  if (config.confirm === 'never' || !config.confirmVia.includes('approval-page')) return { config };
+  const http = config.transport === 'http';
+  if (http && config.approvalOpen) {
+    // The HTTP server is not the person's desktop: it must not open browsers or hold calls open.
+    logger.warn('DBOPS_APPROVAL_OPEN applies to the stdio transport only; ignored under HTTP');
+    config = { ...config, approvalOpen: false };
   }
+  const { createApprovalService } = await import('../approval/index.js');
+  const approvals = createApprovalService({
+    ttlMs: config.approvalTtlMs,
+    audit: parts.audit,
+    logger,
+    port: config.approvalPort,
+    open: options.openApproval ?? config.approvalOpen,
+    identity: parts.identity,
+    key: parts.tokens.derive('approval-page'),
+    decisions: parts.decisions,
+    ledger: parts.state.ledger,
+    records: parts.state.records,
+  });
+  if (!http)
+    try {
+      await approvals.listen();
+    } catch (e) {
+      throw new ConfigError(
+        `cannot serve the approval page on 127.0.0.1:${config.approvalPort} (DBOPS_APPROVAL_PORT): ${(e as Error).message}`,
+      );
+    }
+  return { config, approvals };
+}
+
+/** Runs `step`; when it throws, closes what was opened before it (in that order) and throws on. */
+async function orClose<T>(
+  step: () => Promise<T>,
+  opened: Array<(() => Promise<unknown>) | undefined>,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    for (const close of opened) await close?.();
+    throw e;
+  }
+}
+
+export async function createRuntime(
+  config: Config,
+  logger: Logger,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
+  checkSettings(config);
+  const platform = await locatePlatform(config, logger, options);
+  config = platform.config;
+  const client = clientFor(config, logger, platform.several?.default ?? 'default', {
+    ...platform.first,
+    ...platform.api,
+  });
+  const platforms = installations(platform, client, logger);
+  if (platform.first?.readOnly && !platforms) config = { ...config, readOnly: true };
+  const audit = countedAudit(config, logger);
+  const state = await orClose(
+    () => openState(config, logger, client),
+    [() => client.close(), platform.closeSim],
+  );
+  const { identity, decisions } = whoDecides(config, logger);
+  const tokens = createTokenSigner(config.tokenSecret, undefined, state.ledger);
+  const page = await orClose(
+    () => approvalPage(config, logger, options, { audit, identity, decisions, tokens, state }),
+    [() => client.close(), platform.closeSim, state.redis && (() => (state.redis as RedisState).close())],
+  );
+  config = page.config;
+  const { approvals } = page;
   return {
     identity,
-    demoBaseUrl,
-    redis,
+    demoBaseUrl: platform.demoBaseUrl,
+    redis: state.redis,
     approvals,
     deps: {
       config,
@@ -236,14 +343,14 @@ export async function createRuntime(
       secrets: createSecretKeeper(config.secretsDir, config.revealSecrets),
       approvals: approvals?.channel,
       decisions,
-      ...(platforms ? { platforms: { default: several?.default ?? '', all: platforms } } : {}),
+      ...(platforms ? { platforms: { default: platform.several?.default ?? '', all: platforms } } : {}),
     },
     async close() {
       await approvals?.close();
       await Promise.all((platforms ?? []).filter((p) => p.api !== client).map((p) => p.api.close()));
       await client.close();
-      await closeSim?.();
-      await redis?.close();
+      await platform.closeSim?.();
+      await state.redis?.close();
     },
   };
 }

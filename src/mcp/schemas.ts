@@ -48,11 +48,18 @@ function normalize(value: unknown, schema: Json): unknown {
   return out;
 }
 
-/** What the SDK validates a call with: the strict schema, after normalize(). */
+/**
+ * What the SDK validates a call with: the strict schema, after normalize(). The JSON Schema normalize() is
+ * guided by is made on the first call, not at start-up: most tools of a session are never called.
+ */
 export function argsSchemaFor(tool: AnyTool) {
   const strict = inputSchemaFor(tool);
-  const shape = jsonSchema(strict, 'input');
-  return z.preprocess((raw) => normalize(raw, shape), strict);
+  let shape: Json | undefined;
+  const guide = () => {
+    shape ??= jsonSchema(strict, 'input');
+    return shape;
+  };
+  return z.preprocess((raw) => normalize(raw, guide()), strict);
 }
 
 // Undescribed: tools/list repeats it per tool, so the server instructions say what it and `leftOut` are.
@@ -232,4 +239,20 @@ export function listingOf(tool: AnyTool): Tool {
     listings.set(tool, entry);
   }
   return entry;
+}
+
+// Built once per tool for the process: every HTTP session registers the same catalog, and building them
+// per session cost time and memory per session.
+const wire = new WeakMap<
+  AnyTool,
+  { input: ReturnType<typeof argsSchemaFor>; output: ReturnType<typeof outputSchemaFor> }
+>();
+/** The schemas the SDK checks a tool's arguments and structured content with. */
+export function wireSchemas(tool: AnyTool) {
+  let w = wire.get(tool);
+  if (!w) {
+    w = { input: argsSchemaFor(tool), output: outputSchemaFor(tool) };
+    wire.set(tool, w);
+  }
+  return w;
 }

@@ -13,7 +13,7 @@ import { createApprovalService } from '../../src/approval/index.js';
 import { createIdentity, type Identity, type Person } from '../../src/identity/index.js';
 import { mintNamedToken } from '../../src/identity/tokens.js';
 import { silentLogger } from '../../src/log.js';
-import { readiness } from '../../src/mcp/cli.js';
+import { readiness } from '../../src/mcp/cli/readiness.js';
 import type { ServerDeps } from '../../src/mcp/server.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { raw } from '../helpers/http.js';

@@ -9,7 +9,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema, loadPlatforms } from '../../src/config/index.js';
 import { silentLogger } from '../../src/log.js';
-import { readiness } from '../../src/mcp/cli.js';
+import { readiness } from '../../src/mcp/cli/readiness.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { registry } from '../../src/metrics.js';

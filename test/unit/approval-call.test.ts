@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/index.js';
-import { forCall } from '../../src/mcp/cli.js';
+import { forCall } from '../../src/mcp/cli/call.js';
 
 describe('dbops-mcp call and the approval page', () => {
   it('leaves the page out of a one-shot call unless the call waits for the decision', () => {

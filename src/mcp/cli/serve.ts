@@ -1,0 +1,126 @@
+// `dbops-mcp serve` (the default command): the settings, the runtime, one MCP server per connection or session
+// over stdio (serve-stdio.ts) or Streamable HTTP (serve-http.ts, loaded only for it), and a clean stop. Output
+// for people goes to stdout only where stdout is not the protocol (the HTTP transport's banner); under stdio
+// every log line goes to stderr.
+
+import { type Config, loadConfig, settingsHelp, unknownSettings } from '../../config/index.js';
+import type { Person } from '../../identity/index.js';
+import { createLogger, type Logger } from '../../log.js';
+import { checkToolFilters } from '../../policy/toolsets.js';
+import { claimStateDir, StateDirInUse } from '../../state/owner.js';
+import { catalog, toolsets } from '../catalog.js';
+import { createRuntime, type Runtime } from '../runtime.js';
+import { type ClientToolsets, createMcpServer } from '../server.js';
+import { fail, loadExtensions } from './common.js';
+import { serveOverStdio } from './serve-stdio.js';
+
+const serveHelp =
+  () => `Usage: dbops-mcp serve [--transport stdio|http] [--host 127.0.0.1] [--port 3000] [--demo] [--config FILE] [settings]
+
+Each setting is an environment variable and a flag; flags win.
+${settingsHelp()}`;
+
+/**
+ * Without a shared store, pending approvals live in this process: a second HTTP server on the same state
+ * directory would not know them, so it refuses to start (src/state/owner.ts). Stdio servers each belong to
+ * one client, whose approvals no other client can name, so they share a directory freely. Returns the exit
+ * code when the directory is taken.
+ */
+function claimForHttp(config: Config): { release(): void } | number | undefined {
+  if (config.transport !== 'http' || config.stateUrl) return undefined;
+  let owned: { release(): void };
+  try {
+    owned = claimStateDir(config.stateDir, `http://${config.host}:${config.port}/mcp`);
+  } catch (e) {
+    if (!(e instanceof StateDirInUse)) throw e;
+    process.stderr.write(`dbops-mcp: ${e.message}\n`);
+    return 2;
+  }
+  process.once('exit', () => owned.release());
+  return owned;
+}
+
+/** The doctor's cheap checks, in the background (start-up never waits for them): a failing one is one line. */
+function checkInBackground(config: Config, logger: Logger): void {
+  void import('../../doctor/index.js')
+    .then(async ({ startupChecks, summaryLine }) => {
+      const line = summaryLine(await startupChecks(config));
+      if (line) logger.warn(line);
+    })
+    .catch((e: Error) => logger.debug('start-up checks failed to run', { error: e.message }));
+}
+
+/**
+ * Stops the server once: the transport, the runtime, the state directory's claim; the process exits within a
+ * second whatever a close is waiting for (an open approval wait, a slow socket).
+ */
+function stopper(runtime: Runtime, release: () => void) {
+  let stopping = false;
+  let closeTransport: () => Promise<void> = async () => {};
+  return {
+    closeWith(close: () => Promise<void>) {
+      closeTransport = close;
+    },
+    async shutdown() {
+      if (stopping) return;
+      stopping = true;
+      setTimeout(() => process.exit(0), 900).unref();
+      await closeTransport().catch(() => {});
+      await runtime.close().catch(() => {});
+      release();
+      process.exit(0);
+    },
+  };
+}
+
+/** The settings of `serve`, or the exit code of a settings error. */
+function settingsOf(args: string[]): Config | number {
+  try {
+    const config = loadConfig(args);
+    checkToolFilters(config, catalog, toolsets);
+    return config;
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+export async function runServe(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stderr.write(`${serveHelp()}\n`);
+    return 0;
+  }
+  const config = settingsOf(args);
+  if (typeof config === 'number') return config;
+  const logger = createLogger(config.logLevel);
+  for (const warning of unknownSettings()) logger.warn(warning);
+  const owned = claimForHttp(config);
+  if (typeof owned === 'number') return owned;
+  const release = () => owned?.release();
+  let runtime: Runtime;
+  try {
+    runtime = await createRuntime(config, logger);
+  } catch (e) {
+    release();
+    return fail(e);
+  }
+  const { deps } = runtime;
+  const extensions = await loadExtensions();
+  const newServer = (person?: Person, client?: ClientToolsets) =>
+    createMcpServer({ ...deps, extensions, ...(person ? { person } : {}), ...(client ? { client } : {}) });
+  const stop = stopper(runtime, release);
+  const close =
+    config.transport === 'http'
+      ? await (await import('./serve-http.js')).serveHttp(config, runtime, newServer, logger, release)
+      : await serveOverStdio(
+          deps,
+          () => newServer(),
+          logger,
+          () => void stop.shutdown(),
+        );
+  if (typeof close === 'number') return close;
+  stop.closeWith(close);
+  checkInBackground(config, logger);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.once(signal, () => void stop.shutdown());
+  return 0;
+}

@@ -1,0 +1,59 @@
+// What a server is built from (the runtime's parts, or a test's): one MCP server per stdio connection or
+// HTTP session takes these, plus whom it answers and what that client asked to see.
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { ApiClient } from '../api/client.js';
+import type { Config } from '../config/index.js';
+import type { Person } from '../identity/index.js';
+import type { Logger } from '../log.js';
+import type { AuditLog } from '../policy/audit.js';
+import type { DecisionPoint } from '../policy/decide.js';
+import type { ApprovalChannel } from '../policy/guard.js';
+import type { createSecretKeeper } from '../policy/secrets.js';
+import type { TokenSigner } from '../policy/tokens.js';
+import type { Toolsets } from '../policy/toolsets.js';
+import type { AnyTool } from '../tool/index.js';
+
+export interface ServerDeps {
+  config: Config;
+  api: ApiClient;
+  logger: Logger;
+  tokens: TokenSigner;
+  audit: AuditLog;
+  secrets: ReturnType<typeof createSecretKeeper>;
+  approvals?: ApprovalChannel;
+  /** Who may decide what (four eyes, revocation): the runtime's one decision point. */
+  decisions?: DecisionPoint;
+  catalog?: AnyTool[];
+  now?: () => Date;
+  /** Further registrations on each new server (resources, prompts, completions). */
+  extensions?: Array<(server: McpServer, deps: ServerDeps) => void>;
+  /** Whom this server answers (HTTP: from their token); the OS user when absent (stdio, in-process). */
+  person?: Person;
+  /** How the audit names consent by elicitation on this server (`--yes` for `dbops-mcp call --yes`). */
+  elicitationChannel?: string;
+  /** Several installations (DBOPS_PLATFORMS): every tool then takes `platform`. */
+  platforms?: { default: string; all: PlatformRuntime[] };
+  /** The toolsets (tools/toolsets.ts) when not the catalog's. */
+  toolsets?: Toolsets;
+  /** What this client asked to see (HTTP): its X-MCP-Toolsets header and, sessionless, what it enabled. */
+  client?: ClientToolsets;
+}
+
+/** One client's toolsets beyond DBOPS_TOOLSETS. */
+export interface ClientToolsets {
+  /** The X-MCP-Toolsets header's names (checked by the transport: unknown names are answered 400). */
+  header?: string[];
+  /**
+   * The sessionless era (2026-07-28 over HTTP): each request has a fresh server, so the sets this person's
+   * client enabled live in the shared state; `keep` adds to them, `announce` tells its listen stream.
+   */
+  shared?: { enabled: string[]; keep(sets: string[]): Promise<unknown>; announce(): void };
+}
+
+/** One installation the server serves: its own client (budget, cache), default project and rights. */
+export interface PlatformRuntime {
+  name: string;
+  api: ApiClient;
+  defaults: { projectId?: string; orgId?: string };
+  readOnly: boolean;
+}

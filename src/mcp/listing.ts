@@ -1,0 +1,153 @@
+// Which of the catalog's tools one server lists, and how each is registered: a listed tool with its pipeline
+// (src/mcp/tool-call.ts); a tool outside the client's toolsets as a note naming the set that holds it; a tool
+// hidden by a setting as a note naming the setting; in dynamic mode the discovery tools, whose enable_toolset
+// turns notes into tools. tools/list is answered here from listings built once per process.
+import type { McpServer, Tool } from '@modelcontextprotocol/server';
+import {
+  ALL,
+  type ClientSets,
+  clientSets,
+  hiddenBy,
+  notListedSet,
+  notListedText,
+  parseToolsets,
+  type ToolFilters,
+  type Toolsets,
+  toolsetOf,
+} from '../policy/toolsets.js';
+import type { AnyTool } from '../tool/index.js';
+import { withApp } from './apps.js';
+import type { ServerDeps } from './deps.js';
+import { annotationsFor, listingOf, wireSchemas } from './schemas.js';
+import { type CallScope, toolHandler } from './tool-call.js';
+import { discoveryListings, registerDiscovery } from './toolsets.js';
+
+type Registered = ReturnType<McpServer['registerTool']>;
+
+/** The tools of one server and the client's toolsets, as they change with enable_toolset. */
+export interface Listing {
+  server: McpServer;
+  deps: ServerDeps;
+  /** What the settings allow (read-only, DBOPS_TOOLS, …). */
+  tools: AnyTool[];
+  sets: Toolsets;
+  view: ClientSets;
+  /** Tools whose set is not listed: registered as a note saying which set holds them and how to enable it. */
+  notListed: Map<string, Registered>;
+  /** What tools/list answers. */
+  listings: Tool[];
+}
+
+/** The client's toolsets: DBOPS_TOOLSETS, its X-MCP-Toolsets header and, sessionless, what it enabled. */
+export function clientView(deps: ServerDeps, sets: Toolsets): ClientSets {
+  const header = deps.client?.header ? parseToolsets(deps.client.header, sets, 'X-MCP-Toolsets') : undefined;
+  return clientSets(
+    parseToolsets(deps.config.toolsets, sets),
+    deps.config.toolsets,
+    header,
+    deps.client?.shared?.enabled,
+  );
+}
+
+export const isListed = (l: Listing, t: AnyTool) => notListedSet(l.sets, l.view, t.name) === undefined;
+
+/** The set of a tool this client does not see now (hidden by a setting or outside its toolsets). */
+export const unlistedSet = (l: Listing, name: string) =>
+  l.tools.some((x) => x.name === name) ? notListedSet(l.sets, l.view, name) : undefined;
+
+function registerListed(l: Listing, scope: CallScope, tool: AnyTool): Registered {
+  return l.server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: wireSchemas(tool).input,
+      outputSchema: wireSchemas(tool).output,
+      annotations: annotationsFor(tool),
+    },
+    toolHandler(scope, tool),
+  );
+}
+
+function registerNotListed(l: Listing, tool: AnyTool, set: string): void {
+  l.notListed.set(
+    tool.name,
+    l.server.registerTool(tool.name, { description: tool.description }, async () => ({
+      content: [{ type: 'text', text: notListedText(tool.name, set, l.view) }],
+      isError: true,
+    })),
+  );
+}
+
+/** Every allowed tool: listed with its pipeline, or a note naming the set that holds it. */
+export function registerTools(l: Listing, scope: CallScope): void {
+  for (const tool of l.tools) {
+    const set = notListedSet(l.sets, l.view, tool.name);
+    if (set === undefined) registerListed(l, scope, tool);
+    else registerNotListed(l, tool, set);
+  }
+}
+
+/**
+ * A tool hidden by a setting answers a call with the setting that hides it, instead of "not found"; it stays
+ * out of tools/list and never reaches the policy layer or the platform.
+ */
+export function registerHidden(l: Listing, catalog: AnyTool[], filters: ToolFilters): void {
+  for (const tool of catalog.filter((t) => !l.tools.some((x) => x.name === t.name))) {
+    const text = `${tool.name} is disabled on this server by ${hiddenBy(filters, tool)}; nothing was called. Ask the operator if it is needed.`;
+    l.server.registerTool(tool.name, { description: tool.description }, async () => ({
+      content: [{ type: 'text', text }],
+      isError: true,
+    }));
+  }
+}
+
+/** The listed tools' entries, each naming its app (MCP Apps) where it has one: src/mcp/apps.ts. */
+const listedEntries = (l: Listing) =>
+  l.tools.filter((t) => isListed(l, t)).map((t) => withApp(listingOf(t), t));
+
+/**
+ * enable_toolset. Sessionless: the next request's server lists the set, and the client's listen stream hears
+ * of it. One session: the set's tools replace their notes now, and the client hears one tools/list_changed.
+ */
+async function enableSet(l: Listing, scope: CallScope, set: string): Promise<void> {
+  const shared = l.deps.client?.shared;
+  l.view = { ...l.view, enabled: new Set([...(l.view.enabled === ALL ? [] : l.view.enabled), set]) };
+  if (shared) {
+    await shared.keep([set]);
+    shared.announce();
+    return;
+  }
+  const { server } = l;
+  const announce = server.sendToolListChanged;
+  server.sendToolListChanged = () => {};
+  try {
+    for (const tool of l.tools.filter((t) => toolsetOf(l.sets, t.name) === set)) {
+      l.notListed.get(tool.name)?.remove();
+      l.notListed.delete(tool.name);
+      registerListed(l, scope, tool);
+    }
+  } finally {
+    server.sendToolListChanged = announce;
+  }
+  l.listings = [...discoveryListings, ...listedEntries(l)];
+  server.sendToolListChanged();
+}
+
+/**
+ * tools/list from the listings (the SDK's own would regenerate every schema per session and add `$schema`
+ * to each), with the discovery tools first in dynamic mode.
+ */
+export function serveToolList(l: Listing, scope: CallScope): void {
+  l.listings = listedEntries(l);
+  if (l.view.dynamic) {
+    registerDiscovery(l.server, {
+      sets: l.sets,
+      tools: l.tools,
+      view: () => l.view,
+      enable: (set) => enableSet(l, scope, set),
+    });
+    l.listings = [...discoveryListings, ...l.listings];
+  }
+  l.server.server.setRequestHandler('tools/list', () => ({ tools: l.listings }));
+}
