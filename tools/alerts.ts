@@ -18,11 +18,8 @@ import {
   globalConfigList,
 } from '../src/format/views/alerts.js';
 import { ackComment, ids, isoTime, page } from '../src/tool/ids.js';
-import { defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';
+import { BEYOND, defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';
 import { named } from '../src/untrusted.js';
-
-/** Said of endpoints some servers lack (the same words as list_projects'). */
-const BEYOND = '(not on every server)';
 
 export const listGlobalAlertConfigs = defineTool({
   name: 'list_global_alert_configs',

@@ -5,7 +5,7 @@ import { listAnswer, recordAnswer } from '../src/format/answers.js';
 import { fields } from '../src/format/markdown.js';
 import { hostList } from '../src/format/views/deployment.js';
 import { ids, page } from '../src/tool/ids.js';
-import { defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
+import { BEYOND, defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
 import type { AGENT_TYPES } from '../src/vocabulary/index.js';
 
 // Real servers prefix rels with a vendor URL; only the suffix is meaningful.
@@ -49,8 +49,7 @@ export const getAgentLinks = defineTool({
 export const listHosts = defineTool({
   name: 'list_hosts',
   title: 'List hosts',
-  description:
-    "Lists a project's hosts (processes): hostId, host, type, replica set, last ping. Use to find a hostId; next get_disk_partition. (not on every server)",
+  description: `Lists a project's hosts (processes): hostId, host, type, replica set, last ping. Use to find a hostId; next get_disk_partition. ${BEYOND}`,
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,

@@ -10,6 +10,7 @@ import { conditionWords } from '../src/format/views/alerts.js';
 import { integrationList, type KeyedNotification, rotationNotes } from '../src/format/views/integrations.js';
 import { ids, text } from '../src/tool/ids.js';
 import {
+  BEYOND,
   defineTool,
   type FormatContext,
   listOutput,
@@ -194,8 +195,7 @@ function integrationAnswer(page: Page<Integration>, title: string, f: FormatCont
 export const listIntegrations = defineTool({
   name: 'list_integrations',
   title: 'List integrations',
-  description:
-    "Lists a project's integrations, keys masked. Use before put_integration or to see where notifications go. (not on every server)",
+  description: `Lists a project's integrations, keys masked. Use before put_integration or to see where notifications go. ${BEYOND}`,
   kind: 'read',
   input: { projectId: ids.project.optional() },
   output: listOutput,

@@ -16,6 +16,7 @@ import {
 } from '../src/format/views/windows.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
+  BEYOND,
   defineTool,
   listOutput,
   type Preview,
@@ -107,8 +108,7 @@ function checkDates(start: string | undefined, end: string | undefined, now: Dat
 export const listMaintenanceWindows = defineTool({
   name: 'list_maintenance_windows',
   title: 'List maintenance windows',
-  description:
-    "Lists a project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or to explain silenced alerts. (not on every server)",
+  description: `Lists a project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or to explain silenced alerts. ${BEYOND}`,
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -153,8 +153,7 @@ export const getMaintenanceWindow = defineTool({
 export const createMaintenanceWindow = defineTool({
   name: 'create_maintenance_window',
   title: 'Create a maintenance window',
-  description:
-    'Mutes notifications of the given alert types in a project from startDate to endDate. Use for planned work; for one alert use acknowledge_alert. (not on every server)',
+  description: `Mutes notifications of the given alert types in a project from startDate to endDate. Use for planned work; for one alert use acknowledge_alert. ${BEYOND}`,
   kind: 'write',
   // Asks first when it would silence paging alerts (kindFromPreview).
   maxKind: 'destructive',
