@@ -1,24 +1,27 @@
 // The access toolset: people and keys — users, roles, access lists, API keys, the first user.
 import { z } from 'zod';
-import { ifSupported, isMissingEndpoint } from '../src/api/capabilities.js';
-import type { Project, RoleAssignment, User } from '../src/api/client.js';
+import { isMissingEndpoint } from '../src/api/capabilities.js';
+import type { Project, User } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
-import { listAnswer, recordAnswer } from '../src/format/answers.js';
-import { fields, plural } from '../src/format/markdown.js';
-import { redact } from '../src/format/redact.js';
+import { listAnswer } from '../src/format/answers.js';
 import {
   accessList,
+  createUserPreview,
   fullName,
-  type KeptKey,
-  keyNote,
-  personBlock,
   personName,
-  placedRole,
-  type RolePlaces,
-  roleLabel,
-  shownKey,
-  userPairs,
+  rolesPreview,
+  rolesUpdatedAnswer,
+  userCreatedAnswer,
 } from '../src/format/views/access.js';
+import {
+  firstUserAnswer,
+  firstUserPreview,
+  orgKeyAnswer,
+  orgKeyPreview,
+  projectKeyAnswer,
+  projectKeyPreview,
+} from '../src/format/views/access-keys.js';
+import { type Found, foundAnswer } from '../src/format/views/access-people.js';
 import { generatePassword, keepKey } from '../src/policy/secrets.js';
 import { idFrom, ids, page, text, upTo } from '../src/tool/ids.js';
 import {
@@ -27,11 +30,10 @@ import {
   listOutput,
   pageQuery,
   recordOutput,
-  type ToolAnswer,
   type ToolContext,
   ToolInputError,
 } from '../src/tool/index.js';
-import { cell, named } from '../src/untrusted.js';
+import { checkRoles, resolveRoles, withProjectIds } from '../src/tool/roles.js';
 import { GLOBAL_ROLES, ORG_ROLES, PROJECT_ROLES } from '../src/vocabulary/index.js';
 
 const name = (field: string, description: string) => text(field, 100).describe(description);
@@ -50,55 +52,6 @@ const role = z.strictObject({
   orgId: idFrom('Organization id', 'For ORG_* roles').optional(),
   groupId: text('groupId', 200).optional().describe('Project id or name, for GROUP_* roles'),
 });
-
-/** The scope rules the platform enforces (ROLE_NEEDS_GROUP_ID …), checked first so the message names the role. */
-function checkRoles(roles: RoleAssignment[]): void {
-  for (const r of roles) {
-    const scope = r.roleName.split('_')[0];
-    if (scope === 'GLOBAL' && (r.orgId || r.groupId))
-      throw new ToolInputError(`${r.roleName} is global: give it without orgId or groupId.`);
-    if (scope === 'GROUP' && (!r.groupId || r.orgId))
-      throw new ToolInputError(`${r.roleName} is a project role: give it with groupId (and no orgId).`);
-    if (scope === 'ORG' && (!r.orgId || r.groupId))
-      throw new ToolInputError(`${r.roleName} is an organization role: give it with orgId (and no groupId).`);
-  }
-}
-
-/** A project id as the platform makes them; any other groupId is taken as a project's name. */
-const PROJECT_ID = /^[0-9a-f]{24}$/i;
-
-/**
- * Roles with every groupId a project id: a name is looked up among the projects the key sees (exactly, then
- * ignoring case). An unknown name, or one that two projects share, is refused with the candidates, before
- * any preview is shown or anyone is asked; nothing is changed on a guess.
- */
-async function withProjectIds(ctx: ToolContext, roles: RoleAssignment[]): Promise<RoleAssignment[]> {
-  if (!roles.some((r) => r.groupId && !PROJECT_ID.test(r.groupId))) return roles;
-  const projects = (await ctx.api.projects.list({ itemsPerPage: 500 }, ctx.req)).results;
-  const shown = (p: Project) => `${cell(p.name, 60)} (${p.id}${p.orgId ? `, org ${p.orgId}` : ''})`;
-  return roles.map((r) => {
-    const given = r.groupId;
-    if (!given || PROJECT_ID.test(given)) return r;
-    let found = projects.filter((p) => p.name === given);
-    if (found.length === 0) found = projects.filter((p) => p.name?.toLowerCase() === given.toLowerCase());
-    if (found.length === 1) return { ...r, groupId: found[0]!.id };
-    if (found.length > 1)
-      throw new ToolInputError(
-        `${found.length} projects are named "${cell(given, 60)}": ${found.map(shown).join('; ')}. Give the groupId of the one meant; nothing was changed.`,
-      );
-    const near = projects.filter((p) => p.name?.toLowerCase().includes(given.toLowerCase()));
-    throw new ToolInputError(
-      `No project named "${cell(given, 60)}" is visible to this API key; nothing was asked or changed. ${
-        near.length
-          ? `Similar: ${near.slice(0, 5).map(shown).join('; ')}.`
-          : `Projects: ${projects.slice(0, 10).map(shown).join('; ') || 'none'}.`
-      }`,
-    );
-  });
-}
-
-const invitationNote =
-  'New organization and project roles are sent to the user as an invitation first; they apply once accepted (unless the platform bypasses invitations for existing users). Global roles apply at once.';
 
 export const createFirstUser = defineTool({
   name: 'create_first_user',
@@ -123,19 +76,7 @@ export const createFirstUser = defineTool({
       .describe('IPv4 or IPv6 addresses allowed to use the new API key'),
   },
   output: { user: z.looseObject({}), programmaticApiKey: z.looseObject({}).optional() },
-  preview: async (_ctx, args) => ({
-    action: `Create user ${args.username} through the unauthenticated first-user endpoint`,
-    target: { username: args.username },
-    changes: [
-      { field: 'name', to: `${args.firstName} ${args.lastName}` },
-      ...(args.emailAddress ? [{ field: 'emailAddress', to: args.emailAddress }] : []),
-      ...(args.accessList ? [{ field: 'accessList', to: args.accessList.join(', ') }] : []),
-    ],
-    notes: [
-      "On a fresh installation this user and a new API key get GLOBAL_OWNER; the key's private half goes to a 0600 file, not the chat.",
-      'Later users created this way get no key and no global role.',
-    ],
-  }),
+  preview: async (_ctx, args) => firstUserPreview(args),
   run: async (ctx, args) => {
     const { accessList, ...body } = args;
     const r = await ctx.api.users.createFirst(body, { accessList }, ctx.req);
@@ -150,37 +91,7 @@ export const createFirstUser = defineTool({
       };
     return { user: r.user, key: undefined };
   },
-  format: (r, _args, f) => {
-    const user = redact(r.user);
-    const key = r.key && shownKey(r.key);
-    const lines = [
-      `# User ${cell(user.id, 40)} created`,
-      f.fence.notice,
-      f.fence.wrap(fields(userPairs(user))),
-    ];
-    if (key?.legacy) {
-      // Older servers send the key as one string: there is no public key or role to show.
-      lines.push(
-        '### API key',
-        'The server sent the key in its older form: one string, without a public key or roles.',
-        keyNote(key),
-        `**Key**: ${cell(key.privateKey, 100)}`,
-      );
-    } else if (key) {
-      lines.push(
-        '### API key',
-        f.fence.wrap(
-          fields([
-            ['Public key', key.publicKey],
-            ['Roles', (key.roles ?? []).map((r) => roleLabel(r))],
-          ]),
-        ),
-        keyNote(key),
-        `**Private key**: ${cell(key.privateKey, 100)}`,
-      );
-    } else lines.push('No API key was created (only the very first user gets one).');
-    return { text: lines.join('\n'), structured: { user, ...(key ? { programmaticApiKey: key } : {}) } };
-  },
+  format: (r, _args, f) => firstUserAnswer(r, f),
 });
 
 export const createUser = defineTool({
@@ -202,26 +113,8 @@ export const createUser = defineTool({
   },
   output: recordOutput,
   check: (args) => checkRoles(args.roles),
-  preview: async (ctx, args) => {
-    const roles = await withProjectIds(ctx, args.roles);
-    return {
-      action: `Create user ${args.username}`,
-      target: { username: args.username },
-      changes: [
-        { field: 'name', to: `${args.firstName} ${args.lastName}` },
-        { field: 'emailAddress', to: args.emailAddress },
-        { field: 'roles', to: roles.map((r) => roleLabel(r, ctx.names.project)).join('; ') || '(none)' },
-      ],
-      notes: [
-        invitationNote,
-        ...(args.password
-          ? []
-          : [
-              'A strong password is generated and written to a 0600 file on the server, never shown in this chat.',
-            ]),
-      ],
-    };
-  },
+  preview: async (ctx, args) =>
+    createUserPreview(args, await withProjectIds(ctx, args.roles), ctx.names.project),
   run: async (ctx, given) => {
     const args = { ...given, roles: await withProjectIds(ctx, given.roles) };
     if (args.password)
@@ -235,89 +128,8 @@ export const createUser = defineTool({
     const user = await ctx.api.users.create({ ...args, password: generated }, ctx.req);
     return { user, passwordFile: kept.path, asked: args.roles };
   },
-  format: (r, _args, f) => {
-    const answer = withPending(
-      recordAnswer(`User ${cell(r.user.id, 40)} created`, r.user, userPairs, f),
-      r.asked,
-      r.user,
-    );
-    if (r.passwordFile)
-      answer.text += `\nThe generated password is in ${r.passwordFile} (readable by the server's user only); hand it to the person through a safe channel.`;
-    return answer;
-  },
+  format: (r, _args, f) => userCreatedAnswer(r, f),
 });
-
-/** Roles asked for but absent from the answer wait for the user to accept an invitation: say so. */
-function withPending(answer: ToolAnswer, asked: RoleAssignment[], u: User): ToolAnswer {
-  const has = (u.roles ?? []).map((r) => roleLabel(r));
-  const pending = asked.map((r) => roleLabel(r)).filter((r) => !has.includes(r));
-  if (pending.length) answer.text += `\nInvited, applies once the user accepts: ${pending.join('; ')}.`;
-  return answer;
-}
-
-/** One role's identity: its name and where it applies. */
-const roleKey = (r: RoleAssignment) => `${r.roleName}|${r.groupId ?? ''}|${r.orgId ?? ''}`;
-
-const OWNER_ROLES = new Set(['GLOBAL_OWNER', 'ORG_OWNER', 'GROUP_OWNER']);
-
-type RolesArgs = { userId: string; mode: 'add' | 'remove' | 'replace'; roles: RoleAssignment[] };
-
-/**
- * The complete set to send, from the mode: add and remove start from the roles the user has now, so nothing
- * the person did not mention changes. Without the current roles only replace can be done.
- */
-async function resolveRoles(ctx: ToolContext, given: RolesArgs) {
-  const args = { ...given, roles: await withProjectIds(ctx, given.roles) };
-  const u: User | undefined = await ifSupported(ctx.api, 'user', () =>
-    ctx.api.users.get(args.userId, ctx.req),
-  );
-  const before: RoleAssignment[] | undefined = u ? (u.roles ?? []) : undefined;
-  if (!before && args.mode !== 'replace')
-    throw new ToolInputError(
-      `The current roles of user ${args.userId} cannot be read on this server, so mode ${args.mode} cannot keep the others; use mode replace with the complete new set.`,
-    );
-  const asked = new Set(args.roles.map(roleKey));
-  const next =
-    args.mode === 'replace'
-      ? args.roles
-      : args.mode === 'add'
-        ? [
-            ...(before ?? []),
-            ...args.roles.filter((r) => !(before ?? []).some((b) => roleKey(b) === roleKey(r))),
-          ]
-        : (before ?? []).filter((b) => !asked.has(roleKey(b)));
-  return { user: u, before, next, asked: args.roles };
-}
-
-/** What the person must see before a change of access, outside the data fence: gains, losses and risks. */
-function accessNotes(
-  before: RoleAssignment[],
-  next: RoleAssignment[],
-  mode: RolesArgs['mode'],
-  asked: RoleAssignment[],
-  project: (id: string) => string,
-) {
-  const label = (r: RoleAssignment) => roleLabel(r, project);
-  const had = new Set(before.map(roleKey));
-  const will = new Set(next.map(roleKey));
-  const gained = next.filter((r) => !had.has(roleKey(r)));
-  const lost = before.filter((r) => !will.has(roleKey(r)));
-  const notes = [
-    `Gains: ${gained.map(label).join('; ') || 'nothing'}`,
-    `Loses: ${lost.map(label).join('; ') || 'nothing'}`,
-  ];
-  if (mode === 'remove')
-    for (const r of asked.filter((a) => !had.has(roleKey(a))))
-      notes.push(`Not held, so not removed: ${label(r)}`);
-  if (lost.some((r) => r.roleName === 'ORG_MEMBER' || (r.orgId && !next.some((n) => n.orgId === r.orgId))))
-    notes.push('Warning: this removes organization membership; the user loses access to the organization.');
-  for (const groupId of new Set(lost.flatMap((r) => (r.groupId ? [r.groupId] : []))))
-    if (!next.some((n) => n.groupId === groupId))
-      notes.push(`Warning: this removes the user's last role in project ${project(groupId)}.`);
-  for (const r of lost.filter((x) => OWNER_ROLES.has(String(x.roleName))))
-    notes.push(`Warning: this removes an owner role (${label(r)}).`);
-  return { gained, lost, notes };
-}
 
 export const updateUserRoles = defineTool({
   name: 'update_user_roles',
@@ -335,36 +147,12 @@ export const updateUserRoles = defineTool({
   output: recordOutput,
   check: (args) => checkRoles(args.roles),
   preview: async (ctx, args) => {
-    const { user: u, before, next, asked } = await resolveRoles(ctx, args);
+    const change = await resolveRoles(ctx, args);
     await ctx.names.learnProjects(
-      [...(before ?? []), ...next].flatMap((r) => (r.groupId ? [r.groupId] : [])),
+      [...(change.before ?? []), ...change.next].flatMap((r) => (r.groupId ? [r.groupId] : [])),
       ctx.signal,
     );
-    const label = (r: RoleAssignment) => roleLabel(r, ctx.names.project);
-    const { gained, lost, notes } = before
-      ? accessNotes(before, next, args.mode, asked, ctx.names.project)
-      : {
-          gained: next,
-          lost: [] as RoleAssignment[],
-          notes: [
-            `Gains: ${next.map(label).join('; ') || 'nothing'}`,
-            'The current roles could not be read on this server: every role not listed will be removed.',
-          ],
-        };
-    if (gained.some((r) => !roleLabel(r).endsWith('(global)'))) notes.push(invitationNote);
-    if (before && gained.length === 0 && lost.length === 0)
-      notes.push('The roles are already these: nothing changes.');
-    return {
-      // Names are platform text: sanitized, bounded and code-quoted here, in full only inside the data block.
-      action: `Change the roles of user ${named(u && personName(u), args.userId)} (mode ${args.mode})`,
-      target: { userId: args.userId },
-      current: u ? { username: u.username, roles: before?.map(label).join('; ') || '(none)' } : undefined,
-      changes: [
-        { field: 'roles added', to: gained.map(label).join('; ') || '(none)' },
-        ...(before ? [{ field: 'roles removed', from: lost.map(label).join('; ') || '(none)' }] : []),
-      ],
-      notes,
-    };
+    return rolesPreview(change, ctx.names.project);
   },
   run: async (ctx, args) => {
     // Resolved again at the moment of the change: the set sent is what the preview described, applied to the
@@ -372,12 +160,7 @@ export const updateUserRoles = defineTool({
     const { next, asked } = await resolveRoles(ctx, args);
     return { user: await ctx.api.users.updateRoles(args.userId, next, ctx.req), asked };
   },
-  format: ({ user: u, asked }, args, f) =>
-    withPending(
-      recordAnswer(`Roles of user ${named(personName(u), args.userId)} updated`, u, userPairs, f),
-      asked,
-      u,
-    ),
+  format: ({ user: u, asked }, args, f) => rolesUpdatedAnswer(u, asked, args.userId, f),
 });
 
 export const getUserAccessList = defineTool({
@@ -462,20 +245,44 @@ async function search(ctx: ToolContext, projects: Project[], query: string) {
   }
   return {
     people: [...found.values()],
-    searched: read.length - failed,
-    failed,
-    skipped: projects.length - read.length,
+    searched: {
+      read: read.length - failed,
+      failed,
+      skipped: projects.length - read.length,
+      projects: projects.length,
+      limit: SEARCH_PROJECTS,
+    },
   };
 }
 
-type Found = {
-  people: User[];
-  places: RolePlaces;
-  /** What was searched for, in words, for the headline and the "not found" answer. */
-  sought: string;
-  scope?: string;
-  notes: string[];
-};
+/** The people found, with the names of the projects and organizations their roles are in. */
+async function placed(
+  ctx: ToolContext,
+  projects: Project[],
+  people: User[],
+  sought: string,
+  more: Pick<Found, 'searched' | 'notExactly'> = {},
+): Promise<Found> {
+  const orgIds = [...people.flatMap((u) => (u.roles ?? []).flatMap((r) => (r.orgId ? [r.orgId] : [])))];
+  const orgs = await orgNames(ctx, orgIds);
+  const known = new Map(projects.flatMap((p) => (p.name ? [[p.id, p.name] as [string, string]] : [])));
+  return { people, places: { projects: known, orgs }, sought, ...more };
+}
+
+/** Searched by part of a name, username or email, the people sorted by name. */
+async function searchedFor(
+  ctx: ToolContext,
+  projects: Project[],
+  query: string,
+  notExactly?: string,
+): Promise<Found> {
+  const s = await search(ctx, projects, query);
+  const people = s.people.sort((a, b) => (personName(a) ?? '').localeCompare(personName(b) ?? ''));
+  return placed(ctx, projects, people, `"${query}"`, {
+    searched: s.searched,
+    ...(notExactly !== undefined ? { notExactly } : {}),
+  });
+}
 
 export const findUser = defineTool({
   name: 'find_user',
@@ -499,108 +306,36 @@ export const findUser = defineTool({
   },
   run: async (ctx, args): Promise<Found> => {
     const projects = await visibleProjects(ctx);
-    const result = async (people: User[], sought: string, notes: string[] = [], scope?: string) => {
-      const orgIds = [...people.flatMap((u) => (u.roles ?? []).flatMap((r) => (r.orgId ? [r.orgId] : [])))];
-      const orgs = await orgNames(ctx, orgIds);
-      const known = new Map(projects.flatMap((p) => (p.name ? [[p.id, p.name] as [string, string]] : [])));
-      return { people, places: { projects: known, orgs }, sought, notes, ...(scope ? { scope } : {}) };
-    };
     if (args.userId !== undefined)
-      return result([await ctx.api.users.get(args.userId, ctx.req)], `userId "${args.userId}"`);
-    const searched = async (query: string, sought: string, first: string[] = []) => {
-      const s = await search(ctx, projects, query);
-      const notes = [...first];
-      if (s.failed) notes.push(`The members of ${plural(s.failed, 'project')} could not be read.`);
-      if (s.skipped)
-        notes.push(
-          `Only the first ${SEARCH_PROJECTS} of ${projects.length} projects were searched (the request budget); give projectId to list one project's members.`,
-        );
-      return result(
-        s.people.sort((a, b) => (personName(a) ?? '').localeCompare(personName(b) ?? '')),
-        sought,
-        notes,
-        `the members of ${plural(s.searched, 'project')}`,
+      return placed(
+        ctx,
+        projects,
+        [await ctx.api.users.get(args.userId, ctx.req)],
+        `userId "${args.userId}"`,
       );
-    };
-    if (args.query !== undefined) return searched(args.query, `"${args.query}"`);
+    if (args.query !== undefined) return searchedFor(ctx, projects, args.query);
     if (args.username !== undefined) {
       try {
-        return result([await ctx.api.users.byName(args.username, ctx.req)], `username "${args.username}"`);
+        const u = await ctx.api.users.byName(args.username, ctx.req);
+        return placed(ctx, projects, [u], `username "${args.username}"`);
       } catch (e) {
         // No exact username (or no such route): the same words as part of a name, username or email.
         if (!(e instanceof ApiError) || (e.status !== 404 && !isMissingEndpoint(e))) throw e;
-        return searched(args.username, `"${args.username}"`, [
-          `No user has exactly the username "${cell(args.username, 120)}"; searched for it as part of a name, username or email.`,
-        ]);
+        return searchedFor(ctx, projects, args.username, args.username);
       }
     }
     const projectId = args.projectId as string;
     const members = await ctx.api.users.ofProject(projectId, { itemsPerPage: 500 }, ctx.req);
-    return result(members.results, `the members of project ${projectId}`);
+    return placed(ctx, projects, members.results, `the members of project ${projectId}`);
   },
   format: (r, args, f) => {
+    // Without a query, username or userId, the project's members are listed.
     const isMembers = args.query === undefined && args.username === undefined && args.userId === undefined;
-    const n = r.people.length;
-    const title = isMembers
-      ? `# Members of project ${f.names.project(args.projectId as string)} — ${n}`
-      : `# People matching ${cell(r.sought, 120)} — ${n} found${r.scope ? ` among ${r.scope}` : ''}`;
-    const results = redact(r.people).map((u) => ({
-      ...u,
-      roleNames: (u.roles ?? []).map((x) => placedRole(x, r.places)),
-    }));
-    const lines = [title, ...r.notes];
-    if (n === 0)
-      lines.push(
-        isMembers
-          ? 'This project has no members the key can see.'
-          : `No one${r.scope ? ` among ${r.scope}` : ''} has a name, username or email holding ${cell(r.sought, 120)}. Try a shorter part of the name, or list_projects and find_user with a projectId to list a project's members.`,
-      );
-    else {
-      lines.push(
-        f.fence.notice,
-        f.fence.wrap(
-          redact(r.people)
-            .map((u) => personBlock(u, r.places))
-            .join('\n\n'),
-        ),
-      );
-      lines.push(
-        n > 1 && !isMembers
-          ? 'Next: pick the person by name with whoever asked, then update_user_roles with their userId; nothing is changed on a guess.'
-          : 'Next: update_user_roles with the userId, mode add or remove, and roles whose groupId is a project id or name.',
-      );
-    }
-    return {
-      text: lines.join('\n'),
-      structured: { totalCount: n, pageNum: 1, itemsPerPage: Math.max(n, 1), results },
-    };
+    return foundAnswer(r, isMembers ? (args.projectId as string) : undefined, f);
   },
 });
 
-function keyAnswer(title: string, key: KeptKey, f: FormatContext): ToolAnswer {
-  const k = shownKey(key);
-  const body = fields([
-    ['Description', k.desc],
-    ['API key id', k.id],
-    ['Public key', k.publicKey],
-    ['Roles', (k.roles ?? []).map((r) => roleLabel(r, f.names.project))],
-  ]);
-  return {
-    text: [
-      `# ${title}`,
-      f.fence.notice,
-      f.fence.wrap(body),
-      keyNote(k),
-      `**Private key**: ${cell(k.privateKey, 100)}`,
-    ].join('\n'),
-    structured: { record: k },
-  };
-}
-
 const desc = text('desc', 250).describe('What it is for and who holds it');
-
-const mintNote =
-  'Its private key is written to a 0600 file on the server and shown masked, never in this chat.';
 
 export const createOrgApiKey = defineTool({
   name: 'create_org_api_key',
@@ -615,24 +350,13 @@ export const createOrgApiKey = defineTool({
     roles: upTo(z.enum(ORG_ROLES), 4, 'roles').min(1).describe('Roles of the key'),
   },
   output: recordOutput,
-  preview: async (_ctx, args) => {
-    const orgId = args.orgId;
-    return {
-      action: `Create an API key in organization ${orgId} with roles ${args.roles.join(', ')}`,
-      target: { org: orgId },
-      changes: [
-        { field: 'desc', to: args.desc },
-        { field: 'roles', to: args.roles.join(', ') },
-      ],
-      notes: [mintNote, 'Anyone holding the key acts with these roles until it is deleted.'],
-    };
-  },
+  preview: async (_ctx, args) => orgKeyPreview(args),
   run: async (ctx, args) =>
     keepKey(
       ctx.secrets,
       await ctx.api.apiKeys.createForOrg(args.orgId, { desc: args.desc, roles: args.roles }, ctx.req),
     ),
-  format: (key, args, f) => keyAnswer(`API key created in organization ${args.orgId}`, key, f),
+  format: (key, args, f) => orgKeyAnswer(key, args.orgId, f),
 });
 
 export const createProjectApiKey = defineTool({
@@ -652,24 +376,12 @@ export const createProjectApiKey = defineTool({
   },
   output: recordOutput,
   check: checkProjectKey,
-  preview: async (ctx, args) => {
-    const projectId = args.projectId;
-    return {
-      action: `Create an API key for project ${ctx.names.project(projectId)}${args.roles ? ` with roles ${args.roles.join(', ')}` : ''}`,
-      target: { project: projectId },
-      changes: [
-        ...(args.desc ? [{ field: 'desc', to: args.desc }] : []),
-        ...(args.roles ? [{ field: 'roles', to: args.roles.join(', ') }] : []),
-      ],
-      notes: [mintNote, "The key also becomes a member of the project's organization."],
-    };
-  },
+  preview: async (ctx, args) => projectKeyPreview(args, ctx.names.project),
   run: async (ctx, args) => {
     const body = { desc: args.desc, roles: args.roles };
     return keepKey(ctx.secrets, await ctx.api.apiKeys.createForProject(args.projectId, body, ctx.req));
   },
-  format: (key, args, f) =>
-    keyAnswer(`API key created for project ${f.names.project(args.projectId)}`, key, f),
+  format: (key, args, f) => projectKeyAnswer(key, args.projectId, f),
 });
 
 function checkProjectKey(args: { desc?: string; roles?: string[] }): void {

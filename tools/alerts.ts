@@ -3,26 +3,22 @@
 
 import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
-import { listAnswer, recordAnswer } from '../src/format/answers.js';
-import { fields } from '../src/format/markdown.js';
+import { listAnswer } from '../src/format/answers.js';
 import {
   ackPreview,
-  ackState,
   alertList,
-  alertWhat,
-  alertWhere,
-  condition,
   configList,
-  configName,
   globalAlertList,
   globalConfigList,
 } from '../src/format/views/alerts.js';
+import {
+  enabledAnswer,
+  enabledPreview,
+  globalAckAnswer,
+  matcherNamesAnswer,
+} from '../src/format/views/alerts-answers.js';
 import { ackComment, ids, isoTime, page } from '../src/tool/ids.js';
-import { defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';
-import { named } from '../src/untrusted.js';
-
-/** Said of endpoints some servers lack (the same words as list_projects'). */
-const BEYOND = '(not on every server)';
+import { BEYOND, defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';
 
 export const listGlobalAlertConfigs = defineTool({
   name: 'list_global_alert_configs',
@@ -88,30 +84,13 @@ export const setAlertConfigEnabled = defineTool({
     const current = await ctx.api.alertConfigs.get(args.projectId, args.alertConfigId, {
       signal: ctx.signal,
     });
-    return {
-      action: `${args.enabled ? 'Enable' : 'Disable'} alert configuration ${named(configName(current), args.alertConfigId)}`,
-      target: { project: args.projectId, alertConfigId: args.alertConfigId },
-      current: { eventType: current.eventTypeName, enabled: current.enabled, condition: condition(current) },
-      changes: [{ field: 'enabled', from: current.enabled, to: args.enabled }],
-      notes: args.enabled
-        ? []
-        : ['While disabled, this configuration raises no alerts and sends no notifications.'],
-    };
+    return enabledPreview(current, args);
   },
   run: (ctx, args) =>
     ctx.api.alertConfigs.setEnabled(args.projectId, args.alertConfigId, args.enabled, {
       signal: ctx.signal,
     }),
-  format: (c, args, f) =>
-    recordAnswer(
-      `Alert configuration ${named(configName(c), args.alertConfigId)} is now ${c.enabled ? 'enabled' : 'disabled'}`,
-      c,
-      (s) => [
-        ['Event type', s.eventTypeName],
-        ['Condition', condition(s)],
-      ],
-      f,
-    ),
+  format: (c, args, f) => enabledAnswer(c, args.alertConfigId, f),
 });
 
 export const listOpenAlertsForConfig = defineTool({
@@ -152,10 +131,7 @@ export const listMatcherFieldNames = defineTool({
   input: {},
   output: { fieldNames: z.array(z.string()) },
   run: (ctx) => ctx.api.alertConfigs.matcherFieldNames(ctx.req),
-  format: (names, _args, f) => ({
-    text: `# Matcher field names — ${names.length}\n${f.fence.wrap(fields([['Field names', names]]))}`,
-    structured: { fieldNames: names },
-  }),
+  format: (names, _args, f) => matcherNamesAnswer(names, f),
 });
 
 export const acknowledgeGlobalAlert = defineTool({
@@ -190,19 +166,7 @@ export const acknowledgeGlobalAlert = defineTool({
       { acknowledgedUntil: args.acknowledgedUntil, acknowledgementComment: args.acknowledgementComment },
       ctx.req,
     ),
-  format: (a, args, f) =>
-    recordAnswer(
-      `Global alert ${args.alertId}`,
-      a,
-      (s) => [
-        ['Status', s.status],
-        ['What', alertWhat(s)],
-        ['Where', alertWhere(s)],
-        ['Acknowledged', ackState(s, f.now, f.names)],
-        ['Comment', s.acknowledgementComment],
-      ],
-      f,
-    ),
+  format: (a, args, f) => globalAckAnswer(a, args.alertId, f),
 });
 
 export const listOpenGlobalAlertsForConfig = defineTool({

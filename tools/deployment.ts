@@ -1,11 +1,15 @@
 // The deployment toolset: hosts, disk partitions and agent links.
 import { z } from 'zod';
 import type { DiskPartition, Page } from '../src/api/client.js';
-import { listAnswer, recordAnswer } from '../src/format/answers.js';
-import { fields } from '../src/format/markdown.js';
-import { hostList } from '../src/format/views/deployment.js';
+import { listAnswer } from '../src/format/answers.js';
+import {
+  agentLinksAnswer,
+  hostList,
+  partitionAnswer,
+  partitionsAnswer,
+} from '../src/format/views/deployment.js';
 import { ids, page } from '../src/tool/ids.js';
-import { defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
+import { BEYOND, defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
 import type { AGENT_TYPES } from '../src/vocabulary/index.js';
 
 // Real servers prefix rels with a vendor URL; only the suffix is meaningful.
@@ -33,24 +37,14 @@ export const getAgentLinks = defineTool({
       const suffix = Object.keys(REL_SUFFIX).find((s) => l.rel.endsWith(s));
       return suffix ? [REL_SUFFIX[suffix] as string] : [];
     });
-    const calls = agentTypes.map((t) => `list_agents with agentType=${t}`);
-    return {
-      text: [
-        `# Agent resources of project ${f.names.project(args.projectId)} — ${agentTypes.length} agent lists`,
-        f.fence.notice,
-        f.fence.wrap(fields([['Relations', links.map((l) => l.rel)]])),
-        calls.length ? `Next: ${calls.join('; ')}.` : 'The project offers no agent lists.',
-      ].join('\n'),
-      structured: { agentTypes, links },
-    };
+    return agentLinksAnswer(links, agentTypes, args.projectId, f);
   },
 });
 
 export const listHosts = defineTool({
   name: 'list_hosts',
   title: 'List hosts',
-  description:
-    "Lists a project's hosts (processes): hostId, host, type, replica set, last ping. Use to find a hostId; next get_disk_partition. (not on every server)",
+  description: `Lists a project's hosts (processes): hostId, host, type, replica set, last ping. Use to find a hostId; next get_disk_partition. ${BEYOND}`,
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -92,24 +86,8 @@ export const getDiskPartition = defineTool({
       ? ctx.api.hosts.diskPartition(projectId, args.hostId, args.partitionName, o)
       : ctx.api.hosts.listDisks(projectId, args.hostId, { itemsPerPage: 500 }, o);
   },
-  format: (d, args, f): ToolAnswer => {
-    if (isPage(d)) {
-      const names = d.results.map((p) => String(p.partitionName ?? '?'));
-      const body = names.length ? f.fence.wrap(names.join(', ')) : 'No partitions reported.';
-      return {
-        text: `# Disk partitions of host ${f.names.host(args.hostId)} — ${d.totalCount}\n${body}\nNext: get_disk_partition with a partitionName.`,
-        structured: { partitions: names },
-      };
-    }
-    return recordAnswer(
-      `Disk partition ${args.partitionName} of host ${args.hostId}`,
-      d,
-      // The spec names only partitionName; servers add more, so show every plain field they send.
-      (s) =>
-        Object.entries(s)
-          .filter(([k, v]) => k !== 'links' && (v === null || typeof v !== 'object'))
-          .map(([k, v]) => [k, v] as [string, unknown]),
-      f,
-    );
-  },
+  format: (d, args, f): ToolAnswer =>
+    isPage(d)
+      ? partitionsAnswer(d.results, d.totalCount, args.hostId, f)
+      : partitionAnswer(d, args.partitionName as string, args.hostId, f),
 });

@@ -3,23 +3,18 @@ import { z } from 'zod';
 import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
 import { fetchAll } from '../src/api/paging.js';
 import { loadWindows } from '../src/feeds/alerts.js';
-import { listAnswer, recordAnswer } from '../src/format/answers.js';
-import { when } from '../src/format/markdown.js';
-import { redact } from '../src/format/redact.js';
 import { conditionWords, configName } from '../src/format/views/alerts.js';
 import {
-  dataOperation,
   type EventTargets,
-  eventList,
+  eventAnswer,
+  eventsAnswer,
   eventTarget,
-  eventWho,
+  newestFirst,
   noTargets,
-  whatChanged,
 } from '../src/format/views/events.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
-  type FormatContext,
   listOutput,
   pageQuery,
   recordOutput,
@@ -134,43 +129,9 @@ function checkRange(args: { minDate?: string; maxDate?: string }): void {
     throw new ToolInputError('minDate must not be after maxDate.');
 }
 
-const newestFirst = (p: Page<ApiEvent>): Page<ApiEvent> => ({
-  ...p,
-  results: [...p.results].sort(
-    (a, b) => (Date.parse(b.created ?? '') || 0) - (Date.parse(a.created ?? '') || 0),
-  ),
-});
-
 /** The tool's read, with the keys' descriptions learned alongside (a failed look-up never fails the call). */
 const withKeys = async <T>(keys: Promise<void>, read: Promise<T>): Promise<T> =>
   (await Promise.all([read, keys]))[0];
-
-function eventsAnswer(
-  result: Page<ApiEvent> & { searched?: { read: number; of: number }; targets?: EventTargets },
-  args: { pageNum?: number; itemsPerPage?: number },
-  title: string,
-  next: string,
-  f: FormatContext,
-) {
-  const { searched: s, targets, ...page } = result;
-  const answer = listAnswer(
-    newestFirst(page),
-    pageQuery(args),
-    {
-      title,
-      ...eventList(targets),
-      next,
-      empty: 'No events match. Widen minDate/maxDate or drop a filter.',
-    },
-    f,
-  );
-  if (s) {
-    const note = `Matched who/target over the ${s.read} newest of ${s.of} events${s.read < s.of ? `; older ones were not read: narrow with minDate/maxDate or eventType` : ''}.`;
-    answer.text += `\n${note}`;
-    answer.structured.searched = { ...s, note };
-  }
-  return answer;
-}
 
 export const listProjectEvents = defineTool({
   name: 'list_project_events',
@@ -211,7 +172,7 @@ export const listProjectEvents = defineTool({
   format: (result, args, f) =>
     eventsAnswer(
       result,
-      args,
+      pageQuery(args),
       `Events of project ${f.names.project(args.projectId)}`,
       'get_project_event with an eventId for who, from where and what changed',
       f,
@@ -244,40 +205,8 @@ export const getProjectEvent = defineTool({
     );
     return { e, targets: await targets };
   },
-  format: ({ e, targets }, args, f) => {
-    const answer = recordAnswer(
-      `Event ${args.eventId}`,
-      e,
-      (s) => [
-        ['Time', when(s.created, f.now)],
-        ['Type', s.eventTypeName],
-        ['Who', eventWho(s, f.names)],
-        ['From address', s.remoteAddress],
-        ['Data operation', dataOperation(s)],
-        ['Target', dataOperation(s) ? undefined : eventTarget(s, targets)],
-        ['Alert', s.alertId],
-        ['Alert configuration', s.alertConfigId],
-        [
-          'Metric',
-          s.metricName && `${s.metricName} = ${s.currentValue?.number ?? '?'} ${s.currentValue?.units ?? ''}`,
-        ],
-        ['Changes', s.diffs?.length ? s.diffs.map(diffLine) : whatChanged(s) || undefined],
-      ],
-      f,
-      e.alertId ? `get_alert_config with alertConfigId=${e.alertConfigId ?? '?'}` : undefined,
-    );
-    if (!f.detailed && args.includeRaw && e.raw !== undefined)
-      answer.text += `\n### Raw document\n${f.fence.wrap(JSON.stringify(redact(e.raw), null, 1))}`;
-    return answer;
-  },
+  format: ({ e, targets }, args, f) => eventAnswer(e, targets, args, f),
 });
-
-function diffLine(d: NonNullable<ApiEvent['diffs']>[number]): string {
-  const params = (d.params ?? []).map(
-    (p) => `${p.param ?? p.display ?? '?'}: ${p.old ?? '∅'} → ${p.new ?? '∅'}`,
-  );
-  return `${d.status ?? ''} ${d.type ?? ''} ${d.name ?? d.id ?? ''}${params.length ? ` (${params.join('; ')})` : ''}`.trim();
-}
 
 export const listGlobalEvents = defineTool({
   name: 'list_global_events',
@@ -300,5 +229,11 @@ export const listGlobalEvents = defineTool({
     );
   },
   format: (result, args, f) =>
-    eventsAnswer(result, args, 'Global events', 'list_project_events for the events of one project', f),
+    eventsAnswer(
+      result,
+      pageQuery(args),
+      'Global events',
+      'list_project_events for the events of one project',
+      f,
+    ),
 });

@@ -1,22 +1,19 @@
 // The integrations toolset: third-party integrations (PagerDuty, Slack, webhooks), listed and replaced.
 import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
-import type { Integration, Page } from '../src/api/client.js';
+import type { Integration } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
 import { fetchAll } from '../src/api/paging.js';
-import { listAnswer } from '../src/format/answers.js';
-import { isSecretKey, mask, redact } from '../src/format/redact.js';
 import { conditionWords } from '../src/format/views/alerts.js';
-import { integrationList, type KeyedNotification, rotationNotes } from '../src/format/views/integrations.js';
-import { ids, text } from '../src/tool/ids.js';
 import {
-  defineTool,
-  type FormatContext,
-  listOutput,
-  type Preview,
-  type ToolContext,
-  ToolInputError,
-} from '../src/tool/index.js';
+  integrationPreview,
+  integrationSavedAnswer,
+  integrationsAnswer,
+  type Keyed,
+  type KeyedNotification,
+} from '../src/format/views/integrations.js';
+import { ids, text } from '../src/tool/ids.js';
+import { BEYOND, defineTool, listOutput, type ToolContext, ToolInputError } from '../src/tool/index.js';
 import {
   ANY_INTEGRATION_TYPE,
   type Dialect,
@@ -107,7 +104,7 @@ async function keyedNotifications(
   type: IntegrationType,
   settings: Settings,
   current: Integration | undefined,
-): Promise<{ oldEnding?: string; found: KeyedNotification[] } | undefined> {
+): Promise<Keyed | undefined> {
   const k = NOTIFICATION_KEY_FIELDS[type];
   if (!k || settings[k.key] === undefined) return undefined;
   const oldEnding = keyEnding(current?.[fieldNameIn(k.key, ctx.api.dialect.current())]);
@@ -131,9 +128,6 @@ async function keyedNotifications(
     }
   return { ...(oldEnding ? { oldEnding } : {}), found };
 }
-
-const PAGING_A_CAVEAT =
-  'Existing alert notifications keep the old key: each must be removed and re-added to use the new one.';
 
 /** Checks the settings against the type's fields before anything is sent; the message names what to fix. */
 export function checkSettings(type: string, s: Settings): void {
@@ -164,38 +158,10 @@ export function checkSettings(type: string, s: Settings): void {
       throw new ToolInputError(`settings.${k} must be a full URL such as https://hooks.example.com/…`);
 }
 
-// Beyond the shared secret names: every key, token or password of any type (APM_SAAS's licenseKey, …).
-const SECRETISH = /key|token|secret|password/i;
-
-/** One field as it may be shown: secrets masked (URLs keep their origin). */
-function shown(k: string, v: unknown): unknown {
-  if (typeof v === 'string' && v !== '' && !isSecretKey(k) && SECRETISH.test(k)) return mask(v);
-  return (redact({ [k]: v }) as Record<string, unknown>)[k];
-}
-
-const masked = (i: Integration): Integration =>
-  Object.fromEntries(Object.entries(i).map(([k, v]) => [k, k === 'type' ? v : shown(k, v)])) as Integration;
-
-function integrationAnswer(page: Page<Integration>, title: string, f: FormatContext, next: string) {
-  const all = Math.max(page.totalCount, page.results.length, 1);
-  return listAnswer(
-    { ...page, results: page.results.map(masked) },
-    { pageNum: 1, itemsPerPage: all },
-    {
-      title,
-      ...integrationList,
-      next,
-      empty: 'This project has no third-party integrations.',
-    },
-    f,
-  );
-}
-
 export const listIntegrations = defineTool({
   name: 'list_integrations',
   title: 'List integrations',
-  description:
-    "Lists a project's integrations, keys masked. Use before put_integration or to see where notifications go. (not on every server)",
+  description: `Lists a project's integrations, keys masked. Use before put_integration or to see where notifications go. ${BEYOND}`,
   kind: 'read',
   input: { projectId: ids.project.optional() },
   output: listOutput,
@@ -205,7 +171,7 @@ export const listIntegrations = defineTool({
     return page;
   },
   format: (result, args, f) =>
-    integrationAnswer(
+    integrationsAnswer(
       result,
       `Integrations of project ${f.names.project(args.projectId)}`,
       f,
@@ -246,38 +212,21 @@ export const putIntegration = defineTool({
     if (listed) learnDialect(ctx, listed.results);
     const dialect = ctx.api.dialect.current();
     const current = listed?.results.find((i) => specIntegrationType(String(i.type)) === type);
-    const changes: NonNullable<Preview['changes']> = [];
-    for (const [k, v] of Object.entries(settings)) {
-      // The server sends secrets masked, so a secret cannot be compared: it is always listed.
-      const from = shown(k, current?.[fieldNameIn(k, dialect)]);
-      const to = shown(k, v);
-      if (isSecretKey(k) || SECRETISH.test(k) || from !== to) changes.push({ field: k, from, to });
-    }
-    const notes: string[] = [];
     const keyed = await keyedNotifications(ctx, projectId, type, settings, current).catch((e) => {
       if (ctx.signal.aborted) throw e;
       ctx.logger.debug('alert configurations not readable for a key change', { error: String(e) });
       return undefined;
     });
-    if (keyed) notes.push(...rotationNotes(args.integrationType, keyed.oldEnding, keyed.found));
-    else if (type === 'INCIDENT_PAGING_A') notes.push(PAGING_A_CAVEAT);
-    if (type === 'TEAM_CHAT_B' && !current)
-      notes.push(
-        'TEAM_CHAT_B is first set up in the web console; this call only reconfigures an existing one.',
-      );
-    if (settings.region === 'EU') notes.push('The EU region needs the region API URL setting on the server.');
-    notes.push(
-      current
-        ? 'Secrets show only their last 4 characters; unchanged secrets look the same on both sides.'
-        : 'No integration of this type exists yet: it will be added.',
-    );
-    return {
-      action: `${current ? 'Replace' : 'Add'} the ${args.integrationType} integration of project ${ctx.names.project(projectId)}`,
-      target: { project: projectId, integrationType: args.integrationType },
-      current: current ? masked(current) : undefined,
-      changes,
-      notes,
+    const change = {
+      projectId,
+      integrationType: args.integrationType,
+      type,
+      settings,
+      current,
+      dialect,
+      keyed,
     };
+    return integrationPreview(change, ctx.names.project(projectId));
   },
   run: async (ctx, args) => {
     const { type, settings } = specOf(args);
@@ -296,25 +245,8 @@ export const putIntegration = defineTool({
     return { page: await saveIntegration(ctx, args, type, settings), keyed };
   },
   format: (result, args, f) => {
-    // The key is copied into each notification when it is added: the answer names the configurations that
-    // keep the old one and how to finish, as the preview did, and never claims the new key is in use there.
     const pagingA = specIntegrationType(args.integrationType) === 'INCIDENT_PAGING_A';
-    const answer = integrationAnswer(
-      result.page,
-      `${args.integrationType} integration saved — integrations of project ${f.names.project(args.projectId)}`,
-      f,
-      result.keyed?.found.length
-        ? 'get_alert_config with an alertConfigId above shows its notifications'
-        : pagingA && !result.keyed
-          ? 'get_alert_config shows which alert notifications use INCIDENT_PAGING_A'
-          : 'new notifications of this type now use the new settings',
-    );
-    if (result.keyed) {
-      const notes = rotationNotes(args.integrationType, result.keyed.oldEnding, result.keyed.found);
-      answer.text += `\n${notes.map((n) => `- ${n}`).join('\n')}`;
-      answer.structured.stillOnOldKey = result.keyed.found.filter((k) => k.usesOld);
-    } else if (pagingA) answer.text += `\n${PAGING_A_CAVEAT}`;
-    return answer;
+    return integrationSavedAnswer(result.page, result.keyed, { ...args, pagingA }, f);
   },
 });
 

@@ -2,9 +2,7 @@
 import { listAnswer } from '../src/format/answers.js';
 import { projectList } from '../src/format/views/projects.js';
 import { page } from '../src/tool/ids.js';
-import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
-
-const BEYOND = '(not on every server)';
+import { BEYOND, defineTool, listOutput, pageQuery } from '../src/tool/index.js';
 
 export const listProjects = defineTool({
   name: 'list_projects',

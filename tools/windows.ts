@@ -3,19 +3,24 @@ import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
 import { alertTypeOf, loadOpenAlerts } from '../src/feeds/alerts.js';
-import { listAnswer, recordAnswer } from '../src/format/answers.js';
-import { when } from '../src/format/markdown.js';
+import { listAnswer } from '../src/format/answers.js';
 import { alertWhat, alertWhere, conditionWords, pagesVia } from '../src/format/views/alerts.js';
 import {
+  type Quiet,
   type Silenced,
-  silenceNotes,
-  windowCurrent,
+  windowAnswer,
+  windowCreatedAnswer,
+  windowCreatePreview,
+  windowDeletedAnswer,
+  windowDeletePreview,
   windowList,
-  windowPairs,
   windowState,
+  windowUpdatedAnswer,
+  windowUpdatePreview,
 } from '../src/format/views/windows.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
+  BEYOND,
   defineTool,
   listOutput,
   type Preview,
@@ -24,7 +29,6 @@ import {
   type ToolContext,
   ToolInputError,
 } from '../src/tool/index.js';
-import { cell, named } from '../src/untrusted.js';
 
 const alertTypeNames = upTo(
   typeName('alert type names are upper case, e.g. HOST or REPLICA_SET'),
@@ -62,7 +66,7 @@ async function readWindow(ctx: ToolContext, projectId: string, windowId: string)
  * and its open alerts of them, each with the paging services it notifies. Windows have no hosts: every host
  * of the project is in scope.
  */
-async function whatGoesQuiet(ctx: ToolContext, projectId: string, types: string[]) {
+async function whatGoesQuiet(ctx: ToolContext, projectId: string, types: string[]): Promise<Quiet> {
   let r: Awaited<ReturnType<typeof loadOpenAlerts>>;
   try {
     r = await loadOpenAlerts(ctx.api, projectId, { signal: ctx.signal });
@@ -107,8 +111,7 @@ function checkDates(start: string | undefined, end: string | undefined, now: Dat
 export const listMaintenanceWindows = defineTool({
   name: 'list_maintenance_windows',
   title: 'List maintenance windows',
-  description:
-    "Lists a project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or to explain silenced alerts. (not on every server)",
+  description: `Lists a project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or to explain silenced alerts. ${BEYOND}`,
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -140,21 +143,13 @@ export const getMaintenanceWindow = defineTool({
   },
   output: recordOutput,
   run: (ctx, args) => readWindow(ctx, args.projectId, args.maintenanceWindowId),
-  format: (w, args, f) =>
-    recordAnswer(
-      `Maintenance window ${args.maintenanceWindowId}`,
-      w,
-      (s) => windowPairs(s, f.now),
-      f,
-      'update_maintenance_window to move or extend it, delete_maintenance_window to end it',
-    ),
+  format: (w, args, f) => windowAnswer(w, args.maintenanceWindowId, f),
 });
 
 export const createMaintenanceWindow = defineTool({
   name: 'create_maintenance_window',
   title: 'Create a maintenance window',
-  description:
-    'Mutes notifications of the given alert types in a project from startDate to endDate. Use for planned work; for one alert use acknowledge_alert. (not on every server)',
+  description: `Mutes notifications of the given alert types in a project from startDate to endDate. Use for planned work; for one alert use acknowledge_alert. ${BEYOND}`,
   kind: 'write',
   // Asks first when it would silence paging alerts (kindFromPreview).
   maxKind: 'destructive',
@@ -170,33 +165,9 @@ export const createMaintenanceWindow = defineTool({
   check: (args, now) => checkDates(args.startDate, args.endDate, now),
   kindFromPreview: pagingRisk,
   preview: async (ctx, args) => {
-    const projectId = args.projectId;
     const now = ctx.now();
-    const quiet = await whatGoesQuiet(ctx, projectId, args.alertTypeNames);
-    return {
-      action: `Create a maintenance window in project ${ctx.names.project(projectId)} muting ${args.alertTypeNames.join(', ')} project-wide`,
-      target: { project: projectId },
-      changes: [
-        { field: 'startDate', to: when(args.startDate, now) },
-        { field: 'endDate', to: when(args.endDate, now) },
-        { field: 'alertTypeNames', to: args.alertTypeNames.join(', ') },
-        ...(args.description ? [{ field: 'description', to: args.description }] : []),
-      ],
-      proposed: {
-        startDate: args.startDate,
-        endDate: args.endDate,
-        alertTypeNames: args.alertTypeNames,
-        pagesSilenced: quiet.unread ? 1 : quiet.pagingConfigs.length,
-      },
-      notes: silenceNotes({
-        project: ctx.names.project(projectId),
-        types: args.alertTypeNames,
-        configs: quiet.configs,
-        unread: quiet.unread,
-        from: when(args.startDate, now),
-        to: when(args.endDate, now),
-      }),
-    };
+    const quiet = await whatGoesQuiet(ctx, args.projectId, args.alertTypeNames);
+    return windowCreatePreview(args, quiet, ctx.names.project(args.projectId), now);
   },
   run: (ctx, args) => {
     return ctx.api.maintenanceWindows.create(
@@ -210,14 +181,7 @@ export const createMaintenanceWindow = defineTool({
       ctx.req,
     );
   },
-  format: (w, _args, f) =>
-    recordAnswer(
-      `Maintenance window ${cell(w.id, 40)} created`,
-      w,
-      (s) => windowPairs(s, f.now),
-      f,
-      `delete_maintenance_window with maintenanceWindowId=${cell(w.id, 40)} ends it early`,
-    ),
+  format: (w, _args, f) => windowCreatedAnswer(w, f),
 });
 
 export const updateMaintenanceWindow = defineTool({
@@ -252,19 +216,6 @@ export const updateMaintenanceWindow = defineTool({
         `The window would start after it ends (start ${start}, end ${end}); change both dates together.`,
       );
     const now = ctx.now();
-    const changes: NonNullable<Preview['changes']> = [];
-    if (body.startDate)
-      changes.push({ field: 'startDate', from: when(w.startDate, now), to: when(body.startDate, now) });
-    if (body.endDate)
-      changes.push({ field: 'endDate', from: when(w.endDate, now), to: when(body.endDate, now) });
-    if (body.alertTypeNames)
-      changes.push({
-        field: 'alertTypeNames',
-        from: (w.alertTypeNames ?? []).join(', '),
-        to: body.alertTypeNames.join(', '),
-      });
-    if (body.description !== undefined)
-      changes.push({ field: 'description', from: w.description, to: body.description });
     const types = body.alertTypeNames ?? w.alertTypeNames ?? [];
     const quiet = await whatGoesQuiet(ctx, projectId, types);
     // Widening: new types, an earlier start or a later end. Pages it silences that it did not before, or
@@ -273,37 +224,12 @@ export const updateMaintenanceWindow = defineTool({
     const later = (a?: string, b?: string) => Boolean(a && b && Date.parse(a) > Date.parse(b));
     const widens =
       types.some((t) => !oldTypes.includes(t)) || later(end, w.endDate) || later(w.startDate, start);
-    return {
-      action: `Update maintenance window ${named(w.description, args.maintenanceWindowId)} in project ${ctx.names.project(projectId)}`,
-      target: { project: projectId, maintenanceWindowId: args.maintenanceWindowId },
-      current: windowCurrent(w, now),
-      changes,
-      proposed: {
-        maintenanceWindowId: args.maintenanceWindowId,
-        startDate: start,
-        endDate: end,
-        alertTypeNames: types,
-        pagesSilenced: widens ? (quiet.unread ? 1 : quiet.pagingConfigs.length) : 0,
-      },
-      notes: silenceNotes({
-        project: ctx.names.project(projectId),
-        types,
-        configs: quiet.configs,
-        unread: quiet.unread,
-        from: when(start, now),
-        to: when(end, now),
-      }),
-    };
+    const change = { ...args, body, start, end, types, widens };
+    return windowUpdatePreview(w, change, quiet, ctx.names.project(projectId), now);
   },
   run: (ctx, args) =>
     ctx.api.maintenanceWindows.update(args.projectId, args.maintenanceWindowId, updateBody(args), ctx.req),
-  format: (w, args, f) =>
-    recordAnswer(
-      `Maintenance window ${args.maintenanceWindowId} updated`,
-      w,
-      (s) => windowPairs(s, f.now),
-      f,
-    ),
+  format: (w, args, f) => windowUpdatedAnswer(w, args.maintenanceWindowId, f),
 });
 
 type WindowUpdate = { startDate?: string; endDate?: string; alertTypeNames?: string[]; description?: string };
@@ -332,20 +258,8 @@ export const deleteMaintenanceWindow = defineTool({
   input: { projectId: ids.project.optional(), maintenanceWindowId: ids.window },
   output: { deleted: z.boolean(), maintenanceWindowId: z.string(), state: z.string().optional() },
   preview: async (ctx, args) => {
-    const projectId = args.projectId;
-    const w = await readWindow(ctx, projectId, args.maintenanceWindowId);
-    const now = ctx.now();
-    const types = (w.alertTypeNames ?? []).join(', ') || 'its alert types';
-    return {
-      action: `Delete maintenance window ${named(w.description, args.maintenanceWindowId)} in project ${ctx.names.project(projectId)} (ends ${when(w.endDate, now) ?? '?'})`,
-      target: { project: projectId, maintenanceWindowId: args.maintenanceWindowId },
-      current: windowCurrent(w, now),
-      notes: [
-        windowState(w, now) === 'upcoming'
-          ? `This window has not started: nothing is muted yet. Deleting it cancels the planned muting of ${types} notifications from ${when(w.startDate, now)} to ${when(w.endDate, now)}.`
-          : `Notifications for ${types} resume as soon as the window is deleted.`,
-      ],
-    };
+    const w = await readWindow(ctx, args.projectId, args.maintenanceWindowId);
+    return windowDeletePreview(w, args, ctx.names.project(args.projectId), ctx.now());
   },
   run: async (ctx, args) => {
     const projectId = args.projectId;
@@ -354,12 +268,5 @@ export const deleteMaintenanceWindow = defineTool({
     await ctx.api.maintenanceWindows.delete(projectId, args.maintenanceWindowId, ctx.req);
     return { deleted: true, maintenanceWindowId: args.maintenanceWindowId, state: windowState(w, ctx.now()) };
   },
-  format: (r) => ({
-    text: `# Maintenance window ${r.maintenanceWindowId} deleted\n${
-      r.state === 'upcoming'
-        ? 'It had not started, so nothing was muted; the muting it planned will not happen.'
-        : 'The notifications it muted are on again.'
-    }\nNext: list_maintenance_windows to see what is still muted.`,
-    structured: r,
-  }),
+  format: (r) => windowDeletedAnswer(r),
 });

@@ -4,17 +4,14 @@
 import type { z } from 'zod';
 import { type Logger, silentLogger } from '../log.js';
 import type { Dialect } from '../vocabulary/index.js';
-import { apiKeysArea, orgsArea, projectsArea, usersArea } from './areas/access.js';
+import { apiKeysArea, orgsArea, usersArea } from './areas/access.js';
 import { alertConfigsArea, alertsArea, globalAlertsArea } from './areas/alerts.js';
 import type { AreaContext, CallOptions } from './areas/context.js';
-import {
-  agentsArea,
-  automationArea,
-  hostsArea,
-  integrationsArea,
-  maintenanceWindowsArea,
-} from './areas/deployment.js';
+import { agentsArea, automationArea, hostsArea } from './areas/deployment.js';
 import { eventsArea } from './areas/events.js';
+import { integrationsArea } from './areas/integrations.js';
+import { projectsArea } from './areas/projects.js';
+import { maintenanceWindowsArea } from './areas/windows.js';
 import { clampPage, normalisePage, type PageQuery } from './paging.js';
 import { createShapeChecker, pageOf } from './schemas.js';
 import {
@@ -27,8 +24,8 @@ import {
 
 export type { NewFirstUser, NewUser } from './areas/access.js';
 export type { CallOptions } from './areas/context.js';
-export type { MaintenanceWindowChange } from './areas/deployment.js';
 export type { EventFilter } from './areas/events.js';
+export type { MaintenanceWindowChange } from './areas/windows.js';
 export type * from './types.js';
 
 /** The transport's settings; the logger is optional (silent by default). */

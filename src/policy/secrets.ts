@@ -6,7 +6,7 @@ import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiKey } from '../api/client.js';
 import { isMaskedValue, mask } from '../format/redact.js';
-import type { KeptKey } from '../format/views/access.js';
+import type { KeptKey } from '../format/views/access-keys.js';
 
 /** Makes sure `dir` exists and only its owner (this user) can enter it; throws a message naming the fix. */
 export async function privateDir(dir: string): Promise<void> {

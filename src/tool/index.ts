@@ -72,6 +72,9 @@ export interface ToolDef<S extends Shape = Shape, R = unknown> {
   format: (result: R, args: Resolved<Args<S>>, f: FormatContext) => ToolAnswer;
 }
 
+/** Said at the end of the description of a tool whose endpoint some servers lack. */
+export const BEYOND = '(not on every server)';
+
 export function defineTool<S extends Shape, R>(def: ToolDef<S, R>): ToolDef<S, R> {
   return def;
 }

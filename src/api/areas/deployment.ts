@@ -1,4 +1,4 @@
-// Integrations, agents, automation status, hosts and maintenance windows.
+// The deployment area: agents, automation status, hosts and their disk partitions.
 
 import type { AgentType } from '../../vocabulary/index.js';
 import type { Link, Page, PageQuery } from '../paging.js';
@@ -13,32 +13,8 @@ import {
   DiskPartitionSchema,
   type Host,
   HostSchema,
-  type Integration,
-  IntegrationSchema,
-  type MaintenanceWindow,
-  MaintenanceWindowSchema,
 } from '../schemas.js';
 import type { AreaContext, CallOptions } from './context.js';
-
-export function integrationsArea(ctx: AreaContext) {
-  return {
-    async list(projectId: string, o?: CallOptions): Promise<Page<Integration>> {
-      return ctx.list(IntegrationSchema, 'Integration', apiPath`/groups/${projectId}/integrations`, {}, o);
-    },
-    /** Create or update; the answer lists all of the project's integrations, secrets masked. */
-    async put(
-      projectId: string,
-      integrationType: string,
-      body: Record<string, unknown>,
-      o?: CallOptions,
-    ): Promise<Page<Integration>> {
-      const path = apiPath`/groups/${projectId}/integrations/${integrationType}`;
-      // The body's type must equal the path's; take it from the path so the two cannot disagree.
-      const req = { method: 'PUT' as const, path, body: { ...body, type: integrationType } };
-      return ctx.page(IntegrationSchema, 'Integration', req, o);
-    },
-  };
-}
 
 export function agentsArea(ctx: AreaContext) {
   return {
@@ -63,52 +39,6 @@ export function automationArea(ctx: AreaContext) {
     async status(groupId: string, o?: CallOptions): Promise<AutomationStatus> {
       const path = apiPath`/groups/${groupId}/automationStatus/full`;
       return ctx.call(AutomationStatusSchema, 'AutomationStatus', { method: 'GET', path }, o);
-    },
-  };
-}
-
-export interface MaintenanceWindowChange {
-  alertTypeNames?: string[];
-  startDate?: string;
-  endDate?: string;
-  description?: string;
-}
-
-export function maintenanceWindowsArea(ctx: AreaContext) {
-  const one = (projectId: string, id: string) => apiPath`/groups/${projectId}/maintenanceWindows/${id}`;
-  return {
-    async list(projectId: string, page?: PageQuery, o?: CallOptions): Promise<Page<MaintenanceWindow>> {
-      const path = apiPath`/groups/${projectId}/maintenanceWindows`;
-      return ctx.list(MaintenanceWindowSchema, 'MaintenanceWindow', path, page, o);
-    },
-    async create(
-      projectId: string,
-      body: { startDate: string; endDate: string; alertTypeNames: string[]; description?: string },
-      o?: CallOptions,
-    ): Promise<MaintenanceWindow> {
-      const path = apiPath`/groups/${projectId}/maintenanceWindows`;
-      return ctx.call(MaintenanceWindowSchema, 'MaintenanceWindow', { method: 'POST', path, body }, o);
-    },
-    async get(projectId: string, id: string, o?: CallOptions): Promise<MaintenanceWindow> {
-      return ctx.call(
-        MaintenanceWindowSchema,
-        'MaintenanceWindow',
-        { method: 'GET', path: one(projectId, id) },
-        o,
-      );
-    },
-    async update(
-      projectId: string,
-      id: string,
-      body: MaintenanceWindowChange,
-      o?: CallOptions,
-    ): Promise<MaintenanceWindow> {
-      const req = { method: 'PATCH' as const, path: one(projectId, id), body };
-      return ctx.call(MaintenanceWindowSchema, 'MaintenanceWindow', req, o);
-    },
-    /** Muted notifications resume. */
-    async delete(projectId: string, id: string, o?: CallOptions): Promise<void> {
-      await ctx.call(undefined, 'none', { method: 'DELETE', path: one(projectId, id) }, o);
     },
   };
 }

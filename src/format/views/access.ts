@@ -1,10 +1,11 @@
-// The access area as a person sees it: a user (name, contact, roles, teams) and their access list; an API key
-// (its private half masked, with its file) and a role.
-import type { AccessListEntry, ApiKey, User } from '../../api/types.js';
-import { cell } from '../../untrusted.js';
-import type { ListView } from '../answers.js';
+// The access area as a person sees it: a user (name, contact, roles, teams) and their access list, a role,
+// the previews and answers of creating a user and changing roles. Keys are in access-keys.ts, people found
+// in access-people.ts.
+import type { AccessListEntry, RoleAssignment, User } from '../../api/types.js';
+import { cell, named } from '../../untrusted.js';
+import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
+import type { Preview } from '../consent.js';
 import { age } from '../markdown.js';
-import { redact } from '../redact.js';
 
 export const accessList: ListView<AccessListEntry> = {
   columns: ['address', 'added', 'last used', 'last used from', 'requests'],
@@ -35,78 +36,6 @@ export const userPairs = (u: User): Array<[string, unknown]> => [
   ['Teams', u.teamIds],
 ];
 
-/** What a role label needs to name where a role applies: project and organization names, where known. */
-export interface RolePlaces {
-  projects: ReadonlyMap<string, string>;
-  orgs: ReadonlyMap<string, string>;
-}
-
-/** "GROUP_READ_ONLY @ project search-staging (5f…)", "ORG_MEMBER @ org Acme (49…)": whole, never cut. */
-export function placedRole(
-  r: { roleName?: string; orgId?: string; groupId?: string },
-  at: RolePlaces,
-): string {
-  if (r.groupId) {
-    const n = at.projects.get(r.groupId);
-    return `${r.roleName} @ project ${n ? `${n} (${r.groupId})` : r.groupId}`;
-  }
-  if (r.orgId) {
-    const n = at.orgs.get(r.orgId);
-    return `${r.roleName} @ org ${n ? `${n} (${r.orgId})` : r.orgId}`;
-  }
-  return `${r.roleName} (global)`;
-}
-
-/**
- * One person as a block (for the inside of a data fence): who they are on one line, then one line per role,
- * so that no role is ever cut to fit a table cell.
- */
-export function personBlock(u: User, at: RolePlaces): string {
-  const who = [
-    `**${cell(fullName(u) || u.username, 100)}**`,
-    `username ${cell(u.username, 120)}`,
-    ...(u.emailAddress && u.emailAddress !== u.username ? [`email ${cell(u.emailAddress, 120)}`] : []),
-    `userId ${cell(u.id, 40)}`,
-  ].join(' · ');
-  const roles = u.roles ?? [];
-  return [
-    who,
-    ...(roles.length
-      ? roles.map((r) => `- ${cell(placedRole(r, at), 300)}`)
-      : ['- no roles (an invitation may be pending)']),
-  ].join('\n');
-}
-
-// role labels ("GROUP_OWNER @ project …").
-
-export type KeptKey = ApiKey & {
-  privateKeyFile?: string;
-  /** The platform sent the private key masked: it was not saved, and it is not usable. */
-  privateKeyMasked?: boolean;
-  /** The older first-user answer: the key as one string, without public key or roles. */
-  legacy?: boolean;
-};
-
-/** The kept key as shown: everything else redacted; privateKey is already what the keeper allows. */
-export function shownKey(k: KeptKey): KeptKey {
-  return {
-    ...redact(k),
-    privateKey: k.privateKey,
-    ...(k.privateKeyFile ? { privateKeyFile: k.privateKeyFile } : {}),
-    ...(k.privateKeyMasked ? { privateKeyMasked: true } : {}),
-  };
-}
-
-/** Lines about where the private key went, outside the data fence: this is the server's own text. */
-export function keyNote(k: KeptKey): string {
-  if (!k.privateKey) return 'The platform returned no private key.';
-  if (k.privateKeyMasked)
-    return "The platform sent the private key already masked, so there is no usable secret to store and none was saved. Generate a new private key for this API key in the platform's user interface (its API key settings), or delete the key if nobody can use it.";
-  if (k.privateKeyFile)
-    return `The private key is stored in ${k.privateKeyFile} (readable by the server's user only) and shown masked here; the platform never shows it again.`;
-  return 'The private key is shown in full (DBOPS_REVEAL_SECRETS=true): store it now, the platform never shows it again.';
-}
-
 type Role = { roleName?: string; orgId?: string; groupId?: string };
 
 /** "GROUP_OWNER @ project `payments-prod` (09c5…)" when `project` knows the name, else the id alone. */
@@ -116,3 +45,135 @@ export const roleLabel = (r: Role, project: (id: string) => string = (id) => id)
     : r.orgId
       ? `${r.roleName} @ org ${r.orgId}`
       : `${r.roleName} (global)`;
+
+/** One role's identity: its name and where it applies. */
+export const roleKey = (r: Role) => `${r.roleName}|${r.groupId ?? ''}|${r.orgId ?? ''}`;
+
+const OWNER_ROLES = new Set(['GLOBAL_OWNER', 'ORG_OWNER', 'GROUP_OWNER']);
+
+const invitationNote =
+  'New organization and project roles are sent to the user as an invitation first; they apply once accepted (unless the platform bypasses invitations for existing users). Global roles apply at once.';
+
+export function createUserPreview(
+  args: { username: string; firstName: string; lastName: string; emailAddress: string; password?: string },
+  roles: RoleAssignment[],
+  project: (id: string) => string,
+): Preview {
+  return {
+    action: `Create user ${args.username}`,
+    target: { username: args.username },
+    changes: [
+      { field: 'name', to: `${args.firstName} ${args.lastName}` },
+      { field: 'emailAddress', to: args.emailAddress },
+      { field: 'roles', to: roles.map((r) => roleLabel(r, project)).join('; ') || '(none)' },
+    ],
+    notes: [
+      invitationNote,
+      ...(args.password
+        ? []
+        : [
+            'A strong password is generated and written to a 0600 file on the server, never shown in this chat.',
+          ]),
+    ],
+  };
+}
+
+/** Roles asked for but absent from the answer wait for the user to accept an invitation: say so. */
+function withPending(answer: ToolAnswer, asked: RoleAssignment[], u: User): ToolAnswer {
+  const has = (u.roles ?? []).map((r) => roleLabel(r));
+  const pending = asked.map((r) => roleLabel(r)).filter((r) => !has.includes(r));
+  if (pending.length) answer.text += `\nInvited, applies once the user accepts: ${pending.join('; ')}.`;
+  return answer;
+}
+
+export function userCreatedAnswer(
+  r: { user: User; asked: RoleAssignment[]; passwordFile?: string },
+  f: FormatContext,
+): ToolAnswer {
+  const answer = withPending(
+    recordAnswer(`User ${cell(r.user.id, 40)} created`, r.user, userPairs, f),
+    r.asked,
+    r.user,
+  );
+  if (r.passwordFile)
+    answer.text += `\nThe generated password is in ${r.passwordFile} (readable by the server's user only); hand it to the person through a safe channel.`;
+  return answer;
+}
+
+export type RolesMode = 'add' | 'remove' | 'replace';
+
+/** What the person must see before a change of access, outside the data fence: gains, losses and risks. */
+function accessNotes(
+  before: RoleAssignment[],
+  next: RoleAssignment[],
+  mode: RolesMode,
+  asked: RoleAssignment[],
+  project: (id: string) => string,
+) {
+  const label = (r: RoleAssignment) => roleLabel(r, project);
+  const had = new Set(before.map(roleKey));
+  const will = new Set(next.map(roleKey));
+  const gained = next.filter((r) => !had.has(roleKey(r)));
+  const lost = before.filter((r) => !will.has(roleKey(r)));
+  const notes = [
+    `Gains: ${gained.map(label).join('; ') || 'nothing'}`,
+    `Loses: ${lost.map(label).join('; ') || 'nothing'}`,
+  ];
+  if (mode === 'remove')
+    for (const r of asked.filter((a) => !had.has(roleKey(a))))
+      notes.push(`Not held, so not removed: ${label(r)}`);
+  if (lost.some((r) => r.roleName === 'ORG_MEMBER' || (r.orgId && !next.some((n) => n.orgId === r.orgId))))
+    notes.push('Warning: this removes organization membership; the user loses access to the organization.');
+  for (const groupId of new Set(lost.flatMap((r) => (r.groupId ? [r.groupId] : []))))
+    if (!next.some((n) => n.groupId === groupId))
+      notes.push(`Warning: this removes the user's last role in project ${project(groupId)}.`);
+  for (const r of lost.filter((x) => OWNER_ROLES.has(String(x.roleName))))
+    notes.push(`Warning: this removes an owner role (${label(r)}).`);
+  return { gained, lost, notes };
+}
+
+/** A change of roles as resolved: the user (when readable), the roles before and after, and those asked. */
+export interface RolesChange {
+  userId: string;
+  mode: RolesMode;
+  user?: User;
+  before?: RoleAssignment[];
+  next: RoleAssignment[];
+  asked: RoleAssignment[];
+}
+
+export function rolesPreview(c: RolesChange, project: (id: string) => string): Preview {
+  const { user: u, before, next } = c;
+  const label = (r: RoleAssignment) => roleLabel(r, project);
+  const { gained, lost, notes } = before
+    ? accessNotes(before, next, c.mode, c.asked, project)
+    : {
+        gained: next,
+        lost: [] as RoleAssignment[],
+        notes: [
+          `Gains: ${next.map(label).join('; ') || 'nothing'}`,
+          'The current roles could not be read on this server: every role not listed will be removed.',
+        ],
+      };
+  if (gained.some((r) => !roleLabel(r).endsWith('(global)'))) notes.push(invitationNote);
+  if (before && gained.length === 0 && lost.length === 0)
+    notes.push('The roles are already these: nothing changes.');
+  return {
+    // Names are platform text: sanitized, bounded and code-quoted here, in full only inside the data block.
+    action: `Change the roles of user ${named(u && personName(u), c.userId)} (mode ${c.mode})`,
+    target: { userId: c.userId },
+    current: u ? { username: u.username, roles: before?.map(label).join('; ') || '(none)' } : undefined,
+    changes: [
+      { field: 'roles added', to: gained.map(label).join('; ') || '(none)' },
+      ...(before ? [{ field: 'roles removed', from: lost.map(label).join('; ') || '(none)' }] : []),
+    ],
+    notes,
+  };
+}
+
+export const rolesUpdatedAnswer = (u: User, asked: RoleAssignment[], userId: string, f: FormatContext) =>
+  withPending(
+    recordAnswer(`Roles of user ${named(personName(u), userId)} updated`, u, userPairs, f),
+    asked,
+    u,
+  );

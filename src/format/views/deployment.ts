@@ -1,10 +1,10 @@
 // The deployment area as a person sees it: agents (host, state in words, last configuration and ping, and what
 // they say once reconciled with the open agent-down alerts), the automation plan (which processes reached the
 // goal, the rest's plan) and monitored hosts.
-import type { Agent, Alert, Host, Process } from '../../api/types.js';
+import type { Agent, Alert, DiskPartition, Host, Process } from '../../api/types.js';
 import { cell, sanitize } from '../../untrusted.js';
-import type { ListView } from '../answers.js';
-import { age, plural } from '../markdown.js';
+import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
+import { age, fields, plural } from '../markdown.js';
 
 /** What an agent's state means, in words: STANDBY and NO_PROCESSES are not failures, and not work either. */
 export const AGENT_STATE_WORDS: Record<string, string> = {
@@ -191,3 +191,49 @@ export const hostList: ListView<Host> = {
     age((h as Record<string, unknown>).lastPing, now),
   ],
 };
+
+/** Which agent lists a project offers: its link relations fenced, and a list_agents call per agent type. */
+export function agentLinksAnswer(
+  links: Array<{ rel: string; href: string }>,
+  agentTypes: string[],
+  projectId: string,
+  f: FormatContext,
+): ToolAnswer {
+  const calls = agentTypes.map((t) => `list_agents with agentType=${t}`);
+  return {
+    text: [
+      `# Agent resources of project ${f.names.project(projectId)} — ${agentTypes.length} agent lists`,
+      f.fence.notice,
+      f.fence.wrap(fields([['Relations', links.map((l) => l.rel)]])),
+      calls.length ? `Next: ${calls.join('; ')}.` : 'The project offers no agent lists.',
+    ].join('\n'),
+    structured: { agentTypes, links },
+  };
+}
+
+/** A host's disk partitions by name, for get_disk_partition without a partitionName. */
+export function partitionsAnswer(
+  partitions: DiskPartition[],
+  total: number,
+  hostId: string,
+  f: FormatContext,
+): ToolAnswer {
+  const names = partitions.map((p) => String(p.partitionName ?? '?'));
+  const body = names.length ? f.fence.wrap(names.join(', ')) : 'No partitions reported.';
+  return {
+    text: `# Disk partitions of host ${f.names.host(hostId)} — ${total}\n${body}\nNext: get_disk_partition with a partitionName.`,
+    structured: { partitions: names },
+  };
+}
+
+/** One disk partition: the spec names only partitionName; servers add more, so every plain field they send. */
+export const partitionAnswer = (d: DiskPartition, partitionName: string, hostId: string, f: FormatContext) =>
+  recordAnswer(
+    `Disk partition ${partitionName} of host ${hostId}`,
+    d,
+    (s) =>
+      Object.entries(s)
+        .filter(([k, v]) => k !== 'links' && (v === null || typeof v !== 'object'))
+        .map(([k, v]) => [k, v] as [string, unknown]),
+    f,
+  );

@@ -1,7 +1,16 @@
 // How an event looks to a person: when, what, who caused it and what it is about (a data operation too).
-import type { ApiEvent } from '../../api/types.js';
-import { idsOnly, type ListView, type NameBook } from '../answers.js';
-import { age } from '../markdown.js';
+import type { ApiEvent, Page, PageQuery } from '../../api/types.js';
+import {
+  type FormatContext,
+  idsOnly,
+  type ListView,
+  listAnswer,
+  type NameBook,
+  recordAnswer,
+  type ToolAnswer,
+} from '../answers.js';
+import { age, when } from '../markdown.js';
+import { redact } from '../redact.js';
 
 /** Who caused it: a person's username, or an API key's public key. */
 export const eventColumns = ['eventId', 'time', 'type', 'who', 'target', 'what changed', 'alertId'];
@@ -117,3 +126,80 @@ export const eventList = (targets: EventTargets = noTargets): ListView<ApiEvent>
   columns: eventColumns,
   row: (e: ApiEvent, now: Date, names: NameBook) => eventRow(e, now, names, targets),
 });
+
+/** Events newest first, whatever order the platform sent. */
+export const newestFirst = (p: Page<ApiEvent>): Page<ApiEvent> => ({
+  ...p,
+  results: [...p.results].sort(
+    (a, b) => (Date.parse(b.created ?? '') || 0) - (Date.parse(a.created ?? '') || 0),
+  ),
+});
+
+/** A page of events, with how many a who/target search read and whether older ones were left unread. */
+export function eventsAnswer(
+  result: Page<ApiEvent> & { searched?: { read: number; of: number }; targets?: EventTargets },
+  q: Required<PageQuery>,
+  title: string,
+  next: string,
+  f: FormatContext,
+): ToolAnswer {
+  const { searched: s, targets, ...page } = result;
+  const answer = listAnswer(
+    newestFirst(page),
+    q,
+    {
+      title,
+      ...eventList(targets),
+      next,
+      empty: 'No events match. Widen minDate/maxDate or drop a filter.',
+    },
+    f,
+  );
+  if (s) {
+    const note = `Matched who/target over the ${s.read} newest of ${s.of} events${s.read < s.of ? `; older ones were not read: narrow with minDate/maxDate or eventType` : ''}.`;
+    answer.text += `\n${note}`;
+    answer.structured.searched = { ...s, note };
+  }
+  return answer;
+}
+
+/** One recorded change: "MODIFIED ALERT_CONFIG disk (threshold: 80 → 90)". */
+function diffLine(d: NonNullable<ApiEvent['diffs']>[number]): string {
+  const params = (d.params ?? []).map(
+    (p) => `${p.param ?? p.display ?? '?'}: ${p.old ?? '∅'} → ${p.new ?? '∅'}`,
+  );
+  return `${d.status ?? ''} ${d.type ?? ''} ${d.name ?? d.id ?? ''}${params.length ? ` (${params.join('; ')})` : ''}`.trim();
+}
+
+/** One event in full: who, from where, its target and the changes it recorded; its raw document if asked. */
+export function eventAnswer(
+  e: ApiEvent,
+  targets: EventTargets,
+  args: { eventId: string; includeRaw?: boolean },
+  f: FormatContext,
+): ToolAnswer {
+  const answer = recordAnswer(
+    `Event ${args.eventId}`,
+    e,
+    (s) => [
+      ['Time', when(s.created, f.now)],
+      ['Type', s.eventTypeName],
+      ['Who', eventWho(s, f.names)],
+      ['From address', s.remoteAddress],
+      ['Data operation', dataOperation(s)],
+      ['Target', dataOperation(s) ? undefined : eventTarget(s, targets)],
+      ['Alert', s.alertId],
+      ['Alert configuration', s.alertConfigId],
+      [
+        'Metric',
+        s.metricName && `${s.metricName} = ${s.currentValue?.number ?? '?'} ${s.currentValue?.units ?? ''}`,
+      ],
+      ['Changes', s.diffs?.length ? s.diffs.map(diffLine) : whatChanged(s) || undefined],
+    ],
+    f,
+    e.alertId ? `get_alert_config with alertConfigId=${e.alertConfigId ?? '?'}` : undefined,
+  );
+  if (!f.detailed && args.includeRaw && e.raw !== undefined)
+    answer.text += `\n### Raw document\n${f.fence.wrap(JSON.stringify(redact(e.raw), null, 1))}`;
+  return answer;
+}

@@ -1,7 +1,8 @@
 // How a maintenance window looks to a person: its state (upcoming, active, ended) and its fields.
 import type { MaintenanceWindow } from '../../api/types.js';
-import { cell } from '../../untrusted.js';
-import type { ListView } from '../answers.js';
+import { cell, named } from '../../untrusted.js';
+import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
+import type { Preview } from '../consent.js';
 import { when } from '../markdown.js';
 
 export function windowState(w: MaintenanceWindow, now: Date): string {
@@ -144,3 +145,165 @@ export function silenceNotes(s: {
     );
   return notes;
 }
+
+/** What a window muting some alert types silences in its project, as read for a preview. */
+export interface Quiet {
+  configs: Silenced[];
+  /** The enabled configurations among them that page someone. */
+  pagingConfigs: string[];
+  /** The project's alert configurations could not be read: what goes quiet is unknown, pages included. */
+  unread: boolean;
+}
+
+/** How many paging configurations go quiet, for the consent decision: unknown counts as one. */
+const pagesSilenced = (q: Quiet) => (q.unread ? 1 : q.pagingConfigs.length);
+
+type NewWindow = {
+  projectId: string;
+  startDate: string;
+  endDate: string;
+  alertTypeNames: string[];
+  description?: string;
+};
+
+export function windowCreatePreview(args: NewWindow, quiet: Quiet, project: string, now: Date): Preview {
+  return {
+    action: `Create a maintenance window in project ${project} muting ${args.alertTypeNames.join(', ')} project-wide`,
+    target: { project: args.projectId },
+    changes: [
+      { field: 'startDate', to: when(args.startDate, now) },
+      { field: 'endDate', to: when(args.endDate, now) },
+      { field: 'alertTypeNames', to: args.alertTypeNames.join(', ') },
+      ...(args.description ? [{ field: 'description', to: args.description }] : []),
+    ],
+    proposed: {
+      startDate: args.startDate,
+      endDate: args.endDate,
+      alertTypeNames: args.alertTypeNames,
+      pagesSilenced: pagesSilenced(quiet),
+    },
+    notes: silenceNotes({
+      project,
+      types: args.alertTypeNames,
+      configs: quiet.configs,
+      unread: quiet.unread,
+      from: when(args.startDate, now),
+      to: when(args.endDate, now),
+    }),
+  };
+}
+
+/** A change to a window as resolved against the window now: the fields given, and the window after it. */
+export interface WindowChange {
+  projectId: string;
+  maintenanceWindowId: string;
+  body: { startDate?: string; endDate?: string; alertTypeNames?: string[]; description?: string };
+  start?: string;
+  end?: string;
+  types: string[];
+  /** New types, an earlier start or a later end: only then do the pages it silences count. */
+  widens: boolean;
+}
+
+function windowChanges(
+  w: MaintenanceWindow,
+  body: WindowChange['body'],
+  now: Date,
+): NonNullable<Preview['changes']> {
+  const changes: NonNullable<Preview['changes']> = [];
+  if (body.startDate)
+    changes.push({ field: 'startDate', from: when(w.startDate, now), to: when(body.startDate, now) });
+  if (body.endDate)
+    changes.push({ field: 'endDate', from: when(w.endDate, now), to: when(body.endDate, now) });
+  if (body.alertTypeNames)
+    changes.push({
+      field: 'alertTypeNames',
+      from: (w.alertTypeNames ?? []).join(', '),
+      to: body.alertTypeNames.join(', '),
+    });
+  if (body.description !== undefined)
+    changes.push({ field: 'description', from: w.description, to: body.description });
+  return changes;
+}
+
+export function windowUpdatePreview(
+  w: MaintenanceWindow,
+  c: WindowChange,
+  quiet: Quiet,
+  project: string,
+  now: Date,
+): Preview {
+  return {
+    action: `Update maintenance window ${named(w.description, c.maintenanceWindowId)} in project ${project}`,
+    target: { project: c.projectId, maintenanceWindowId: c.maintenanceWindowId },
+    current: windowCurrent(w, now),
+    changes: windowChanges(w, c.body, now),
+    proposed: {
+      maintenanceWindowId: c.maintenanceWindowId,
+      startDate: c.start,
+      endDate: c.end,
+      alertTypeNames: c.types,
+      pagesSilenced: c.widens ? pagesSilenced(quiet) : 0,
+    },
+    notes: silenceNotes({
+      project,
+      types: c.types,
+      configs: quiet.configs,
+      unread: quiet.unread,
+      from: when(c.start, now),
+      to: when(c.end, now),
+    }),
+  };
+}
+
+export function windowDeletePreview(
+  w: MaintenanceWindow,
+  args: { projectId: string; maintenanceWindowId: string },
+  project: string,
+  now: Date,
+): Preview {
+  const types = (w.alertTypeNames ?? []).join(', ') || 'its alert types';
+  return {
+    action: `Delete maintenance window ${named(w.description, args.maintenanceWindowId)} in project ${project} (ends ${when(w.endDate, now) ?? '?'})`,
+    target: { project: args.projectId, maintenanceWindowId: args.maintenanceWindowId },
+    current: windowCurrent(w, now),
+    notes: [
+      windowState(w, now) === 'upcoming'
+        ? `This window has not started: nothing is muted yet. Deleting it cancels the planned muting of ${types} notifications from ${when(w.startDate, now)} to ${when(w.endDate, now)}.`
+        : `Notifications for ${types} resume as soon as the window is deleted.`,
+    ],
+  };
+}
+
+export const windowAnswer = (w: MaintenanceWindow, id: string, f: FormatContext): ToolAnswer =>
+  recordAnswer(
+    `Maintenance window ${id}`,
+    w,
+    (s) => windowPairs(s, f.now),
+    f,
+    'update_maintenance_window to move or extend it, delete_maintenance_window to end it',
+  );
+
+export const windowCreatedAnswer = (w: MaintenanceWindow, f: FormatContext): ToolAnswer =>
+  recordAnswer(
+    `Maintenance window ${cell(w.id, 40)} created`,
+    w,
+    (s) => windowPairs(s, f.now),
+    f,
+    `delete_maintenance_window with maintenanceWindowId=${cell(w.id, 40)} ends it early`,
+  );
+
+export const windowUpdatedAnswer = (w: MaintenanceWindow, id: string, f: FormatContext): ToolAnswer =>
+  recordAnswer(`Maintenance window ${id} updated`, w, (s) => windowPairs(s, f.now), f);
+
+/** A deleted window: what the delete did depends on whether the window had started. */
+export const windowDeletedAnswer = <R extends { maintenanceWindowId: string; state?: string }>(
+  r: R,
+): ToolAnswer => ({
+  text: `# Maintenance window ${r.maintenanceWindowId} deleted\n${
+    r.state === 'upcoming'
+      ? 'It had not started, so nothing was muted; the muting it planned will not happen.'
+      : 'The notifications it muted are on again.'
+  }\nNext: list_maintenance_windows to see what is still muted.`,
+  structured: r,
+});
