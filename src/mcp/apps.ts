@@ -127,7 +127,8 @@ export type AppName = keyof typeof APPS;
  * budget for text and structured content), sent only to hosts that show apps: some client libraries hand
  * the model the whole result, _meta included. apps/shared.ts reads the same key.
  */
-export const APP_DATA = 'dbops-mcp/app-data';
+/** The wire key hosts and apps already know (README, CHANGELOG): kept as it was named when apps were called views. */
+export const APP_DATA = 'dbops-mcp/view-data';
 
 /** Whether the client is a host that shows apps (it declares the MCP Apps extension with our MIME type). */
 export function showsApps(caps: ClientCapabilities | undefined): boolean {
