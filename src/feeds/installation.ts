@@ -4,7 +4,7 @@
 // ended, alerts that opened or closed, and who did it. Projects are then ranked by what matters now.
 import { mapBounded } from '../api/bounded.js';
 import { ifSupported } from '../api/capabilities.js';
-import type { ApiClient, ApiEvent, Project } from '../api/client.js';
+import type { ApiClient, Project } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { fetchAll } from '../api/paging.js';
 import { ackInForce } from '../format/views/alerts.js';
@@ -21,7 +21,7 @@ import type { ToolContext } from '../tool/index.js';
 import { loadAgents, reconcileAgents } from './agents.js';
 import { alertContext, DATA_AVAILABILITY, groupByCause, loadOpenAlerts } from './alerts.js';
 import { loadPublishes } from './automation.js';
-import { changeKind, loadRecentEvents } from './events.js';
+import { loadRecentEvents } from './events.js';
 
 // The shapes of what is read and ranked live with their views (src/format/views/triage-projects.ts).
 export { type CauseView, type ProjectRead, type ProjectView, TIERS, type Tier };
@@ -151,9 +151,6 @@ export const byTier = (x: ProjectView, y: ProjectView) =>
   tierRank(x.tier) - tierRank(y.tier) ||
   y.weight - x.weight ||
   String(x.read.project.name ?? '').localeCompare(String(y.read.project.name ?? ''));
-
-/** Changes someone made among events (configuration publishes, roles, windows, alert settings…). */
-export const changesOf = (events: ApiEvent[]) => events.filter((e) => changeKind(e) !== undefined);
 
 /** Projects read at once: the platform's rate limit is shared by every caller of the key. */
 const CONCURRENCY = 4;
