@@ -4,18 +4,15 @@
 // only; backup and automation agents are judged by `lastConf`.
 import type { Agent, Alert, AlertConfig, ApiClient, GlobalAlertConfig } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
+import { agentTypeOfAlert } from '../format/views/deployment.js';
 import { AGENT_TYPES, type AgentType } from '../vocabulary/index.js';
+
+export { agentTypeOfAlert };
 
 const MINUTE = 60_000;
 /** The platform's default threshold of an agent-down alert, used where no configuration says otherwise. */
 export const DEFAULT_SILENCE_MIN = 10;
 const MAX_AGENTS = 2_000;
-
-/** The agent type an agent-down alert is about (MONITORING_AGENT_DOWN → MONITORING), if it is one. */
-export function agentTypeOfAlert(eventTypeName: string | undefined): AgentType | undefined {
-  const m = /^(MONITORING|BACKUP|AUTOMATION)_AGENT_DOWN$/.exec(eventTypeName ?? '');
-  return m ? (m[1] as AgentType) : undefined;
-}
 
 const hostOf = (a: Alert) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '');
 

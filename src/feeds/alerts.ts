@@ -15,6 +15,7 @@ import type {
 import { ApiError } from '../api/errors.js';
 import { type FetchPage, fetchAll } from '../api/paging.js';
 import { type AlertGroup, ackInForce, alertWhat, alertWhere, condition } from '../format/views/alerts.js';
+import type { OpenAlerts } from '../format/views/triage-alerts.js';
 import { cell } from '../untrusted.js';
 
 export const OPEN_STATUSES = ['OPEN', 'TRACKING'] as const;
@@ -34,21 +35,8 @@ export interface OpenAlertsOptions {
   progress?: (done: number, total: number, message: string) => unknown;
 }
 
-export interface OpenAlerts {
-  alerts: Alert[];
-  configs: AlertConfig[];
-  /** 'project': the project-wide alert list; 'per-config': the spec-only fan-out over configurations. */
-  source: 'project' | 'per-config';
-  /** Some list held more than could be read. */
-  truncated: boolean;
-  /** Which of `alerts` come from global alert configurations (on this project's hosts). */
-  globalAlertIds: string[];
-  globalConfigs: GlobalAlertConfig[];
-  /** Why the global alerts could not be read, when they could not. */
-  globalNote?: string;
-  /** Read when asked for; null when the server cannot list them. */
-  windows?: MaintenanceWindow[] | null;
-}
+/** A project's open alerts as read: the shape lives with its views (src/format/views/triage-alerts.ts). */
+export type { OpenAlerts };
 
 /** A project's maintenance windows (beyond the spec): null when the server offers no list. */
 export async function loadWindows(

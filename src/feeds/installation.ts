@@ -4,41 +4,27 @@
 // ended, alerts that opened or closed, and who did it. Projects are then ranked by what matters now.
 import { mapBounded } from '../api/bounded.js';
 import { ifSupported } from '../api/capabilities.js';
-import type {
-  Agent,
-  Alert,
-  ApiClient,
-  ApiEvent,
-  AutomationStatus,
-  MaintenanceWindow,
-  Project,
-} from '../api/client.js';
+import type { ApiClient, Project } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { fetchAll } from '../api/paging.js';
-import { type AlertGroup, ackInForce } from '../format/views/alerts.js';
+import { ackInForce } from '../format/views/alerts.js';
 import { atGoal } from '../format/views/deployment.js';
-import type { AgentType } from '../vocabulary/index.js';
-import { type AgentReport, loadAgents, reconcileAgents } from './agents.js';
-import { alertContext, DATA_AVAILABILITY, groupByCause, loadOpenAlerts, type OpenAlerts } from './alerts.js';
-import { changeKind, loadRecentEvents, newestFirst } from './events.js';
+import {
+  type CauseView,
+  type Installation,
+  type ProjectRead,
+  type ProjectView,
+  TIERS,
+  type Tier,
+} from '../format/views/triage-projects.js';
+import type { ToolContext } from '../tool/index.js';
+import { loadAgents, reconcileAgents } from './agents.js';
+import { alertContext, DATA_AVAILABILITY, groupByCause, loadOpenAlerts } from './alerts.js';
+import { loadPublishes } from './automation.js';
+import { loadRecentEvents } from './events.js';
 
-const PUBLISHED = 'AUTOMATION_CONFIG_PUBLISHED_AUDIT';
-/** How far back the publish of the current goal is looked for. */
-const PUBLISH_LOOKBACK_MS = 30 * 24 * 3_600_000;
-
-export interface ProjectRead {
-  project: Project;
-  alerts?: OpenAlerts;
-  automation?: AutomationStatus;
-  agents?: Partial<Record<AgentType, Agent[]>>;
-  /** The newest publishes of the automation configuration (read when a process is behind). */
-  publishes?: ApiEvent[];
-  /** Events of the time window, when one was asked for. */
-  events?: ApiEvent[];
-  /** Alerts closed in the time window; undefined when the server lists no closed alerts. */
-  closed?: Alert[];
-  errors: string[];
-}
+// The shapes of what is read and ranked live with their views (src/format/views/triage-projects.ts).
+export { type CauseView, type ProjectRead, type ProjectView, TIERS, type Tier };
 
 const why = (e: unknown) => (e instanceof ApiError ? e.message : e instanceof Error ? e.message : String(e));
 
@@ -76,16 +62,11 @@ export async function readProject(
   ]);
   const r: ProjectRead = { project, alerts, automation, agents, events: events?.events, errors };
   if (closed) r.closed = closed.items.filter((a) => Date.parse(a.resolved ?? '') >= (since?.getTime() ?? 0));
-  if (automation && (automation.processes ?? []).some((p) => !atGoal(p, automation.goalVersion))) {
-    const from = new Date(Date.now() - PUBLISH_LOOKBACK_MS).toISOString();
+  if (automation && (automation.processes ?? []).some((p) => !atGoal(p, automation.goalVersion)))
     r.publishes = await part(
       'automation events',
-      fetchAll(
-        (q) => api.events.listForProject(id, { ...q, eventType: [PUBLISHED], minDate: from }, { signal }),
-        { signal, maxItems: 200 },
-      ).then((x) => x.items.filter((e) => e.eventTypeName === PUBLISHED).sort(newestFirst)),
+      loadPublishes(api, id, { now: Date.now(), signal, maxItems: 200 }),
     );
-  }
   return r;
 }
 
@@ -105,42 +86,6 @@ export async function readInstallation(
     await o.progress?.(++done, projects.length, `project ${p.name ?? p.id}`);
     return r;
   });
-}
-
-/** How urgent a project is now, most urgent first: the order of the tiers is the order of this list. */
-export const TIERS = [
-  'unmuted data availability',
-  'unmuted paging',
-  'unmuted alerts',
-  'muted or acknowledged',
-  'informational',
-  'quiet',
-] as const;
-export type Tier = (typeof TIERS)[number];
-
-export interface CauseView {
-  group: AlertGroup;
-  /** Alerts of the cause not acknowledged and not muted by a window in force. */
-  loud: number;
-  muted: boolean;
-  dataAvailability: boolean;
-  paging: boolean;
-  /** Every alert is TRACKING (not yet past its delay). */
-  tracking: boolean;
-  tier: Tier;
-}
-
-export interface ProjectView {
-  read: ProjectRead;
-  causes: CauseView[];
-  /** Processes behind the goal; failing: with an error. */
-  behind: NonNullable<AutomationStatus['processes']>;
-  failing: NonNullable<AutomationStatus['processes']>;
-  agents?: AgentReport;
-  windowsActive: MaintenanceWindow[];
-  tier: Tier;
-  /** Sort key within a tier: loud alerts, then all alerts. */
-  weight: number;
 }
 
 const tierRank = (t: Tier) => TIERS.indexOf(t);
@@ -207,5 +152,36 @@ export const byTier = (x: ProjectView, y: ProjectView) =>
   y.weight - x.weight ||
   String(x.read.project.name ?? '').localeCompare(String(y.read.project.name ?? ''));
 
-/** Changes someone made among events (configuration publishes, roles, windows, alert settings…). */
-export const changesOf = (events: ApiEvent[]) => events.filter((e) => changeKind(e) !== undefined);
+/** Projects read at once: the platform's rate limit is shared by every caller of the key. */
+const CONCURRENCY = 4;
+
+/**
+ * The installation's triage: every project the key sees (up to `maxProjects`) read and ranked, and over the last
+ * `sinceHours` what changed, with the keys of the organization named where they can be read.
+ */
+export async function loadInstallation(
+  ctx: ToolContext,
+  o: { maxProjects: number; sinceHours?: number },
+): Promise<Installation> {
+  const { items: projects, truncated } = await fetchAll((q, signal) => ctx.api.projects.list(q, { signal }), {
+    maxItems: o.maxProjects,
+    signal: ctx.signal,
+  });
+  const now = ctx.now();
+  // From the start of the minute before: what happened "an hour ago" is in, asked a few seconds later.
+  const since =
+    o.sinceHours === undefined
+      ? undefined
+      : new Date(Math.floor((now.getTime() - o.sinceHours * 3_600_000 - 60_000) / 60_000) * 60_000);
+  // Keys are named by their description where the organization's keys can be read (who published, who acked).
+  const keys = ctx.names.learnKeys({ orgId: projects[0]?.orgId }, ctx.signal);
+  const reads = await readInstallation(ctx.api, projects, {
+    since,
+    signal: ctx.signal,
+    concurrency: CONCURRENCY,
+    progress: ctx.progress,
+  });
+  await keys;
+  const views = reads.map((x) => viewProject(x, now)).sort(byTier);
+  return { views, truncated, since: since?.toISOString(), hours: o.sinceHours };
+}

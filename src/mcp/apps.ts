@@ -125,9 +125,9 @@ export type AppName = keyof typeof APPS;
 /**
  * Where a result carries its app's fuller data when structuredContent was shortened for the model (one output
  * budget for text and structured content), sent only to hosts that show apps: some client libraries hand
- * the model the whole result, _meta included. apps/shared.ts reads the same key.
+ * the model the whole result, _meta included. apps/shared.ts reads the same key; it keeps the name hosts know
+ * (README, CHANGELOG) from when apps were called views.
  */
-/** The wire key hosts and apps already know (README, CHANGELOG): kept as it was named when apps were called views. */
 export const APP_DATA = 'dbops-mcp/view-data';
 
 /** Whether the client is a host that shows apps (it declares the MCP Apps extension with our MIME type). */

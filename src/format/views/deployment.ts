@@ -1,10 +1,25 @@
 // The deployment area as a person sees it: agents (host, state in words, last configuration and ping, and what
 // they say once reconciled with the open agent-down alerts), the automation plan (which processes reached the
 // goal, the rest's plan) and monitored hosts.
-import type { Agent, Alert, DiskPartition, Host, Process } from '../../api/types.js';
+import type {
+  Agent,
+  Alert,
+  ApiEvent,
+  AutomationStatus,
+  DiskPartition,
+  Host,
+  MaintenanceWindow,
+  Page,
+  Process,
+} from '../../api/types.js';
 import { cell, sanitize } from '../../untrusted.js';
+import type { AgentType } from '../../vocabulary/index.js';
 import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
-import { age, fields, plural } from '../markdown.js';
+import { age, fields, plural, table } from '../markdown.js';
+import { redact } from '../redact.js';
+import { windowName } from './alerts.js';
+import { eventWho } from './events.js';
+import { windowState } from './windows.js';
 
 /** What an agent's state means, in words: STANDBY and NO_PROCESSES are not failures, and not work either. */
 export const AGENT_STATE_WORDS: Record<string, string> = {
@@ -237,3 +252,172 @@ export const partitionAnswer = (d: DiskPartition, partitionName: string, hostId:
         .map(([k, v]) => [k, v] as [string, unknown]),
     f,
   );
+
+/** The agent type an agent-down alert is about (MONITORING_AGENT_DOWN → MONITORING), if it is one. */
+export function agentTypeOfAlert(eventTypeName: string | undefined): AgentType | undefined {
+  const m = /^(MONITORING|BACKUP|AUTOMATION)_AGENT_DOWN$/.exec(eventTypeName ?? '');
+  return m ? (m[1] as AgentType) : undefined;
+}
+
+/** The agents of a project reconciled with their open agent-down alerts (src/feeds/agents.ts), as drawn. */
+export interface AgentReportView {
+  checks: AgentCheckView[];
+  typesRead: readonly string[];
+  unmatched: Array<{ alert: Alert; global: boolean }>;
+  downAlerts: Array<{ alert: Alert; global: boolean }>;
+  thresholds: Partial<Record<string, { minutes: number; from: 'configuration' | 'default' }>>;
+}
+
+/** The automation of a project as read: its status, the goal's newest publish, the windows (null: no list). */
+export interface AutomationRead {
+  status: AutomationStatus;
+  published?: ApiEvent;
+  windows?: MaintenanceWindow[] | null;
+}
+
+/** The processes behind the goal, and why each is stuck: its error, the goal's publish and by whom, a window. */
+function behindLines(r: AutomationRead, behind: Process[], f: FormatContext): string[] {
+  const { status: s, published, windows } = r;
+  const body = [table(automationColumns, behind.map(automationRow))];
+  const active = (windows ?? []).filter((w) => windowState(w, f.now) === 'active');
+  const pub = published ? { created: published.created, who: eventWho(published, f.names) } : undefined;
+  const why = behind.map(
+    (p) =>
+      `- ${stuckWords(p, { goalVersion: s.goalVersion, published: pub, windows: active.map(windowName), now: f.now })}`,
+  );
+  return [
+    `### Behind the goal (${behind.length})`,
+    f.fence.notice,
+    f.fence.wrap([...body, ...why].join('\n')),
+  ];
+}
+
+/** A project's automation: who is behind the goal and why, who reached it (listed when detailed). */
+export function automationAnswer(r: AutomationRead, project: string, f: FormatContext): ToolAnswer {
+  const s = r.status;
+  const processes = redact(s.processes ?? []);
+  const behind = processes.filter((p) => !atGoal(p, s.goalVersion));
+  const done = processes.filter((p) => atGoal(p, s.goalVersion));
+  const lines = [automationHeadline(project, processes, s.goalVersion)];
+  if (behind.length > 0) lines.push(...behindLines(r, behind, f));
+  if (done.length > 0) {
+    if (f.detailed) {
+      lines.push(`### At the goal (${done.length})`);
+      if (behind.length === 0) lines.push(f.fence.notice);
+      lines.push(
+        f.fence.wrap(
+          table(
+            automationColumns.slice(0, 3),
+            done.map((p) => [p.name, p.hostname, p.lastGoalVersionAchieved]),
+          ),
+        ),
+      );
+    } else
+      lines.push(
+        `${plural(done.length, 'process', 'processes')} at the goal (responseFormat=detailed lists them).`,
+      );
+  }
+  if (processes.length === 0) lines.push('No processes are under automation in this project.');
+  else if (behind.length === 0) lines.push('Every process has deployed the current configuration.');
+  else
+    lines.push(
+      'Next: list_project_events with eventType ["AUTOMATION_CONFIG_PUBLISHED_AUDIT"] for who changed the configuration.',
+    );
+  return {
+    text: lines.join('\n'),
+    structured: {
+      goalVersion: s.goalVersion,
+      processCount: processes.length,
+      atGoalCount: done.length,
+      processes: [...behind, ...done],
+    },
+  };
+}
+
+/** What list_agents was asked and read: one type's page of agents, and why open alerts are missing if they are. */
+export interface AgentsRead {
+  projectId: string;
+  type: string;
+  page: Page<Agent>;
+  q: { pageNum: number; itemsPerPage: number };
+  /** Why the open alerts could not be read, when they could not. */
+  alertsError?: string;
+  globalNote?: string;
+}
+
+/** The heading's verdict: open agent-down alerts, silent agents. */
+function agentsVerdict(report: AgentReportView, type: string): string {
+  const down = report.checks.filter((c) => c.alerts.length > 0);
+  const silent = report.checks.filter((c) => c.silent);
+  const threshold = report.thresholds[type]!;
+  return [
+    down.length || report.unmatched.length
+      ? `${plural(report.downAlerts.length, `open ${type}_AGENT_DOWN alert`)}`
+      : `no ${type}_AGENT_DOWN alert open`,
+    silent.length ? `${plural(silent.length, 'agent')} silent past ${threshold.minutes} min` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** Where to go next: acknowledge the agent-down alerts (project's or global), or the hosts and automation. */
+function agentsNext(report: AgentReportView): string {
+  const local = report.downAlerts.some((d) => !d.global);
+  const global = report.downAlerts.some((d) => d.global);
+  return report.downAlerts.length
+    ? `Next: ${local ? 'acknowledge_alert' : ''}${local && global ? ' or ' : ''}${global ? 'acknowledge_global_alert (global alerts)' : ''} with an alertId once someone is on it; triage_project for the project's whole story.`
+    : 'Next: list_hosts for the hosts they watch; get_automation_status for automation progress.';
+}
+
+/** One type of agents of a project, each with its verdict, the agent-down alerts under the table. */
+export function agentsAnswer(r: AgentsRead, report: AgentReportView, f: FormatContext): ToolAnswer {
+  const { type, page: agents, q } = r;
+  const threshold = report.thresholds[type]!;
+  const first = (q.pageNum - 1) * q.itemsPerPage + 1;
+  const shown = agents.results.length;
+  const lines = [
+    `# ${type} agents of project ${f.names.project(r.projectId)} — ${agents.totalCount} total${shown ? `, showing ${first}–${first + shown - 1}` : ''}; ${agentsVerdict(report, type)}`,
+  ];
+  const body: string[] = [];
+  if (shown)
+    body.push(
+      table(
+        reconciledColumns,
+        report.checks.map((c) => reconciledRow(c, f.now)),
+      ),
+    );
+  for (const c of report.checks) for (const d of c.alerts) body.push(`- ${unmatchedLine(d, f.now, true)}`);
+  for (const d of report.unmatched) body.push(`- ${unmatchedLine(d, f.now)}`);
+  if (body.length) lines.push(f.fence.notice, f.fence.wrap(body.join('\n')));
+  if (!shown)
+    lines.push(`No ${type} agents in this project${agents.totalCount ? ` on page ${q.pageNum}` : ''}.`);
+  const seen =
+    type === 'MONITORING' ? 'last ping' : 'last configuration call (the platform gives no ping for these)';
+  lines.push(
+    `Silent means no ${seen} for longer than ${threshold.minutes} min (${threshold.from === 'configuration' ? `the ${type}_AGENT_DOWN alert configuration` : 'the default; no alert configuration sets it'}).`,
+  );
+  if (r.alertsError !== undefined)
+    lines.push(
+      `Open alerts could not be read (${cell(r.alertsError, 160)}): agent-down alerts are not shown.`,
+    );
+  else if (r.globalNote) lines.push(r.globalNote);
+  const left = agents.totalCount - (first - 1 + shown);
+  if (left > 0 && shown > 0) lines.push(`${left} more — call again with pageNum=${q.pageNum + 1}.`);
+  lines.push(agentsNext(report));
+  return {
+    text: lines.join('\n'),
+    structured: {
+      totalCount: agents.totalCount,
+      pageNum: q.pageNum,
+      itemsPerPage: q.itemsPerPage,
+      results: redact(
+        report.checks.map((c) => ({
+          ...c.agent,
+          silent: c.silent,
+          openAlertIds: c.alerts.map((d) => d.alert.id),
+          meaning: stateWords(c.agent.stateName),
+        })),
+      ),
+    },
+  };
+}

@@ -1,0 +1,100 @@
+// What the triage of a project reads, at once: its open alerts, its automation, the events of the window and
+// its maintenance windows, each section either read or named with why it could not be; and the change events a
+// configuration's own "updated" must agree with.
+import { abortError } from '../api/abort.js';
+import type { ApiEvent } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import type { AlertGroup } from '../format/views/alerts.js';
+import { TRIAGE_SECTIONS, type Triage, type TriageSection } from '../format/views/triage.js';
+import type { ToolContext } from '../tool/index.js';
+import { alertContext, groupByCause, loadOpenAlerts, loadWindows } from './alerts.js';
+import { loadRecentEvents } from './events.js';
+
+/** Puts what each section's read gave into the triage: its value, or its error (once for a spent budget). */
+function settle(t: Triage, settled: PromiseSettledResult<unknown>[], ctx: ToolContext): unknown[] {
+  const failures: unknown[] = [];
+  settled.forEach((s, i) => {
+    const section = TRIAGE_SECTIONS[i]!;
+    if (s.status === 'rejected') {
+      failures.push(s.reason);
+      const spent = s.reason instanceof ApiError && s.reason.errorCode === 'RATE_BUDGET_SPENT';
+      if (spent) t.budget ??= s.reason.message;
+      const message = spent
+        ? 'not read: the request budget is spent (above)'
+        : s.reason instanceof ApiError
+          ? s.reason.message
+          : String(s.reason);
+      t.errors.push({ section, message });
+      ctx.logger.debug('triage section failed', { section, error: message });
+    } else if (section === 'alerts') t.alerts = s.value as Triage['alerts'];
+    else if (section === 'automation') t.automation = s.value as Triage['automation'];
+    else if (section === 'events') t.events = s.value as Triage['events'];
+    else t.windows = s.value as Triage['windows'];
+  });
+  return failures;
+}
+
+/** The triage of a project over the last `hours`: every section read at once, a failed one named. */
+export async function readTriage(ctx: ToolContext, projectId: string, hours: number): Promise<Triage> {
+  const now = ctx.now();
+  const since = new Date(now.getTime() - hours * 3_600_000);
+  const { signal, api } = ctx;
+  let done = 0;
+  const step = <T>(section: TriageSection, p: Promise<T>) =>
+    p.finally(() => void ctx.progress(++done, TRIAGE_SECTIONS.length, `read ${section}`));
+  const keys = api.budget?.limited ? Promise.resolve() : ctx.names.learnKeys({ projectId }, signal);
+  const settled = await Promise.allSettled([
+    step('alerts', loadOpenAlerts(api, projectId, { signal })),
+    step('automation', api.automation.status(projectId, { signal })),
+    step('events', loadRecentEvents(api, { projectId }, since, signal)),
+    step('maintenanceWindows', loadWindows(api, projectId, signal)),
+  ]);
+  await (api.budget?.limited ? ctx.names.learnKeys({ projectId }, signal) : keys);
+  if (signal.aborted) throw abortError(signal);
+  const t: Triage = { projectId, since: since.toISOString(), until: now.toISOString(), hours, errors: [] };
+  const failures = settle(t, settled, ctx);
+  // Nothing could be read (an unknown project, a wrong key): that is the answer, not a triage.
+  if (failures.length === TRIAGE_SECTIONS.length) throw failures[0];
+  return t;
+}
+
+/** The change events a configuration's own "updated" must agree with. */
+const CONFIG_CHANGES = [
+  'ALERT_CONFIG_CHANGED_AUDIT',
+  'ALERT_CONFIG_ENABLED_AUDIT',
+  'ALERT_CONFIG_DISABLED_AUDIT',
+];
+
+/** This configuration's change events, newest first; undefined when the events cannot be read. */
+export async function configChanges(
+  ctx: ToolContext,
+  projectId: string,
+  alertConfigId: string,
+): Promise<ApiEvent[] | undefined> {
+  try {
+    const page = await ctx.api.events.listForProject(
+      projectId,
+      { eventType: CONFIG_CHANGES, itemsPerPage: 500 },
+      ctx.req,
+    );
+    return page.results
+      .filter((e) => e.alertConfigId === alertConfigId)
+      .sort((a, b) => (Date.parse(b.created ?? '') || 0) - (Date.parse(a.created ?? '') || 0));
+  } catch (e) {
+    ctx.logger.debug('change events not readable; Updated shows the platform field alone', {
+      error: String(e),
+    });
+    return undefined;
+  }
+}
+
+/** The triage's open alerts grouped by cause, with the windows that mute them and the events that explain them. */
+export function triageCauses(t: Triage, now: Date): AlertGroup[] {
+  return t.alerts
+    ? groupByCause(t.alerts.alerts, t.alerts.configs, now, {
+        ...alertContext(t.alerts),
+        windows: t.windows,
+        events: t.events?.events,
+      })
+    : [];
+}

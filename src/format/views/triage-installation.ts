@@ -1,0 +1,232 @@
+// The installation at a glance as a person reads it: projects ranked by urgency (each drawn by
+// triage-projects.ts), or, over a time window, the state in a line per project and what changed across them.
+import { cell, named as nameOf } from '../../untrusted.js';
+import type { FormatContext, ToolAnswer } from '../answers.js';
+import { plural } from '../markdown.js';
+import { redact } from '../redact.js';
+import { alertWhere, windowName } from './alerts.js';
+import { AGENT_LEGEND } from './deployment.js';
+import { changeKind, changeSummary, eventWho } from './events.js';
+import {
+  hostNamer,
+  type Installation,
+  type ProjectView,
+  projectBlock,
+  type Short,
+  TIERS,
+} from './triage-projects.js';
+
+/** Projects drawn in full; the rest get a line each. The answer must stay under 4,000 characters. */
+const SHOWN = 6;
+
+/** Lines of "what changed" in the text. */
+const CHANGES = 20;
+
+interface Change {
+  time: string;
+  projectId: string;
+  line: string;
+}
+
+/** What changed in the window across projects: events by people, windows started or ended, alerts opened or closed. */
+function changesSince(views: ProjectView[], from: number, f: FormatContext, short: Short): Change[] {
+  const now = f.now;
+  const out: Change[] = [];
+  const hhmm = (iso?: string) => (iso ?? '').slice(11, 16);
+  for (const v of views) {
+    const pid = v.read.project.id;
+    for (const w of v.read.alerts?.windows ?? []) {
+      const start = Date.parse(w.startDate ?? '');
+      const end = Date.parse(w.endDate ?? '');
+      if (start >= from && start <= now.getTime())
+        out.push({
+          time: w.startDate!,
+          projectId: pid,
+          line: `window ${windowName(w)} started (mutes ${(w.alertTypeNames ?? []).join(', ')} project-wide, ends ${hhmm(w.endDate)} UTC)`,
+        });
+      if (end >= from && end <= now.getTime())
+        out.push({ time: w.endDate!, projectId: pid, line: `window ${windowName(w)} ended` });
+    }
+    for (const a of v.read.alerts?.alerts ?? [])
+      if (Date.parse(a.created ?? '') >= from)
+        out.push({
+          time: a.created!,
+          projectId: pid,
+          line: `alert opened: ${a.metricName ?? a.eventTypeName} on ${short(alertWhere(a))}${a.status === 'TRACKING' ? ' (tracking)' : ''} (alertId ${a.id})`,
+        });
+    for (const a of v.read.closed ?? [])
+      out.push({
+        time: a.resolved!,
+        projectId: pid,
+        line: `alert closed: ${a.metricName ?? a.eventTypeName} on ${short(alertWhere(a))} (alertId ${a.id})`,
+      });
+    const acts = (v.read.events ?? []).filter(
+      (e) => changeKind(e) !== undefined || /^ALERT_(UN)?ACKNOWLEDGED_AUDIT$/.test(e.eventTypeName ?? ''),
+    );
+    for (const e of acts) {
+      const who = eventWho(e, f.names);
+      const what = changeSummary(e);
+      out.push({
+        time: e.created ?? '',
+        projectId: pid,
+        line: `${e.eventTypeName}${who ? ` by ${who}` : ''}${what ? `: ${cell(what, 120)}` : ''} (eventId ${e.id})`,
+      });
+    }
+  }
+  return out.sort((a, b) => (Date.parse(a.time) || 0) - (Date.parse(b.time) || 0));
+}
+
+/** The projects ranked, the first in full (one fence around them all), the rest by name, and the legend. */
+function rankedLines(views: ProjectView[], f: FormatContext, short: Short): string[] {
+  const lines: string[] = [];
+  // One fence around every project: the causes, errors and window descriptions are the platform's text.
+  const blocks = views.slice(0, SHOWN).flatMap((v, i) => projectBlock(v, i + 1, f, short));
+  lines.push(f.fence.wrap(blocks.join('\n')));
+  const rest = views.slice(SHOWN);
+  if (rest.length)
+    lines.push(
+      `${plural(rest.length, 'more project')}: ${rest.map((v) => `${nameOf(v.read.project.name, v.read.project.id)} (${v.tier})`).join(', ')}.`,
+    );
+  const states = new Set(views.flatMap((v) => (v.agents?.checks ?? []).map((c) => c.agent.stateName ?? '')));
+  const legend = ['STANDBY', 'NO_PROCESSES']
+    .filter((s) => states.has(s))
+    .map((s) => `${s.toLowerCase().replace('_', ' ')} = ${AGENT_LEGEND[s]}`);
+  if (legend.length) lines.push(`Agents: ${legend.join('; ')}.`);
+  return lines;
+}
+
+/** Over a time window: the state in a line per project, then the changes, oldest first. */
+function changedLines(r: Installation, f: FormatContext, short: Short): string[] {
+  const { views } = r;
+  const from = Date.parse(r.since!);
+  const lines: string[] = [];
+  lines.push(
+    views
+      .map((v, i) => {
+        const worst = v.causes[0];
+        const why = v.failing.length
+          ? `automation failing (${v.failing.map((p) => p.name).join(', ')})`
+          : worst
+            ? `${worst.group.metricName ?? worst.group.eventTypeName}${worst.muted ? ' (muted)' : ''}`
+            : 'nothing open';
+        return `${i + 1}. ${nameOf(v.read.project.name, v.read.project.id)} — ${v.tier}: ${cell(why, 100)}`;
+      })
+      .join('\n'),
+  );
+  const changes = changesSince(views, from, f, short);
+  lines.push(
+    `## What changed since ${r.since!.slice(0, 16).replace('T', ' ')} UTC (last ${plural(r.hours!, 'hour')}), oldest first`,
+  );
+  if (!changes.length)
+    lines.push('Nothing: no change, no window started or ended, no alert opened or closed.');
+  else {
+    const name = new Map(views.map((v) => [v.read.project.id, v.read.project.name ?? v.read.project.id]));
+    const shown = changes.slice(-CHANGES);
+    lines.push(
+      f.fence.wrap(
+        shown
+          .map((c) => `- ${(c.time ?? '').slice(11, 16)} ${cell(name.get(c.projectId), 40)}: ${c.line}`)
+          .join('\n'),
+      ),
+    );
+    if (changes.length > shown.length)
+      lines.push(
+        `${changes.length - shown.length} older changes left out: list_project_events per project with minDate=${r.since}.`,
+      );
+  }
+  const closedUnknown = views.filter((v) => v.read.closed === undefined).length;
+  if (closedUnknown)
+    lines.push(
+      `Closed alerts are not listed for ${plural(closedUnknown, 'project')}: the server offers no list of closed alerts.`,
+    );
+  return lines;
+}
+
+function installationText(r: Installation, f: FormatContext): string {
+  const { views } = r;
+  const { domain, short } = hostNamer(views);
+  const counts = TIERS.map((t) => [t, views.filter((v) => v.tier === t).length] as const).filter(
+    ([, n]) => n,
+  );
+  const lines = [
+    `# Installation: ${plural(views.length, 'project')} — ${counts.map(([t, n]) => `${n} ${t}`).join(', ') || 'none'}`,
+  ];
+  if (!views.length) return `${lines[0]}\nThis API key sees no projects.`;
+  lines.push(
+    // Each heading names its tier: unmuted data availability (host down, no primary, automation failing),
+    // unmuted paging, unmuted alerts, muted or acknowledged, informational, quiet.
+    'Most urgent first, paging before not. Windows mute alert types project-wide.' +
+      (domain ? ` Hosts: *.${cell(domain, 60)}.` : ''),
+    f.fence.notice,
+  );
+  lines.push(...(r.hours === undefined ? rankedLines(views, f, short) : changedLines(r, f, short)));
+  const notes = [...new Set(views.map((v) => v.read.alerts?.globalNote).filter(Boolean))];
+  for (const n of notes) lines.push(n!);
+  if (r.truncated) lines.push('More projects exist than were read (maxProjects).');
+  const next = ['triage_project'];
+  if (views.some((v) => v.behind.length)) next.push('get_automation_status');
+  if (views.some((v) => v.agents && (v.agents.downAlerts.length || v.agents.checks.some((c) => c.silent))))
+    next.push('list_agents (with an agentType)');
+  lines.push(`Next: ${next.join(', ')} with a projectId.`);
+  return lines.join('\n');
+}
+
+/** One project in the structured answer: its causes, automation and agents as data. */
+function projectResult(v: ProjectView) {
+  return {
+    projectId: v.read.project.id,
+    name: v.read.project.name,
+    tier: v.tier,
+    openAlerts: v.read.alerts?.alerts.length ?? null,
+    causes: v.causes.map((c) => ({
+      cause: c.group.cause,
+      tier: c.tier,
+      count: c.group.alerts.length,
+      acknowledged: c.group.acknowledged,
+      pages: c.group.pages,
+      mutedBy: c.muted
+        ? { windowId: c.group.window?.id, description: c.group.window?.description }
+        : undefined,
+      oldest: c.group.oldest,
+      alertConfigIds: c.group.alertConfigIds,
+      global: c.group.global,
+    })),
+    automation: v.read.automation
+      ? {
+          goalVersion: v.read.automation.goalVersion,
+          failing: v.failing,
+          behind: v.behind.map((p) => p.name),
+        }
+      : null,
+    agents: v.agents
+      ? {
+          down: v.agents.downAlerts.map((d) => ({
+            alertId: d.alert.id,
+            eventTypeName: d.alert.eventTypeName,
+            host: d.alert.hostnameAndPort,
+            global: d.global,
+          })),
+          silent: v.agents.checks
+            .filter((c) => c.silent)
+            .map((c) => ({ type: c.type, hostname: c.agent.hostname, lastSeen: c.lastSeen })),
+          notActive: v.agents.checks
+            .filter((c) => c.agent.stateName !== 'ACTIVE')
+            .map((c) => ({ type: c.type, hostname: c.agent.hostname, state: c.agent.stateName })),
+        }
+      : null,
+    errors: v.read.errors,
+  };
+}
+
+/** The installation's triage: ranked projects (or what changed) in text, every project as data. */
+export function installationAnswer(r: Installation, f: FormatContext): ToolAnswer {
+  return {
+    text: installationText(r, f),
+    structured: redact({
+      totalCount: r.views.length,
+      pageNum: 1,
+      itemsPerPage: r.views.length || 1,
+      results: r.views.map(projectResult),
+    }) as Record<string, unknown>,
+  };
+}

@@ -1,0 +1,254 @@
+// One project of the installation as read and ranked (src/feeds/installation.ts), and as drawn in the
+// installation's triage: the worst causes in words, the windows muting the rest, failing automation, the agents,
+// with hosts named short under the domain they all share.
+import type {
+  Agent,
+  Alert,
+  ApiEvent,
+  AutomationStatus,
+  MaintenanceWindow,
+  Project,
+} from '../../api/types.js';
+import { cell, named as nameOf } from '../../untrusted.js';
+import { type AgentType, otherIntegrationName } from '../../vocabulary/index.js';
+import type { FormatContext } from '../answers.js';
+import { age, plural } from '../markdown.js';
+import { type AlertGroup, alertWhere, mutedUntil, windowName } from './alerts.js';
+import { type AgentCheckView, type AgentReportView, agentTypeOfAlert, stuckWords } from './deployment.js';
+import { eventWho } from './events.js';
+import type { OpenAlerts } from './triage-alerts.js';
+
+/** What was read of one project; a part that failed is named in errors. */
+export interface ProjectRead {
+  project: Project;
+  alerts?: OpenAlerts;
+  automation?: AutomationStatus;
+  agents?: Partial<Record<AgentType, Agent[]>>;
+  /** The newest publishes of the automation configuration (read when a process is behind). */
+  publishes?: ApiEvent[];
+  /** Events of the time window, when one was asked for. */
+  events?: ApiEvent[];
+  /** Alerts closed in the time window; undefined when the server lists no closed alerts. */
+  closed?: Alert[];
+  errors: string[];
+}
+
+/** How urgent a project is now, most urgent first: the order of the tiers is the order of this list. */
+export const TIERS = [
+  'unmuted data availability',
+  'unmuted paging',
+  'unmuted alerts',
+  'muted or acknowledged',
+  'informational',
+  'quiet',
+] as const;
+export type Tier = (typeof TIERS)[number];
+
+export interface CauseView {
+  group: AlertGroup;
+  /** Alerts of the cause not acknowledged and not muted by a window in force. */
+  loud: number;
+  muted: boolean;
+  dataAvailability: boolean;
+  paging: boolean;
+  /** Every alert is TRACKING (not yet past its delay). */
+  tracking: boolean;
+  tier: Tier;
+}
+
+export interface ProjectView {
+  read: ProjectRead;
+  causes: CauseView[];
+  /** Processes behind the goal; failing: with an error. */
+  behind: NonNullable<AutomationStatus['processes']>;
+  failing: NonNullable<AutomationStatus['processes']>;
+  agents?: AgentReportView;
+  windowsActive: MaintenanceWindow[];
+  tier: Tier;
+  /** Sort key within a tier: loud alerts, then all alerts. */
+  weight: number;
+}
+
+/** The installation as read: its projects ranked, and the time window when one was asked for. */
+export interface Installation {
+  views: ProjectView[];
+  truncated: boolean;
+  since?: string;
+  hours?: number;
+}
+
+/** Loud causes named per project; the rest are counted. */
+const CAUSES = 2;
+
+export type Short = (h: string) => string;
+
+/** The domain every hostname shares ("example.internal"), said once so rows can name hosts short. */
+function commonDomain(hosts: string[]): string | undefined {
+  // Replica set and cluster names (no dot) are not hosts.
+  const parts = hosts.filter((h) => h.includes('.')).map((h) => h.split('.').slice(1).join('.'));
+  if (!parts.length) return undefined;
+  return parts.every((d) => d === parts[0]) ? parts[0] : undefined;
+}
+
+export function hostNamer(views: ProjectView[]) {
+  const hosts = views.flatMap((v) => [
+    ...v.causes.flatMap((c) => c.group.alerts.map((a) => alertWhere(a).replace(/:\d+$/, ''))),
+    ...(v.read.automation?.processes ?? []).map((p) => p.hostname ?? ''),
+    ...(v.agents?.checks ?? []).map((c) => c.agent.hostname ?? ''),
+  ]);
+  const domain = commonDomain(hosts.filter((h) => h && h !== '—'));
+  const short = (h: string | undefined) => {
+    const bare = (h ?? '?').replace(/:\d+$/, '');
+    return domain && bare.endsWith(`.${domain}`) ? bare.slice(0, -domain.length - 1) : bare;
+  };
+  return { domain, short };
+}
+
+const pagingLabel = (t: string) => {
+  const other = otherIntegrationName(t);
+  return other ? `${t} (${other})` : t;
+};
+
+const since = (iso: string | undefined, now: Date) => age(iso, now)?.replace(/ ago$/, '') ?? '?';
+
+/** A cause in words: what, where, for how long, whether it pages, acknowledged, muted by which window. */
+function causeLine(c: CauseView, now: Date, short: Short, withWindow: boolean): string {
+  const g = c.group;
+  // "CONNECTIONS > 4000" says enough: the unit RAW and the mode (AVERAGE) are left to triage_project.
+  const what =
+    g.metricName && g.conditions[0]
+      ? g.conditions[0].replace(/ \([A-Z_]+\)$/, '').replace(/ RAW$/, '')
+      : (g.eventTypeName ?? g.cause);
+  const hosts = [...new Set(g.alerts.map((a) => short(alertWhere(a))))];
+  const where = hosts.length <= 2 ? hosts.join(', ') : `${hosts.slice(0, 2).join(', ')} +${hosts.length - 2}`;
+  const flags = [
+    `${plural(g.alerts.length, 'alert')}, ${since(g.oldest, now)}`,
+    c.tracking ? 'tracking (not yet past its delay)' : '',
+    g.acknowledged ? `${g.acknowledged} acknowledged` : '',
+    // The platform's word for the integration, the other dialect's in parentheses (as integrations show it).
+    c.paging ? `pages via ${(g.pages ?? []).map(pagingLabel).join(', ')}` : '',
+    withWindow && g.window?.state === 'active' ? mutedUntil(g.window, now) : '',
+  ].filter(Boolean);
+  return `${what}${g.global ? ' (global)' : ''} on ${where} — ${flags.join('; ')}`;
+}
+
+/** The agents of a project that need a word: down, silent, or not active (standby, no processes). */
+function agentLine(r: AgentReportView, now: Date, short: Short): string | undefined {
+  const type = (c: AgentCheckView) => c.type.toLowerCase();
+  const parts: string[] = [];
+  // Agent-down alerts by type: each host with how long, and whether an agent of that type is listed there.
+  const down = new Map<string, string[]>();
+  const add = (
+    d: { alert: { eventTypeName?: string; created?: string }; global: boolean },
+    host: string,
+    note: string,
+  ) => {
+    const key = `${d.alert.eventTypeName}${d.global ? ' (global)' : ''}`;
+    down.set(key, [...(down.get(key) ?? []), `${host} (${since(d.alert.created, now)}${note})`]);
+  };
+  for (const c of r.checks)
+    for (const d of c.alerts)
+      add(
+        d,
+        short(c.agent.hostname ?? ''),
+        `, agent ${c.agent.stateName ?? '?'}${c.silent ? `, SILENT ${age(c.lastSeen, now)}` : ''}`,
+      );
+  for (const d of r.unmatched) add(d, short(d.alert.hostnameAndPort ?? ''), ', no agent there');
+  for (const [key, hosts] of down) parts.push(`${key} open on ${hosts.join(', ')}`);
+  // Silent agents no alert speaks for yet (a down alert above already says its host), by type: each host
+  // with when it was last heard from, the threshold once.
+  const silent = new Map<string, AgentCheckView[]>();
+  for (const c of r.checks.filter((x) => x.silent && !x.alerts.length))
+    silent.set(c.type, [...(silent.get(c.type) ?? []), c]);
+  for (const cs of silent.values()) {
+    const c0 = cs[0]!;
+    const hosts = cs.map((c) => `${short(c.agent.hostname ?? '')} (${age(c.lastSeen, now)})`);
+    parts.push(
+      `SILENT ${type(c0)} ${cs.length > 1 ? 'agents' : 'agent'} on ${hosts.join(', ')}: last ${c0.seenBy === 'lastPing' ? 'ping' : 'conf call'} past ${c0.thresholdMin} min, no alert open`,
+    );
+  }
+  const idle = r.checks.filter(
+    (c) => c.type !== 'AUTOMATION' && c.agent.stateName && c.agent.stateName !== 'ACTIVE',
+  );
+  const byState = new Map<string, string[]>();
+  for (const c of idle)
+    byState.set(c.agent.stateName!, [
+      ...(byState.get(c.agent.stateName!) ?? []),
+      // A standby beside an active agent is the normal pair: its type says enough.
+      c.agent.stateName === 'STANDBY' ? type(c) : `${type(c)} on ${short(c.agent.hostname ?? '')}`,
+    ]);
+  for (const [state, who] of byState)
+    parts.push(`${state.toLowerCase().replace('_', ' ')}: ${who.join(', ')}`);
+  const active = r.checks.filter((c) => c.type !== 'AUTOMATION' && c.agent.stateName === 'ACTIVE');
+  const types = ['MONITORING', 'BACKUP'].filter((t) => r.typesRead.includes(t as never));
+  const missing = types.filter((t) => !active.some((c) => c.type === t));
+  if (missing.length) parts.push(`no active ${missing.map((t) => t.toLowerCase()).join(' or ')} agent`);
+  return parts.length ? `agents: ${parts.join('; ')}` : undefined;
+}
+
+export function projectBlock(v: ProjectView, rank: number, f: FormatContext, short: Short): string[] {
+  const now = f.now;
+  const p = v.read.project;
+  // Agent-down causes are told on the agents line, reconciled with the agents themselves.
+  const told = (c: CauseView) =>
+    v.agents !== undefined && agentTypeOfAlert(c.group.eventTypeName) !== undefined;
+  const loud = v.causes.filter(
+    (c) => c.tier !== 'muted or acknowledged' && c.tier !== 'informational' && !told(c),
+  );
+  const quiet = v.causes.filter((c) => !loud.includes(c) && !(told(c) && !c.muted));
+  const lines: string[] = [];
+  // The worst causes: two when they are data availability or page someone, else one; the rest counted.
+  const named = loud.filter((c, i) => i === 0 || (i < CAUSES && (c.dataAvailability || c.paging)));
+  for (const c of named) lines.push(`- ${causeLine(c, now, short, true)}`);
+  if (loud.length > named.length)
+    lines.push(`- +${plural(loud.length - named.length, 'more unmuted cause')}`);
+  // Muted causes one line per window: which window, why it applies, and what it silences.
+  const byWindow = new Map<string, CauseView[]>();
+  for (const c of quiet.filter((x) => x.muted))
+    byWindow.set(c.group.window!.id, [...(byWindow.get(c.group.window!.id) ?? []), c]);
+  for (const cs of byWindow.values()) {
+    const what = [...new Set(cs.map((c) => c.group.metricName ?? c.group.eventTypeName))];
+    lines.push(
+      `- ${plural(cs.length, 'cause')} ${mutedUntil(cs[0]!.group.window!, now)}: ${what.join(', ')}`,
+    );
+  }
+  const acked = quiet.filter((c) => !c.muted && !c.tracking);
+  if (acked.length)
+    lines.push(
+      `- acknowledged: ${acked.map((c) => `${c.group.metricName ?? c.group.eventTypeName} on ${short(alertWhere(c.group.alerts[0]!))}`).join(', ')}`,
+    );
+  const tracking = quiet.filter((c) => !c.muted && c.tracking);
+  if (tracking.length)
+    lines.push(
+      `- tracking (not yet notifying): ${tracking.map((c) => c.group.metricName ?? c.group.eventTypeName).join(', ')}`,
+    );
+  const s = v.read.automation;
+  if (s) {
+    const pub = v.read.publishes?.[0];
+    const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
+    const windows = v.windowsActive.map((w) => windowName(w));
+    for (const proc of v.failing)
+      lines.push(
+        `- ⚙ automation failing: ${stuckWords(proc, { goalVersion: s.goalVersion, published, windows, now, errorMax: 160, short })}`,
+      );
+    const lagging = v.behind.filter((x) => !v.failing.includes(x));
+    if (lagging.length) {
+      const byPlan = new Map<string, string[]>();
+      for (const x of lagging) {
+        const plan = (x.plan ?? []).join(' → ') || `at version ${x.lastGoalVersionAchieved}`;
+        byPlan.set(plan, [...(byPlan.get(plan) ?? []), x.name ?? '?']);
+      }
+      // The first plan in full; the others by count (get_automation_status lists them).
+      const [plan, who] = [...byPlan][0]!;
+      const more = lagging.length - 1;
+      lines.push(
+        `- ⚙ ${plural(lagging.length, 'process', 'processes')} behind goal ${s.goalVersion}, no error: ${who[0]} (plan ${plan})${more ? ` +${more} more` : ''}`,
+      );
+    }
+  }
+  const agents = v.agents && agentLine(v.agents, now, short);
+  if (agents) lines.push(`- ${agents}`);
+  for (const e of v.read.errors) lines.push(`- not read: ${cell(e, 160)}`);
+  const head = `## ${rank}. ${nameOf(p.name, p.id)} — ${v.tier}${v.read.alerts ? `, ${v.read.alerts.alerts.length} open` : ''}`;
+  return [head, ...lines];
+}

@@ -1,0 +1,379 @@
+// The project triage as a person reads it: a summary line per section, then one story oldest first (what
+// changed, then what broke: each cause a heading over its alerts), the processes behind the automation goal,
+// the windows in force, and where to go next. The feed (src/feeds/triage.ts) reads; this draws.
+import type { Alert, ApiEvent, AutomationStatus, MaintenanceWindow } from '../../api/types.js';
+import { cell, named } from '../../untrusted.js';
+import type { FormatContext, NameBook, ToolAnswer } from '../answers.js';
+import { age, plural, table, when } from '../markdown.js';
+import { redact } from '../redact.js';
+import {
+  type AlertGroup,
+  ackTool,
+  alertCounts,
+  alertHeadline,
+  alertInGroup,
+  alertWhere,
+  fallbackNote,
+  groupHeading,
+  groupNotes,
+  groupSummary,
+  groupTable,
+  windowName,
+} from './alerts.js';
+import { atGoal, automationColumns, automationRow, behindWords, stuckWords } from './deployment.js';
+import { type ChangeKind, changeKind, changeSummary, eventWho } from './events.js';
+import type { OpenAlerts } from './triage-alerts.js';
+import { windowInForceList, windowState } from './windows.js';
+
+export const TRIAGE_SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows'] as const;
+
+export type TriageSection = (typeof TRIAGE_SECTIONS)[number];
+
+/** What the project triage read: each section, or why it could not be read. */
+export interface Triage {
+  projectId: string;
+  since: string;
+  until: string;
+  hours: number;
+  alerts?: OpenAlerts;
+  automation?: AutomationStatus;
+  /** The window's events, newest first. */
+  events?: { events: ApiEvent[] };
+  /** null: the server offers no list of maintenance windows. */
+  windows?: MaintenanceWindow[] | null;
+  errors: Array<{ section: TriageSection; message: string }>;
+  /** Why sections went unread because the request budget is spent: said once, above them. */
+  budget?: string;
+}
+
+/** Rows of the concise text; the structured content always holds everything. */
+const CONCISE = { alerts: 15, changes: 12 };
+
+interface TimelineEntry {
+  time: string;
+  kind: 'change' | 'alert';
+  summary: string;
+  who?: string;
+  changeKind?: ChangeKind;
+  eventId?: string;
+  eventTypeName?: string;
+  cause?: string;
+  alertIds?: string[];
+  alertConfigIds?: string[];
+  beforeWindow?: boolean;
+}
+
+function hostsOf(alerts: Alert[]): string {
+  const hosts = [...new Set(alerts.map(alertWhere))];
+  return hosts.length <= 2 ? hosts.join(', ') : `${hosts.slice(0, 2).join(', ')} +${hosts.length - 2} more`;
+}
+
+/** Changes and the first alert of each cause, oldest first: what changed, then what broke. */
+export function timeline(
+  changes: ApiEvent[],
+  groups: AlertGroup[],
+  since: string,
+  names: NameBook,
+): TimelineEntry[] {
+  const entries: TimelineEntry[] = [
+    ...changes.map((e) => ({
+      time: e.created ?? '',
+      kind: 'change' as const,
+      changeKind: changeKind(e),
+      eventTypeName: e.eventTypeName,
+      summary: changeSummary(e),
+      who: eventWho(e, names),
+      eventId: e.id,
+    })),
+    ...groups.map((g) => ({
+      time: g.oldest ?? '',
+      kind: 'alert' as const,
+      cause: g.cause,
+      summary: `${g.cause} on ${hostsOf(g.alerts)} (${plural(g.alerts.length, 'alert')})`,
+      alertIds: g.alerts.map((a) => a.id),
+      alertConfigIds: g.alertConfigIds,
+      beforeWindow: (Date.parse(g.oldest ?? '') || 0) < Date.parse(since),
+    })),
+  ];
+  // At equal times a change comes first: it may explain the alert, never the other way round.
+  return entries.sort(
+    (a, b) => (Date.parse(a.time) || 0) - (Date.parse(b.time) || 0) || (a.kind === 'change' ? -1 : 1),
+  );
+}
+
+/**
+ * Which changes the concise text keeps when there are more than `max`: the oldest `head` (those before the
+ * first alert, the likeliest causes, when there are that many; at least half) and the newest rest. The middle
+ * run is left out and named, so a follow-up call can fetch exactly it.
+ */
+function trimMiddle<T extends { time: string }>(
+  rows: T[],
+  max: number,
+  before: number,
+): { keep: Set<T>; gap?: { first: T; last: T; count: number } } {
+  if (rows.length <= max) return { keep: new Set(rows) };
+  const head = Math.min(Math.max(before, Math.ceil(max / 2)), max - 2);
+  const tail = max - head;
+  const left = rows.slice(head, rows.length - tail);
+  return {
+    keep: new Set([...rows.slice(0, head), ...rows.slice(rows.length - tail)]),
+    gap: { first: left[0]!, last: left.at(-1)!, count: left.length },
+  };
+}
+
+function sectionError(t: Triage, s: TriageSection): string | undefined {
+  const e = t.errors.find((x) => x.section === s);
+  return e ? `unavailable — ${cell(e.message, 200)}` : undefined;
+}
+
+type Process = NonNullable<AutomationStatus['processes']>[number];
+
+/** What every part of the triage text draws from. */
+interface Drawing {
+  t: Triage;
+  f: FormatContext;
+  groups: AlertGroup[];
+  changes: ApiEvent[];
+  tl: TimelineEntry[];
+  /** Processes behind the automation goal. */
+  behind: Process[];
+  active: MaintenanceWindow[];
+  upcoming: MaintenanceWindow[];
+}
+
+/** The heading and one line per section: alerts, automation, changes, maintenance. */
+function summaryLines(d: Drawing): string[] {
+  const { t, f, groups, changes, behind, active, upcoming } = d;
+  const now = f.now;
+  const automation = t.automation;
+  const summary: Array<[string, string]> = [
+    [
+      'Alerts',
+      sectionError(t, 'alerts') ??
+        alertHeadline(t.alerts?.alerts ?? [], groups, now, t.alerts?.globalAlertIds),
+    ],
+    [
+      'Automation',
+      sectionError(t, 'automation') ??
+        (automation
+          ? `${behind.length} of ${plural(automation.processes?.length ?? 0, 'process', 'processes')} behind goal version ${automation.goalVersion}${behind.length ? `: ${behindWords(behind)}` : ''}`
+          : '—'),
+    ],
+    ['Changes', sectionError(t, 'events') ?? `${changes.length} in the window`],
+    [
+      'Maintenance',
+      sectionError(t, 'maintenanceWindows') ??
+        (t.windows === null
+          ? 'this server cannot list maintenance windows'
+          : `${plural(active.length, 'window')} in force${upcoming.length ? `, ${upcoming.length} upcoming` : ''}`),
+    ],
+  ];
+  return [
+    `# Triage of project ${f.names.project(t.projectId)} — last ${plural(t.hours, 'hour')}`,
+    ...(t.budget ? [t.budget] : []),
+    summary.map(([k, v]) => `**${k}**: ${v}`).join('\n'),
+    f.fence.notice,
+  ];
+}
+
+/** Draws the causes of the story, each a heading over its alerts' table, within a budget of alert rows. */
+class CauseBlocks {
+  private readonly byCause: Map<string, AlertGroup>;
+  private rowsLeft: number;
+  /** Alert rows left out for the budget. */
+  hidden = 0;
+
+  constructor(private readonly d: Drawing) {
+    this.byCause = new Map(d.groups.map((g) => [g.cause, g]));
+    this.rowsLeft = d.f.detailed ? Number.MAX_SAFE_INTEGER : CONCISE.alerts;
+  }
+
+  // A cause on a host whose process is behind the automation goal: the two are likely one problem.
+  private behindOn(g: AlertGroup): string[] {
+    const hosts = new Set(g.alerts.map((a) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '')));
+    return this.d.behind
+      .filter((p) => p.hostname && hosts.has(p.hostname))
+      .map((p) => `⚙ ${cell(p.name)} on this host is behind the automation goal (above).`);
+  }
+
+  draw(e: TimelineEntry, into: string[]): void {
+    const g = this.byCause.get(e.cause ?? '');
+    if (!g) return;
+    const { f, active } = this.d;
+    // With one window in force, its table below says which it is: the alerts it mutes just say "muted".
+    const soleWindow = active.length === 1 ? active[0]!.id : undefined;
+    // The heading's time is its first row's: the first host listed has the oldest alert.
+    into.push(`#### ${groupHeading(g, f.now, soleWindow)}`, ...groupNotes(g, f.now), ...this.behindOn(g));
+    const shown = Math.min(this.rowsLeft, g.alerts.length);
+    if (shown > 0) into.push(groupTable(g, f.now, shown, f.names));
+    this.rowsLeft -= shown;
+    this.hidden += g.alerts.length - shown;
+  }
+}
+
+/** A change of the story as a line: when, what, by whom, its eventId. */
+function changeLine(e: TimelineEntry, now: Date): string {
+  const who = e.who ? ` by ${cell(e.who)}` : '';
+  const what = e.summary ? `: ${cell(e.summary, 200)}` : '';
+  return `- **${age(e.time, now)}** changed ${cell(e.eventTypeName)}${who}${what} (eventId ${e.eventId})`;
+}
+
+/** One story, oldest first: each change as a line, each cause as a heading over its alerts' table. */
+function storyLines(d: Drawing): string[] {
+  const { t, f, tl } = d;
+  const lines: string[] = [];
+  const changeRows = tl.filter((e) => e.kind === 'change');
+  const firstAlert = tl.find((e) => e.kind === 'alert' && !e.beforeWindow);
+  const { keep, gap } = f.detailed
+    ? { keep: new Set(changeRows), gap: undefined }
+    : trimMiddle(
+        changeRows,
+        CONCISE.changes,
+        firstAlert ? changeRows.filter((e) => e.time < firstAlert.time).length : 0,
+      );
+  const causes = new CauseBlocks(d);
+  // Causes open from before the window are not "what broke" after its changes: they come first, apart.
+  const older: string[] = [];
+  for (const e of tl) if (e.kind === 'alert' && e.beforeWindow) causes.draw(e, older);
+  const parts: string[] = [];
+  for (const e of tl) {
+    if (e.kind === 'change') {
+      if (gap && e === gap.first) parts.push(`- … ${plural(gap.count, 'change')} left out here (below)`);
+      if (keep.has(e)) parts.push(changeLine(e, f.now));
+    } else if (!e.beforeWindow) causes.draw(e, parts);
+  }
+  const sinceText = `${t.since.slice(0, 16).replace('T', ' ')} UTC`;
+  if (older.length)
+    lines.push(`### Open from before ${sinceText} (oldest first)`, f.fence.wrap(older.join('\n')));
+  lines.push(
+    parts.length
+      ? `### What changed (since ${sinceText}), then what broke (oldest first)`
+      : `### What changed since ${sinceText}: no change recorded, no new alert`,
+  );
+  if (parts.length) lines.push(f.fence.wrap(parts.join('\n')));
+  if (gap)
+    lines.push(
+      `${plural(gap.count, 'change')} between ${gap.first.time} and ${gap.last.time} left out: list_project_events with minDate=${gap.first.time} and maxDate=${gap.last.time}, or responseFormat=detailed.`,
+    );
+  if (causes.hidden) lines.push(`${causes.hidden} more alerts: list_open_alerts.`);
+  for (const note of [t.alerts && fallbackNote(t.alerts.source), t.alerts?.globalNote])
+    if (note) lines.push(note);
+  return lines;
+}
+
+/** The processes behind the goal: a table past the two the summary names, and why each failing one is stuck. */
+function automationLines(d: Drawing): string[] {
+  const { t, f, behind, active } = d;
+  const automation = t.automation;
+  // The summary names up to two processes with their plan; the table is for errors and for more than that.
+  const failing = behind.filter((p) => p.errorCode || p.errorCodeDescription || p.errorString);
+  if (!automation || !(failing.length || behind.length > 2)) return [];
+  const rows = behind.map(automationRow);
+  const pub = (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
+  const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
+  const windows = active.map((w) => windowName(w, 34));
+  // Why each failing one is stuck: its error (what the agent reports and the underlying error), the goal's
+  // publish within the window, and a window in force.
+  const detail = failing.map(
+    (p) => `- ${stuckWords(p, { goalVersion: automation.goalVersion, published, windows, now: f.now })}`,
+  );
+  // The table is for more than the summary names; a failing process's line holds its plan and error.
+  return [
+    `### Behind the automation goal (version ${automation.goalVersion})`,
+    f.fence.wrap([...(behind.length > 2 ? [table(automationColumns, rows)] : []), ...detail].join('\n')),
+  ];
+}
+
+/** The windows in force: one in a line, more in a table. */
+function windowLines(d: Drawing): string[] {
+  const { f, active } = d;
+  const now = f.now;
+  if (active.length === 1) {
+    // One window: a line says it all, its description code-quoted (platform text outside a fence).
+    const w = active[0]!;
+    return [
+      `### Maintenance window in force: ${named(w.description, `windowId ${w.id}`, 100)} until ${when(w.endDate, now)} mutes ${(w.alertTypeNames ?? []).join(', ')} on every host of the project (windows are project-wide, whatever the description names)`,
+    ];
+  }
+  if (!active.length) return [];
+  const rows = active.map((w) => windowInForceList.row(w, now, f.names));
+  return [
+    '### Maintenance windows in force: each mutes its alert types on every host of the project (project-wide), whatever its description names',
+    f.fence.wrap(table(windowInForceList.columns, rows)),
+  ];
+}
+
+/** Where to go next, and how to acknowledge. */
+function nextLines(d: Drawing): string[] {
+  const { f, groups, changes, behind, active } = d;
+  const next = [
+    changes.length && 'get_project_event with an eventId',
+    groups.some((g) => !g.global) && 'get_alert_config with an alertConfigId',
+    groups.some((g) => g.global) && 'list_open_global_alerts_for_config with a globalAlertConfigId',
+    behind.length && 'get_automation_status for every process',
+    !active.length && 'list_maintenance_windows or create_maintenance_window for planned work',
+  ].filter(Boolean);
+  const lines = [`Next: ${next.join('; ')}.`];
+  // Kept on a line of its own: whether a tool asks the person first is the live policy's to say.
+  if (groups.length) {
+    const tools = ackTool(groups);
+    const asks = tools.split(' or ').every(f.asksFirst);
+    lines.push(
+      `To acknowledge: ${tools} with an alertId${asks ? ' (the server asks the person first)' : ''}.`,
+    );
+  }
+  return lines;
+}
+
+function triageText(d: Drawing): string {
+  return [
+    ...summaryLines(d),
+    ...(d.tl.length ? storyLines(d) : []),
+    ...automationLines(d),
+    ...windowLines(d),
+    ...nextLines(d),
+  ].join('\n');
+}
+
+/** The triage of a project, its causes grouped (src/feeds/alerts.ts) by the tool. */
+export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext): ToolAnswer {
+  const changes = (t.events?.events ?? []).filter((e) => changeKind(e) !== undefined);
+  const tl = timeline(changes, groups, t.since, f.names);
+  const automation = t.automation;
+  const windows = t.windows ?? [];
+  const behind = automation
+    ? redact(automation.processes ?? []).filter((p) => !atGoal(p, automation.goalVersion))
+    : [];
+  const active = windows.filter((w) => windowState(w, f.now) === 'active');
+  const upcoming = windows.filter((w) => windowState(w, f.now) === 'upcoming');
+  return {
+    text: triageText({ t, f, groups, changes, tl, behind, active, upcoming }),
+    structured: {
+      projectId: t.projectId,
+      projectName: f.names.projectName?.(t.projectId),
+      window: { since: t.since, until: t.until, hours: t.hours },
+      alerts: t.alerts
+        ? {
+            source: t.alerts.source,
+            truncated: t.alerts.truncated,
+            ...alertCounts(t.alerts.alerts, f.now),
+            groups: groups.map((g) => ({ ...groupSummary(g), alerts: redact(g.alerts.map(alertInGroup)) })),
+          }
+        : null,
+      automation: automation
+        ? {
+            goalVersion: automation.goalVersion,
+            processCount: automation.processes?.length ?? 0,
+            behind: redact((automation.processes ?? []).filter((p) => !atGoal(p, automation.goalVersion))),
+          }
+        : null,
+      changes: t.events ? redact(changes.map((e) => ({ ...e, changeKind: changeKind(e) })).reverse()) : null,
+      maintenanceWindows: t.windows
+        ? redact(t.windows.filter((w) => windowState(w, f.now) !== 'ended'))
+        : null,
+      timeline: redact(tl),
+      errors: t.errors,
+      notChecked: t.alerts?.globalNote ? [t.alerts.globalNote] : [],
+    },
+  };
+}
