@@ -24,12 +24,12 @@ export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 export const ms = (iso: unknown): number => Date.parse(str(iso));
 
-/** Where the server puts a view's fuller copy of the data (src/mcp/apps.ts VIEW_DATA, the same string). */
-export const VIEW_DATA = 'dbops-mcp/view-data';
+/** Where the server puts an app's fuller copy of the data (src/mcp/apps.ts APP_DATA, the same string). */
+export const APP_DATA = 'dbops-mcp/view-data';
 
 /** A result's data for the view: the fuller copy when the server sent one, else structuredContent. */
 export function dataOf(r: ToolResultLike): Json {
-  const full = r._meta?.[VIEW_DATA];
+  const full = r._meta?.[APP_DATA];
   return full && typeof full === 'object' && !Array.isArray(full)
     ? (full as Json)
     : (r.structuredContent ?? {});

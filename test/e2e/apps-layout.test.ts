@@ -94,6 +94,28 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
     expect(offHost, 'requests that left the test host').toEqual([]);
   });
 
+  /** The one page every case draws in (the host page is loaded once; each view replaces the last one's frame). */
+  let shared: Page | undefined;
+  let shownScale = 0;
+  /** Each tool's view resource, read once per scale. */
+  const resources = new Map<string, Promise<{ text: string; _meta: { ui: { csp: object } } }>>();
+
+  function resourceOf(scale: number, tool: string) {
+    const key = `${scale} ${tool}`;
+    let found = resources.get(key);
+    if (!found) {
+      const { t } = servers.get(scale)!;
+      found = (async () => {
+        const listed = (await t.client.listTools()).tools.find((x) => x.name === tool);
+        const uri = getToolUiResourceUri({ _meta: listed!._meta })!;
+        const read = await t.client.readResource({ uri });
+        return read.contents[0] as unknown as { text: string; _meta: { ui: { csp: object } } };
+      })();
+      resources.set(key, found);
+    }
+    return found;
+  }
+
   async function show(
     scale: number,
     tool: string,
@@ -103,15 +125,22 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
     context: Record<string, unknown> = {},
   ): Promise<{ page: Page; frame: FrameLocator }> {
     const { t } = servers.get(scale)!;
-    const listed = (await t.client.listTools()).tools.find((x) => x.name === tool);
-    const uri = getToolUiResourceUri({ _meta: listed!._meta })!;
-    const read = await t.client.readResource({ uri });
-    const c = read.contents[0] as unknown as { text: string; _meta: { ui: { csp: object } } };
+    const c = await resourceOf(scale, tool);
     const result = await t.client.callTool({ name: tool, arguments: args });
-    const page = await browser.newPage();
+    if (!shared) {
+      shared = await browser.newPage();
+      await shared.goto(host.url);
+    }
+    const page = shared;
+    // The host asks the server of the page's scale (the hash): set without reloading the page.
+    if (shownScale !== scale) {
+      await page.evaluate((n) => {
+        (globalThis as any).location.hash = `#${n}`;
+      }, scale);
+      shownScale = scale;
+    }
     await page.setViewportSize({ width: width + 2 * PAD, height: 900 });
     await page.emulateMedia({ colorScheme: theme });
-    await page.goto(`${host.url}#${scale}`);
     await page.evaluate((s) => (globalThis as any).showView(s), {
       html: c.text,
       csp: c._meta.ui.csp,
@@ -280,7 +309,6 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
       }
       if ((await frame.locator('.row.cause').count()) === 0)
         expect(text).toMatch(/No open alerts: checked the open alerts of /);
-      await page.close();
     }
     expect(empty, 'the quiet project shows its empty states').toBeGreaterThan(0);
   });

@@ -45,13 +45,24 @@ describe('views (MCP Apps) as sources', () => {
   it('import ext-apps and each other only: their data is what the host passes them', () => {
     const dir = new URL('../../apps/', import.meta.url);
     const sources = readdirSync(dir).filter((f) => f.endsWith('.ts'));
-    expect(sources.sort()).toEqual([...Object.keys(APPS).map((v) => `${v}.ts`), 'shared.ts'].sort());
+    // A view too long for one file keeps its parts beside it (<view>-<part>.ts).
+    const parts = ['incident-timeline-summary.ts'];
+    expect(sources.sort()).toEqual(
+      [...Object.keys(APPS).map((v) => `${v}.ts`), ...parts, 'shared.ts'].sort(),
+    );
     for (const f of sources) {
       const code = readFileSync(new URL(f, dir), 'utf8');
       const from = [...code.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gms)].map((m) => m[1]);
       expect(from.length, f).toBeGreaterThan(0);
       for (const m of from)
-        expect(['@modelcontextprotocol/ext-apps', './shared.js'], `${f} imports ${m}`).toContain(m);
+        expect(
+          [
+            '@modelcontextprotocol/ext-apps',
+            './shared.js',
+            ...parts.map((p) => `./${p.replace(/\.ts$/, '.js')}`),
+          ],
+          `${f} imports ${m}`,
+        ).toContain(m);
     }
   });
 });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProcessRec } from '../../src/simulator/records.js';
-import { maskNotification } from '../../src/simulator/routes/alert-configs.js';
-import { isAcknowledged } from '../../src/simulator/routes/alerts.js';
-import { recentPlans } from '../../src/simulator/routes/automation.js';
+import { isAcknowledged, maskNotification } from '../../src/simulator/routes/alerts.js';
+import { recentPlans } from '../../src/simulator/routes/deployment.js';
 import { renderIntegration } from '../../src/simulator/routes/integrations.js';
 import { maskSecret, maskUrl } from '../../src/simulator/routes/render.js';
 import { parseBody, parseTimestamp } from '../../src/simulator/routes/validate.js';

@@ -29,28 +29,21 @@
 // | create the first user                                | none (no API key)              |                      |                                  |
 
 import type { SimRoute } from '../types.js';
-import { agentRoutes } from './agents.js';
-import { alertConfigRoutes } from './alert-configs.js';
+import { accessRoutes } from './access.js';
 import { alertRoutes } from './alerts.js';
-import { apiKeyRoutes } from './api-keys.js';
-import { automationRoutes } from './automation.js';
+import { deploymentRoutes } from './deployment.js';
 import { eventRoutes } from './events.js';
-import { hostRoutes } from './hosts.js';
 import { integrationRoutes } from './integrations.js';
-import { maintenanceWindowRoutes } from './maintenance-windows.js';
 import { projectRoutes } from './projects.js';
-import { userRoutes } from './users.js';
+import { windowRoutes } from './windows.js';
 
+// The order is the one the routes were first written in (it orders a 405's Allow header).
 export const routes: SimRoute[] = [
   ...projectRoutes,
-  ...alertConfigRoutes,
   ...alertRoutes,
-  ...apiKeyRoutes,
-  ...userRoutes,
-  ...maintenanceWindowRoutes,
+  ...accessRoutes,
+  ...windowRoutes,
   ...integrationRoutes,
-  ...agentRoutes,
-  ...automationRoutes,
-  ...hostRoutes,
+  ...deploymentRoutes,
   ...eventRoutes,
 ];

@@ -14,8 +14,8 @@ import {
 } from '../../vocabulary/index.js';
 import type { IntegrationRec } from '../records.js';
 import type { SimContext, SimResponse, SimRoute } from '../types.js';
-import { requireProjectRole } from './access.js';
 import { audit, FULL_MASK, maskSecret, maskUrl } from './render.js';
+import { requireProjectRole } from './roles.js';
 import {
   type BodySpec,
   badRequest,

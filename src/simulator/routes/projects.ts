@@ -4,6 +4,7 @@ import { ROLE_NAMES } from '../../vocabulary/index.js';
 import type { ProjectRec } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { SimError } from '../types.js';
+import { selfLinks } from './render.js';
 import {
   callerOf,
   findOrg,
@@ -11,8 +12,7 @@ import {
   requireProjectRole,
   unauthorized,
   visibleProjects,
-} from './access.js';
-import { selfLinks } from './render.js';
+} from './roles.js';
 
 function renderProject(req: SimRequest, ctx: SimContext, p: ProjectRec): Record<string, unknown> {
   const hosts = ctx.store.data.hosts.filter((h) => h.groupId === p.id);

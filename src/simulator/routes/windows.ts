@@ -5,8 +5,8 @@ import { ALERT_TYPE_NAMES, MORE_ALERT_TYPE_NAMES } from '../../vocabulary/index.
 import type { WindowRec } from '../records.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { newObjectId, timestamp } from '../values.js';
-import { requireProjectRole } from './access.js';
 import { audit, compact, selfLinks } from './render.js';
+import { requireProjectRole } from './roles.js';
 import { badRequest, findById, invalidJsonAttribute, parseBody } from './validate.js';
 
 /** The API reference's alert types and the further categories real servers accept, in alphabetical order. */
@@ -61,7 +61,7 @@ function checkAlertTypes(names: string[] | undefined): void {
   }
 }
 
-export const maintenanceWindowRoutes: SimRoute[] = [
+export const windowRoutes: SimRoute[] = [
   {
     method: 'GET',
     path: '/groups/:projectId/maintenanceWindows/:maintenanceWindowId',
