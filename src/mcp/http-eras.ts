@@ -16,7 +16,7 @@ import {
 import { personOf } from '../identity/index.js';
 import { DYNAMIC } from '../policy/toolsets.js';
 import { choiceKey, type EnabledToolsets, memoryToolsets } from '../state/toolsets.js';
-import { type HttpOptions, MAX_BODY } from './http-core.js';
+import { type HttpOptions, MAX_BODY } from './http-options.js';
 
 /** What the transport knows of the request being served: its X-MCP-Toolsets and the client's name. */
 export const asked = new AsyncLocalStorage<{ header?: string[]; client: string; listener?: string }>();

@@ -8,8 +8,9 @@ import { authInfoOf, type Person } from '../identity/index.js';
 import { headerNames, unknownToolsets } from '../policy/toolsets.js';
 import { choiceKey } from '../state/toolsets.js';
 import { toolsets } from './catalog.js';
-import { type HttpCore, MAX_BODY, rpcError, sendJson } from './http-core.js';
+import type { HttpCore } from './http-core.js';
 import { asked, clientNameOf } from './http-eras.js';
+import { MAX_BODY, rpcError, sendJson } from './http-options.js';
 import { FORWARDED, forward } from './http-replicas.js';
 import { listenedUris } from './listen.js';
 

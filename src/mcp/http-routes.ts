@@ -7,8 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Person, TokenRefused } from '../identity/index.js';
 import { scrape } from '../metrics.js';
 import { isLoopback, isLoopbackHost } from '../net.js';
-import { type HttpCore, sendJson } from './http-core.js';
+import type { HttpCore } from './http-core.js';
 import { handleMcp } from './http-mcp.js';
+import { sendJson } from './http-options.js';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 const PLACEHOLDER = 'http://request-target.invalid';

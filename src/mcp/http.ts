@@ -24,13 +24,14 @@ import { ConfigError } from '../config/index.js';
 import { tellsPeopleApart } from '../identity/index.js';
 import { enableMetrics } from '../metrics.js';
 import { isLoopback } from '../net.js';
-import type { HttpCore, HttpOptions } from './http-core.js';
+import type { HttpCore } from './http-core.js';
 import { createEras } from './http-eras.js';
+import type { HttpOptions } from './http-options.js';
 import { replicaSigner } from './http-replicas.js';
 import { serveRequest } from './http-routes.js';
 import { createSessions } from './http-sessions.js';
 
-export type { HttpOptions } from './http-core.js';
+export type { HttpOptions } from './http-options.js';
 
 export interface RunningHttp {
   url: string;
