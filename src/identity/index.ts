@@ -64,22 +64,25 @@ export const TOKEN_HOLDER = 'DBOPS_HTTP_TOKEN holder';
 /** The token of an `Authorization: Bearer …` header; the scheme is case-insensitive (RFC 7235 §2.1). */
 const bearer = (header: string | undefined) => /^bearer +(.*)$/i.exec(header ?? '')?.[1]?.trim();
 
-export function createIdentity(
-  config: Pick<
-    Config,
-    | 'oauthIssuer'
-    | 'oauthAudience'
-    | 'oauthScopes'
-    | 'oauthClientId'
-    | 'oauthClientSecret'
-    | 'oauthPersonClaim'
-    | 'httpTokensFile'
-    | 'httpToken'
-  >,
-  logger: Logger,
-): Identity {
+type IdentityConfig = Pick<
+  Config,
+  | 'oauthIssuer'
+  | 'oauthAudience'
+  | 'oauthScopes'
+  | 'oauthClientId'
+  | 'oauthClientSecret'
+  | 'oauthPersonClaim'
+  | 'httpTokensFile'
+  | 'httpToken'
+>;
+
+/** Where the server is reached (the metadata's `resource`), shared by every kind of identity. */
+type Where = Pick<Identity, 'resource' | 'useResource'>;
+
+/** Who asks, by the one way to know people that is configured (the OS user when none is). */
+export function createIdentity(config: IdentityConfig, logger: Logger): Identity {
   let resource = '';
-  const where = {
+  const where: Where = {
     resource: () => resource,
     useResource: (url: string) => {
       resource = url;
@@ -90,98 +93,108 @@ export function createIdentity(
     throw new ConfigError(
       'set one way to know people: DBOPS_OAUTH_ISSUER, DBOPS_HTTP_TOKENS_FILE or DBOPS_HTTP_TOKEN, not several',
     );
-  const missing = (what: string) =>
-    new TokenRefused('invalid_request', `Missing header "Authorization: Bearer <${what}>".`);
-  if (config.oauthIssuer) {
-    const origin = () => new URL(resource).origin;
-    const oauth = createOAuth({
-      issuer: config.oauthIssuer,
-      audiences: () => (config.oauthAudience ? [config.oauthAudience] : [resource, origin(), `${origin()}/`]),
-      scopes: config.oauthScopes,
-      clientId: config.oauthClientId,
-      clientSecret: config.oauthClientSecret,
-      personClaim: config.oauthPersonClaim,
-      logger,
-    });
-    /** RFC 9728 §3.1: the well-known path, then the resource's own path. */
-    const metadataUrl = () =>
-      `${origin()}/.well-known/oauth-protected-resource${new URL(resource).pathname.replace(/\/$/, '')}`;
-    return {
-      ...where,
-      mode: 'oauth',
-      oauth,
-      async verify(header) {
-        const token = bearer(header);
-        if (!token) throw missing('access token');
-        const v = await oauth.verify(token);
-        return { id: v.person, via: 'oauth', canWrite: v.canWrite, expiresAtMs: v.expiresAt * 1000 };
-      },
-      challenge(refused) {
-        const parts = [`resource_metadata="${metadataUrl()}"`];
-        if (config.oauthScopes.length) parts.push(`scope="${config.oauthScopes.join(' ')}"`);
-        if (refused && refused.error !== 'invalid_request')
-          parts.push(
-            `error="${refused.error}"`,
-            `error_description="${refused.message.replace(/["\\]/g, "'")}"`,
-          );
-        return `Bearer ${parts.join(', ')}`;
-      },
-      resourceMetadata: () => ({
-        resource,
-        authorization_servers: [config.oauthIssuer],
-        bearer_methods_supported: ['header'],
-        resource_name: 'dbops-mcp',
-        ...(config.oauthScopes.length ? { scopes_supported: config.oauthScopes } : {}),
-      }),
-    };
-  }
-  const plain = (refused?: TokenRefused) =>
-    `Bearer realm="dbops-mcp"${refused ? `, error="${refused.error}"` : ''}`;
-  if (config.httpTokensFile) {
-    const holder = tokensFile(config.httpTokensFile);
-    return {
-      ...where,
-      mode: 'token-file',
-      stillKnown: holder.names,
-      async verify(header) {
-        const token = bearer(header);
-        if (!token)
-          throw new TokenRefused(
-            'invalid_request',
-            'Missing header "Authorization: Bearer <your token>" (your token of DBOPS_HTTP_TOKENS_FILE). This server does not use OAuth here: with mcp-remote, pass --header "Authorization: Bearer <token>".',
-          );
-        const name = holder.holder(token);
-        if (!name)
-          throw new TokenRefused('invalid_token', 'The bearer token is not one of DBOPS_HTTP_TOKENS_FILE.');
-        return { id: name, via: 'token-file', canWrite: true };
-      },
-      challenge: plain,
-    };
-  }
-  if (config.httpToken) {
-    const expected = config.httpToken;
-    return {
-      ...where,
-      mode: 'http-token',
-      async verify(header) {
-        const token = bearer(header);
-        if (token === undefined)
-          throw new TokenRefused(
-            'invalid_request',
-            'Missing header "Authorization: Bearer <token>" (the DBOPS_HTTP_TOKEN of this server). This server does not use OAuth here: with mcp-remote, pass --header "Authorization: Bearer <token>".',
-          );
-        if (!sameSecret(token, expected))
-          throw new TokenRefused(
-            'invalid_token',
-            'The Authorization header does not carry the right bearer token (DBOPS_HTTP_TOKEN of this server).',
-          );
-        return { id: TOKEN_HOLDER, via: 'http-token', canWrite: true };
-      },
-      challenge: plain,
-    };
-  }
+  if (config.oauthIssuer) return oauthIdentity(config, config.oauthIssuer, where, logger);
+  if (config.httpTokensFile) return tokensFileIdentity(config.httpTokensFile, where);
+  if (config.httpToken) return oneTokenIdentity(config.httpToken, where);
   const me = osPerson();
   return { ...where, mode: 'none', verify: async () => me, challenge: plain };
+}
+
+/** DBOPS_OAUTH_ISSUER: people known from the issuer's access tokens; the metadata points clients to it. */
+function oauthIdentity(config: IdentityConfig, issuer: string, where: Where, logger: Logger): Identity {
+  const origin = () => new URL(where.resource()).origin;
+  const oauth = createOAuth({
+    issuer,
+    audiences: () =>
+      config.oauthAudience ? [config.oauthAudience] : [where.resource(), origin(), `${origin()}/`],
+    scopes: config.oauthScopes,
+    clientId: config.oauthClientId,
+    clientSecret: config.oauthClientSecret,
+    personClaim: config.oauthPersonClaim,
+    logger,
+  });
+  /** RFC 9728 §3.1: the well-known path, then the resource's own path. */
+  const metadataUrl = () =>
+    `${origin()}/.well-known/oauth-protected-resource${new URL(where.resource()).pathname.replace(/\/$/, '')}`;
+  return {
+    ...where,
+    mode: 'oauth',
+    oauth,
+    async verify(header) {
+      const token = bearer(header);
+      if (!token)
+        throw new TokenRefused('invalid_request', 'Missing header "Authorization: Bearer <access token>".');
+      const v = await oauth.verify(token);
+      return { id: v.person, via: 'oauth', canWrite: v.canWrite, expiresAtMs: v.expiresAt * 1000 };
+    },
+    challenge(refused) {
+      const parts = [`resource_metadata="${metadataUrl()}"`];
+      if (config.oauthScopes.length) parts.push(`scope="${config.oauthScopes.join(' ')}"`);
+      if (refused && refused.error !== 'invalid_request')
+        parts.push(
+          `error="${refused.error}"`,
+          `error_description="${refused.message.replace(/["\\]/g, "'")}"`,
+        );
+      return `Bearer ${parts.join(', ')}`;
+    },
+    resourceMetadata: () => ({
+      resource: where.resource(),
+      authorization_servers: [issuer],
+      bearer_methods_supported: ['header'],
+      resource_name: 'dbops-mcp',
+      ...(config.oauthScopes.length ? { scopes_supported: config.oauthScopes } : {}),
+    }),
+  };
+}
+
+/** The challenge where the server does not use OAuth. */
+const plain = (refused?: TokenRefused) =>
+  `Bearer realm="dbops-mcp"${refused ? `, error="${refused.error}"` : ''}`;
+
+/** DBOPS_HTTP_TOKENS_FILE: each person by a named token of the file (read only when configured). */
+function tokensFileIdentity(file: string, where: Where): Identity {
+  const holder = tokensFile(file);
+  return {
+    ...where,
+    mode: 'token-file',
+    stillKnown: holder.names,
+    async verify(header) {
+      const token = bearer(header);
+      if (!token)
+        throw new TokenRefused(
+          'invalid_request',
+          'Missing header "Authorization: Bearer <your token>" (your token of DBOPS_HTTP_TOKENS_FILE). This server does not use OAuth here: with mcp-remote, pass --header "Authorization: Bearer <token>".',
+        );
+      const name = holder.holder(token);
+      if (!name)
+        throw new TokenRefused('invalid_token', 'The bearer token is not one of DBOPS_HTTP_TOKENS_FILE.');
+      return { id: name, via: 'token-file', canWrite: true };
+    },
+    challenge: plain,
+  };
+}
+
+/** DBOPS_HTTP_TOKEN: one token, one holder for everyone who has it. */
+function oneTokenIdentity(expected: string, where: Where): Identity {
+  return {
+    ...where,
+    mode: 'http-token',
+    async verify(header) {
+      const token = bearer(header);
+      if (token === undefined)
+        throw new TokenRefused(
+          'invalid_request',
+          'Missing header "Authorization: Bearer <token>" (the DBOPS_HTTP_TOKEN of this server). This server does not use OAuth here: with mcp-remote, pass --header "Authorization: Bearer <token>".',
+        );
+      if (!sameSecret(token, expected))
+        throw new TokenRefused(
+          'invalid_token',
+          'The Authorization header does not carry the right bearer token (DBOPS_HTTP_TOKEN of this server).',
+        );
+      return { id: TOKEN_HOLDER, via: 'http-token', canWrite: true };
+    },
+    challenge: plain,
+  };
 }
 
 /**

@@ -68,229 +68,257 @@ const lib = () => {
   return jose;
 };
 
+type Jose = typeof import('jose');
+type KeySet = ReturnType<Jose['createRemoteJWKSet']>;
+
+/** One issuer as this server knows it: its options, and its metadata and keys once read. */
+interface Issuer {
+  opts: OAuthOptions;
+  get: typeof fetch;
+  meta?: Promise<IssuerMetadata>;
+  jwks?: KeySet;
+}
+
 export function createOAuth(opts: OAuthOptions) {
-  const get = opts.fetch ?? fetch;
-  let meta: Promise<IssuerMetadata> | undefined;
-  let jwks: ReturnType<typeof import('jose')['createRemoteJWKSet']> | undefined;
-
-  async function discover(): Promise<IssuerMetadata> {
-    const problems: string[] = [];
-    for (const url of metadataUrls(opts.issuer)) {
-      try {
-        const res = await get(url, {
-          signal: AbortSignal.timeout(5_000),
-          headers: { accept: 'application/json' },
-        });
-        if (!res.ok) {
-          problems.push(`${url}: HTTP ${res.status}`);
-          continue;
-        }
-        const m = (await res.json()) as IssuerMetadata;
-        // RFC 8414 §3.3: the metadata must name the very issuer it was fetched for.
-        if (m.issuer !== opts.issuer)
-          throw new ConfigError(`${url} names issuer "${m.issuer}", not DBOPS_OAUTH_ISSUER "${opts.issuer}"`);
-        if (!m.jwks_uri) throw new ConfigError(`${url} has no jwks_uri: the server cannot verify tokens`);
-        return m;
-      } catch (e) {
-        if (e instanceof ConfigError) throw e;
-        problems.push(`${url}: ${(e as Error).message}`);
-      }
-    }
-    throw new ConfigError(`cannot read the metadata of DBOPS_OAUTH_ISSUER: ${problems.join('; ')}`);
-  }
-
-  /** The issuer's metadata, read once; a failure is not kept, so the next request tries again. */
-  function metadata(): Promise<IssuerMetadata> {
-    meta ??= discover().catch((e: unknown) => {
-      meta = undefined;
-      throw e;
-    });
-    return meta;
-  }
-
-  async function keys() {
-    if (!jwks) {
-      const m = await metadata();
-      // Kept 10 minutes; a token with an unknown key id fetches the set again (at most every 30 s).
-      jwks = (await lib()).createRemoteJWKSet(new URL(m.jwks_uri), {
-        cacheMaxAge: 600_000,
-        cooldownDuration: opts.keysCooldownMs ?? 30_000,
-      });
-    }
-    return jwks;
-  }
-
-  function scopesOf(p: JWTPayload): string[] {
-    if (typeof p.scope === 'string') return p.scope.split(' ').filter(Boolean);
-    if (Array.isArray(p.scp)) return p.scp.filter((s): s is string => typeof s === 'string');
-    return [];
-  }
-
-  async function verify(token: string): Promise<Verified> {
-    const { decodeProtectedHeader, jwtVerify, errors } = await lib();
-    let alg: string | undefined;
-    try {
-      alg = decodeProtectedHeader(token).alg;
-    } catch {
-      throw new TokenRefused(
-        'invalid_token',
-        'The access token is not a JWT. This server verifies JWT access tokens: have the authorization server issue JWTs for this resource.',
-      );
-    }
-    if (!alg || alg === 'none') throw new TokenRefused('invalid_token', 'The access token is not signed.');
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, await keys(), {
-        issuer: opts.issuer,
-        audience: opts.audiences(),
-        requiredClaims: ['exp'],
-        clockTolerance: 30,
-      }));
-    } catch (e) {
-      throw refusal(e, errors);
-    }
-    const person = personIn(payload, opts.personClaim);
-    if (!person)
-      throw new TokenRefused(
-        'invalid_token',
-        opts.personClaim
-          ? `The access token names nobody: it has no "${opts.personClaim}" claim (DBOPS_OAUTH_PERSON_CLAIM).`
-          : 'The access token names nobody (no verified email, and no sub).',
-      );
-    const scopes = scopesOf(payload);
-    const [read, write] = opts.scopes;
-    if (read && write && !scopes.includes(read) && !scopes.includes(write))
-      throw new TokenRefused(
-        'insufficient_scope',
-        `The access token has neither scope "${read}" (read) nor "${write}" (changes).`,
-      );
-    const clientId = [payload.client_id, payload.azp].find((v): v is string => typeof v === 'string');
-    return {
-      person,
-      canWrite: !write || scopes.includes(write),
-      scopes,
-      expiresAt: payload.exp as number,
-      ...(clientId ? { clientId } : {}),
-    };
-  }
-
-  function refusal(e: unknown, errors: typeof import('jose')['errors']): TokenRefused {
-    if (e instanceof errors.JWTExpired) {
-      const exp = (e.payload as JWTPayload).exp;
-      return new TokenRefused(
-        'invalid_token',
-        `The access token expired${exp ? ` at ${new Date(exp * 1000).toISOString()}` : ''}: get a new one.`,
-      );
-    }
-    if (e instanceof errors.JWTClaimValidationFailed) {
-      const p = e.payload as JWTPayload;
-      if (e.claim === 'aud')
-        return new TokenRefused(
-          'invalid_token',
-          `The access token was issued for another audience (${JSON.stringify(p.aud ?? null)}); this server accepts ${opts.audiences().join(' or ')}.`,
-        );
-      if (e.claim === 'iss')
-        return new TokenRefused(
-          'invalid_token',
-          `The access token was issued by ${JSON.stringify(p.iss ?? null)}, not by ${opts.issuer}.`,
-        );
-      if (e.claim === 'nbf')
-        return new TokenRefused('invalid_token', 'The access token is not valid yet (nbf).');
-      if (e.claim === 'exp')
-        return new TokenRefused('invalid_token', 'The access token has no expiry (exp).');
-      return new TokenRefused('invalid_token', `The access token's "${e.claim}" claim is not acceptable.`);
-    }
-    if (e instanceof errors.JWSSignatureVerificationFailed)
-      return new TokenRefused(
-        'invalid_token',
-        "The access token's signature does not verify against the issuer's keys.",
-      );
-    if (e instanceof errors.JWKSNoMatchingKey)
-      return new TokenRefused(
-        'invalid_token',
-        'The access token is signed with a key the issuer does not publish.',
-      );
-    if (e instanceof errors.JOSEAlgNotAllowed || e instanceof errors.JOSENotSupported)
-      return new TokenRefused(
-        'invalid_token',
-        "The access token is signed with an algorithm the issuer's keys do not allow.",
-      );
-    if (e instanceof ConfigError || e instanceof errors.JWKSTimeout) {
-      opts.logger.warn('cannot verify access tokens now', { error: (e as Error).message });
-      return new TokenRefused(
-        'invalid_token',
-        "The issuer's keys cannot be read right now; try again shortly.",
-      );
-    }
-    return new TokenRefused('invalid_token', 'The access token is malformed.');
-  }
-
-  /** PKCE (S256) for the approval page's sign-in: the verifier stays with the browser's sealed cookie. */
-  function pkce() {
-    const verifier = randomBytes(32).toString('base64url');
-    return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-  }
-
+  const issuer: Issuer = { opts, get: opts.fetch ?? fetch };
   return {
     issuer: opts.issuer,
-    metadata,
-    verify,
+    metadata: () => metadata(issuer),
+    verify: (token: string) => verify(issuer, token),
     /** True when the approval page can sign people in here. */
     signIn: opts.clientId !== undefined,
     pkce,
-    async authorizeUrl(
-      redirectUri: string,
-      state: string,
-      challenge: string,
-      resource: string,
-    ): Promise<string> {
-      const m = await metadata();
-      if (!m.authorization_endpoint) throw new ConfigError('the issuer publishes no authorization_endpoint');
-      const u = new URL(m.authorization_endpoint);
-      u.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: opts.clientId ?? '',
-        redirect_uri: redirectUri,
-        scope: ['openid', 'email', 'profile', ...opts.scopes].join(' '),
-        state,
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-        resource,
-      }).toString();
-      return u.toString();
-    },
+    authorizeUrl: (redirectUri: string, state: string, challenge: string, resource: string) =>
+      authorizeUrl(issuer, redirectUri, state, challenge, resource),
     /** Exchanges the code for an access token and verifies it like any other token. */
-    async redeem(code: string, verifier: string, redirectUri: string, resource: string): Promise<Verified> {
-      const m = await metadata();
-      if (!m.token_endpoint) throw new ConfigError('the issuer publishes no token_endpoint');
-      const body = new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirectUri,
-        code_verifier: verifier,
-        client_id: opts.clientId ?? '',
-        resource,
-      });
-      const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-      if (opts.clientSecret)
-        headers.authorization = `Basic ${Buffer.from(
-          `${encodeURIComponent(opts.clientId ?? '')}:${encodeURIComponent(opts.clientSecret)}`,
-        ).toString('base64')}`;
-      const res = await get(m.token_endpoint, {
-        method: 'POST',
-        headers,
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
-      const answer = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string };
-      if (!res.ok || !answer.access_token)
-        throw new TokenRefused(
-          'invalid_request',
-          `The issuer refused the sign-in (${answer.error ?? `HTTP ${res.status}`}).`,
-        );
-      return verify(answer.access_token);
-    },
+    redeem: (code: string, verifier: string, redirectUri: string, resource: string) =>
+      redeem(issuer, code, verifier, redirectUri, resource),
   };
+}
+
+/** The issuer's metadata from the first of its well-known addresses that answers (RFC 8414, OpenID). */
+async function discover({ opts, get }: Issuer): Promise<IssuerMetadata> {
+  const problems: string[] = [];
+  for (const url of metadataUrls(opts.issuer)) {
+    try {
+      const res = await get(url, {
+        signal: AbortSignal.timeout(5_000),
+        headers: { accept: 'application/json' },
+      });
+      if (!res.ok) {
+        problems.push(`${url}: HTTP ${res.status}`);
+        continue;
+      }
+      const m = (await res.json()) as IssuerMetadata;
+      // RFC 8414 §3.3: the metadata must name the very issuer it was fetched for.
+      if (m.issuer !== opts.issuer)
+        throw new ConfigError(`${url} names issuer "${m.issuer}", not DBOPS_OAUTH_ISSUER "${opts.issuer}"`);
+      if (!m.jwks_uri) throw new ConfigError(`${url} has no jwks_uri: the server cannot verify tokens`);
+      return m;
+    } catch (e) {
+      if (e instanceof ConfigError) throw e;
+      problems.push(`${url}: ${(e as Error).message}`);
+    }
+  }
+  throw new ConfigError(`cannot read the metadata of DBOPS_OAUTH_ISSUER: ${problems.join('; ')}`);
+}
+
+/** The issuer's metadata, read once; a failure is not kept, so the next request tries again. */
+function metadata(issuer: Issuer): Promise<IssuerMetadata> {
+  issuer.meta ??= discover(issuer).catch((e: unknown) => {
+    issuer.meta = undefined;
+    throw e;
+  });
+  return issuer.meta;
+}
+
+/** The issuer's published keys (JWKS), from its metadata's jwks_uri. */
+async function keys(issuer: Issuer): Promise<KeySet> {
+  if (!issuer.jwks) {
+    const m = await metadata(issuer);
+    // Kept 10 minutes; a token with an unknown key id fetches the set again (at most every 30 s).
+    issuer.jwks = (await lib()).createRemoteJWKSet(new URL(m.jwks_uri), {
+      cacheMaxAge: 600_000,
+      cooldownDuration: issuer.opts.keysCooldownMs ?? 30_000,
+    });
+  }
+  return issuer.jwks;
+}
+
+function scopesOf(p: JWTPayload): string[] {
+  if (typeof p.scope === 'string') return p.scope.split(' ').filter(Boolean);
+  if (Array.isArray(p.scp)) return p.scp.filter((s): s is string => typeof s === 'string');
+  return [];
+}
+
+/** Who a token names and what it allows, once its signature, issuer, audience and times hold. */
+async function verify(issuer: Issuer, token: string): Promise<Verified> {
+  const { opts } = issuer;
+  const payload = await verifiedPayload(issuer, token);
+  const person = personIn(payload, opts.personClaim);
+  if (!person)
+    throw new TokenRefused(
+      'invalid_token',
+      opts.personClaim
+        ? `The access token names nobody: it has no "${opts.personClaim}" claim (DBOPS_OAUTH_PERSON_CLAIM).`
+        : 'The access token names nobody (no verified email, and no sub).',
+    );
+  const scopes = scopesOf(payload);
+  const [read, write] = opts.scopes;
+  if (read && write && !scopes.includes(read) && !scopes.includes(write))
+    throw new TokenRefused(
+      'insufficient_scope',
+      `The access token has neither scope "${read}" (read) nor "${write}" (changes).`,
+    );
+  const clientId = [payload.client_id, payload.azp].find((v): v is string => typeof v === 'string');
+  return {
+    person,
+    canWrite: !write || scopes.includes(write),
+    scopes,
+    expiresAt: payload.exp as number,
+    ...(clientId ? { clientId } : {}),
+  };
+}
+
+/** The token's claims, verified against the issuer's keys for this audience; else the refusal saying why. */
+async function verifiedPayload(issuer: Issuer, token: string): Promise<JWTPayload> {
+  const { opts } = issuer;
+  const { decodeProtectedHeader, jwtVerify, errors } = await lib();
+  let alg: string | undefined;
+  try {
+    alg = decodeProtectedHeader(token).alg;
+  } catch {
+    throw new TokenRefused(
+      'invalid_token',
+      'The access token is not a JWT. This server verifies JWT access tokens: have the authorization server issue JWTs for this resource.',
+    );
+  }
+  if (!alg || alg === 'none') throw new TokenRefused('invalid_token', 'The access token is not signed.');
+  try {
+    const { payload } = await jwtVerify(token, await keys(issuer), {
+      issuer: opts.issuer,
+      audience: opts.audiences(),
+      requiredClaims: ['exp'],
+      clockTolerance: 30,
+    });
+    return payload;
+  } catch (e) {
+    throw refusal(e, errors, opts);
+  }
+}
+
+const invalid = (message: string) => new TokenRefused('invalid_token', message);
+
+/** Why a token failed verification, in words a person can act on (never the token itself). */
+function refusal(e: unknown, errors: Jose['errors'], opts: OAuthOptions): TokenRefused {
+  if (e instanceof errors.JWTExpired) {
+    const exp = (e.payload as JWTPayload).exp;
+    return invalid(
+      `The access token expired${exp ? ` at ${new Date(exp * 1000).toISOString()}` : ''}: get a new one.`,
+    );
+  }
+  if (e instanceof errors.JWTClaimValidationFailed) return invalid(claimRefused(e, opts));
+  if (e instanceof errors.JWSSignatureVerificationFailed)
+    return invalid("The access token's signature does not verify against the issuer's keys.");
+  if (e instanceof errors.JWKSNoMatchingKey)
+    return invalid('The access token is signed with a key the issuer does not publish.');
+  if (e instanceof errors.JOSEAlgNotAllowed || e instanceof errors.JOSENotSupported)
+    return invalid("The access token is signed with an algorithm the issuer's keys do not allow.");
+  if (e instanceof ConfigError || e instanceof errors.JWKSTimeout) {
+    opts.logger.warn('cannot verify access tokens now', { error: (e as Error).message });
+    return invalid("The issuer's keys cannot be read right now; try again shortly.");
+  }
+  return invalid('The access token is malformed.');
+}
+
+/** Which claim is not acceptable, and what this server accepts instead. */
+function claimRefused(
+  e: InstanceType<Jose['errors']['JWTClaimValidationFailed']>,
+  opts: OAuthOptions,
+): string {
+  const p = e.payload as JWTPayload;
+  switch (e.claim) {
+    case 'aud':
+      return `The access token was issued for another audience (${JSON.stringify(p.aud ?? null)}); this server accepts ${opts.audiences().join(' or ')}.`;
+    case 'iss':
+      return `The access token was issued by ${JSON.stringify(p.iss ?? null)}, not by ${opts.issuer}.`;
+    case 'nbf':
+      return 'The access token is not valid yet (nbf).';
+    case 'exp':
+      return 'The access token has no expiry (exp).';
+    default:
+      return `The access token's "${e.claim}" claim is not acceptable.`;
+  }
+}
+
+/** PKCE (S256) for the approval page's sign-in: the verifier stays with the browser's sealed cookie. */
+function pkce() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** Where the approval page sends a person to sign in (authorization code with PKCE, for this resource). */
+async function authorizeUrl(
+  issuer: Issuer,
+  redirectUri: string,
+  state: string,
+  challenge: string,
+  resource: string,
+): Promise<string> {
+  const { opts } = issuer;
+  const m = await metadata(issuer);
+  if (!m.authorization_endpoint) throw new ConfigError('the issuer publishes no authorization_endpoint');
+  const u = new URL(m.authorization_endpoint);
+  u.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: opts.clientId ?? '',
+    redirect_uri: redirectUri,
+    scope: ['openid', 'email', 'profile', ...opts.scopes].join(' '),
+    state,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource,
+  }).toString();
+  return u.toString();
+}
+
+/** Exchanges the sign-in's code for an access token at the issuer and verifies it like any other token. */
+async function redeem(
+  issuer: Issuer,
+  code: string,
+  verifier: string,
+  redirectUri: string,
+  resource: string,
+): Promise<Verified> {
+  const { opts } = issuer;
+  const m = await metadata(issuer);
+  if (!m.token_endpoint) throw new ConfigError('the issuer publishes no token_endpoint');
+  const body = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+    client_id: opts.clientId ?? '',
+    resource,
+  });
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (opts.clientSecret)
+    headers.authorization = `Basic ${Buffer.from(
+      `${encodeURIComponent(opts.clientId ?? '')}:${encodeURIComponent(opts.clientSecret)}`,
+    ).toString('base64')}`;
+  const res = await issuer.get(m.token_endpoint, {
+    method: 'POST',
+    headers,
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
+  const answer = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string };
+  if (!res.ok || !answer.access_token)
+    throw new TokenRefused(
+      'invalid_request',
+      `The issuer refused the sign-in (${answer.error ?? `HTTP ${res.status}`}).`,
+    );
+  return verify(issuer, answer.access_token);
 }
 
 export type OAuth = ReturnType<typeof createOAuth>;

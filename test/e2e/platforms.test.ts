@@ -12,7 +12,7 @@ import { silentLogger } from '../../src/log.js';
 import { readiness } from '../../src/mcp/cli/readiness.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { registry } from '../../src/metrics.js';
+import { enableMetrics, scrape } from '../../src/metrics.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 
 let prod: Simulator;
@@ -29,6 +29,8 @@ const file = (name: string, body: unknown) => {
 };
 
 beforeAll(async () => {
+  // Counted as when served over HTTP (a stdio server counts nothing: it serves no /metrics).
+  await enableMetrics();
   dir = mkdtempSync(join(tmpdir(), 'dbops-platforms-'));
   [prod, staging] = await Promise.all([
     startSimulator({ dataset: 'demo', port: 0 }),
@@ -135,7 +137,7 @@ describe('several installations', () => {
     expect(r.text).toContain('Platform `staging-ro` is read-only');
     expect(staging.stats.snapshot().requests).toBe(before);
     // Counted like any refused call.
-    expect(await registry.getSingleMetricAsString('dbops_tool_calls_total')).toMatch(
+    expect((await scrape()).text).toMatch(
       /dbops_tool_calls_total\{tool="set_alert_config_enabled",outcome="error"\} [1-9]/,
     );
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../src/config/index.js';
 import { createIdentity } from '../../src/identity/index.js';
 import { startHttp } from '../../src/mcp/http.js';
@@ -167,6 +167,8 @@ describe('Streamable HTTP transport', () => {
   });
 
   it('closes idle sessions; a request for a closed one gets 404, and a new initialize works', async () => {
+    // The idle sweep's clock and interval are faked (requests still go over the real network).
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
     const h = await startHttp({
       host: '127.0.0.1',
       port: 0,
@@ -180,7 +182,9 @@ describe('Streamable HTTP transport', () => {
       const init = await post(h.url, initialize);
       const sessionId = init.headers.get('mcp-session-id')!;
       expect(h.sessions()).toBe(1);
-      await new Promise((r) => setTimeout(r, 2500));
+      vi.advanceTimersByTime(900);
+      expect(h.sessions()).toBe(1);
+      vi.advanceTimersByTime(1600);
       expect(h.sessions()).toBe(0);
       // A closed session: 404 tells the client to initialize anew (served without its session it would
       // silently lose elicitation and subscriptions).
@@ -195,6 +199,7 @@ describe('Streamable HTTP transport', () => {
       expect(h.sessions()).toBe(1);
     } finally {
       await h.close();
+      vi.useRealTimers();
     }
   });
 
