@@ -1,8 +1,10 @@
-// The layering the README draws, checked from the imports themselves, with no list of exceptions: a change
-// that imports upwards, sideways between tools, or from the simulator into the client fails here.
+// The layering docs/architecture.md draws, checked from the imports themselves, with no list of exceptions: a
+// change that imports upwards, in a circle, sideways between tools, or from the simulator into the client fails
+// here; so does a tool that draws its own text, or a file outside the API's one partition.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { toolsets } from '../../tools/toolsets.js';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);
 
@@ -116,12 +118,9 @@ describe('the layering', () => {
     expect(show(fromViews)).toEqual([]);
   });
 
-  it('lets views take record types from below, not from the client, and keeps src/state free of circles', () => {
+  it('lets views take record types from below, not from the client', () => {
     const viewsOnClient = edges.filter((e) => under(e.from, 'src/format') && e.to === 'src/api/client.ts');
     expect(show(viewsOnClient)).toEqual([]);
-    const state = edges.filter((e) => under(e.from, 'src/state') && under(e.to, 'src/state'));
-    const circles = state.filter((e) => state.some((b) => b.from === e.to && b.to === e.from));
-    expect(show(circles)).toEqual([]);
   });
 
   it('gives every tool a view: a tool file draws no table or record of its own', () => {
@@ -132,5 +131,46 @@ describe('the layering', () => {
     const drawn = /\bcolumns:\s*\[|\brow:\s*\(|\btable\(\s*\[|Pairs\s*=\s*\(/;
     const drawing = tools.filter((f) => drawn.test(readFileSync(join(root, f), 'utf8')));
     expect(drawing).toEqual([]);
+  });
+
+  it('has no circle: no file reaches itself through its imports', () => {
+    const next = new Map<string, string[]>();
+    for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+    const circles: string[] = [];
+    const done = new Set<string>();
+    const walk = (f: string, path: string[]) => {
+      const at = path.indexOf(f);
+      if (at >= 0) return void circles.push([...path.slice(at), f].join(' → '));
+      if (done.has(f)) return;
+      for (const t of next.get(f) ?? []) walk(t, [...path, f]);
+      done.add(f);
+    };
+    for (const f of sources) walk(f, []);
+    expect(circles).toEqual([]);
+  });
+
+  it('keeps every text a person reads in the views: a tool builds no markdown and fences no platform text', () => {
+    // markdown.ts (tables, fields, ages, plurals) and untrusted.ts (fencing platform text) are how text is drawn.
+    const drawing = edges.filter(
+      (e) => under(e.from, 'tools') && ['src/format/markdown.ts', 'src/untrusted.ts'].includes(e.to),
+    );
+    expect(show(drawing)).toEqual([]);
+  });
+
+  it("cuts the API into the toolsets' areas everywhere: tools, client areas, views and simulator routes", () => {
+    const areas = ['projects', ...toolsets.map((t) => t.name)];
+    const infrastructure: Record<string, string[]> = {
+      tools: ['index', 'toolsets'],
+      'src/api/areas': ['context'],
+      'src/format/views': [],
+      'src/simulator/routes': ['index', 'render', 'validate'],
+    };
+    const outside = Object.entries(infrastructure).flatMap(([dir, own]) =>
+      files(dir)
+        .map((f) => f.slice(dir.length + 1, -3))
+        .filter((n) => !own.includes(n) && !areas.some((a) => n === a || n.startsWith(`${a}-`)))
+        .map((n) => `${dir}/${n}.ts`),
+    );
+    expect(outside).toEqual([]);
   });
 });

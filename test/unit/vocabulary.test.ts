@@ -46,7 +46,7 @@ function cycles(dir: string): string[] {
 
 describe('layering of the spec and the simulator', () => {
   it('finds the imports it checks (the scanner is not blind)', () => {
-    expect(importsOf('src/simulator/routes/roles.ts')).toContain('src/vocabulary/index.js');
+    expect(importsOf('src/simulator/roles.ts')).toContain('src/vocabulary/index.js');
     expect(importsOf('src/simulator/types.ts')).toContain('src/simulator/store.js');
   });
 

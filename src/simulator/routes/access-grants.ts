@@ -4,9 +4,9 @@
 
 import { ROLE_NAMES } from '../../vocabulary/index.js';
 import type { RoleAssignment, UserRec } from '../records.js';
+import { findOrg, findProject, GRANTS, grants, hasGlobalRole, scopeOf, unauthorized } from '../roles.js';
 import { type Caller, type SimContext, SimError, type SimRequest } from '../types.js';
 import { audit } from './render.js';
-import { findOrg, findProject, GRANTS, grants, hasGlobalRole, scopeOf, unauthorized } from './roles.js';
 import {
   badRequest,
   invalidAttribute,

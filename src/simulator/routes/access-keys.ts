@@ -3,9 +3,6 @@
 
 import { ORG_ROLES, PROJECT_ROLES } from '../../vocabulary/index.js';
 import type { ApiKeyRec, RoleAssignment } from '../records.js';
-import type { SimContext, SimRequest, SimRoute } from '../types.js';
-import { newObjectId, newPrivateKey, newPublicKey, timestamp } from '../values.js';
-import { audit, selfLinks } from './render.js';
 import {
   callerOf,
   findOrg,
@@ -14,7 +11,10 @@ import {
   scopeOf,
   unauthorized,
   visibleProjects,
-} from './roles.js';
+} from '../roles.js';
+import type { SimContext, SimRequest, SimRoute } from '../types.js';
+import { newObjectId, newPrivateKey, newPublicKey, timestamp } from '../values.js';
+import { audit, selfLinks } from './render.js';
 import { badRequest, invalidEnum, invalidJsonAttribute, parseBody } from './validate.js';
 
 const DESC = { kind: 'string', min: 1, max: 250 } as const;

@@ -4,10 +4,10 @@
 import { randomInt } from 'node:crypto';
 import { ROLE_NAMES } from '../../vocabulary/index.js';
 import type { AccessListEntryRec, UserRec } from '../records.js';
+import { callerOf, hasGlobalRole, isMember } from '../roles.js';
 import { type SimContext, SimError, type SimRequest } from '../types.js';
 import { accessListEntry, hashPassword, newObjectId, timestamp } from '../values.js';
 import { compact, link, REL_BASE, selfLinks } from './render.js';
-import { callerOf, hasGlobalRole, isMember } from './roles.js';
 import { badRequest, findById, invalidQuery } from './validate.js';
 
 // ---------------------------------------------------------------------------------------------------------

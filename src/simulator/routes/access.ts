@@ -1,3 +1,4 @@
+import { callerOf, hasGlobalRole, requireProjectRole, unauthorized } from '../roles.js';
 import { SimError, type SimRoute } from '../types.js';
 import { newObjectId, timestamp } from '../values.js';
 import {
@@ -27,7 +28,6 @@ import {
   visibleTo,
 } from './access-users.js';
 import { audit, selfLinks } from './render.js';
-import { callerOf, hasGlobalRole, requireProjectRole, unauthorized } from './roles.js';
 import { isObjectId, missingAttribute, parseBody } from './validate.js';
 
 const userRoutes: SimRoute[] = [

@@ -11,10 +11,10 @@ import {
   notificationIn,
 } from '../../vocabulary/index.js';
 import type { AlertConfigRec, AlertRec, GlobalAlertConfigRec, NotificationRec } from '../records.js';
+import { callerOf, requireAnyRole, requireGlobalRole, requireProjectRole } from '../roles.js';
 import type { Caller, SimContext, SimRequest, SimRoute } from '../types.js';
 import { timestamp } from '../values.js';
 import { audit, compact, FULL_MASK, maskSecret, maskUrl, selfLinks } from './render.js';
-import { callerOf, requireAnyRole, requireGlobalRole, requireProjectRole } from './roles.js';
 import { badRequest, findById, invalidEnum, isPlainObject, parseBody } from './validate.js';
 
 // ---------------------------------------------------------------------------------------------------------

@@ -5,9 +5,9 @@
 
 import { AGENT_TYPES } from '../../vocabulary/index.js';
 import type { AgentRec, HostRec, ProcessRec } from '../records.js';
+import { requireProjectRole } from '../roles.js';
 import { type SimContext, SimError, type SimRequest, type SimRoute } from '../types.js';
 import { compact, link, REL_BASE, selfLinks } from './render.js';
-import { requireProjectRole } from './roles.js';
 
 // Hosts
 

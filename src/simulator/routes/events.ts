@@ -4,9 +4,9 @@
 
 import { GLOBAL_ROLES } from '../../vocabulary/index.js';
 import type { EventRec } from '../records.js';
+import { requireGlobalRole, requireProjectRole } from '../roles.js';
 import type { SimRequest, SimResponse, SimRoute } from '../types.js';
 import { selfLinks } from './render.js';
-import { requireGlobalRole, requireProjectRole } from './roles.js';
 import { findById, queryBoolean, queryDate, queryList } from './validate.js';
 
 /** `global` events ignore includeRaw and link to /globalEvents. */

@@ -13,9 +13,9 @@ import {
   specIntegrationType,
 } from '../../vocabulary/index.js';
 import type { IntegrationRec } from '../records.js';
+import { requireProjectRole } from '../roles.js';
 import type { SimContext, SimResponse, SimRoute } from '../types.js';
 import { audit, FULL_MASK, maskSecret, maskUrl } from './render.js';
-import { requireProjectRole } from './roles.js';
 import {
   type BodySpec,
   badRequest,

@@ -2,9 +2,6 @@
 
 import { ROLE_NAMES } from '../../vocabulary/index.js';
 import type { ProjectRec } from '../records.js';
-import type { SimContext, SimRequest, SimRoute } from '../types.js';
-import { SimError } from '../types.js';
-import { selfLinks } from './render.js';
 import {
   callerOf,
   findOrg,
@@ -12,7 +9,10 @@ import {
   requireProjectRole,
   unauthorized,
   visibleProjects,
-} from './roles.js';
+} from '../roles.js';
+import type { SimContext, SimRequest, SimRoute } from '../types.js';
+import { SimError } from '../types.js';
+import { selfLinks } from './render.js';
 
 function renderProject(req: SimRequest, ctx: SimContext, p: ProjectRec): Record<string, unknown> {
   const hosts = ctx.store.data.hosts.filter((h) => h.groupId === p.id);

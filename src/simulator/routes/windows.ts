@@ -3,10 +3,10 @@
 
 import { ALERT_TYPE_NAMES, MORE_ALERT_TYPE_NAMES } from '../../vocabulary/index.js';
 import type { WindowRec } from '../records.js';
+import { requireProjectRole } from '../roles.js';
 import type { SimContext, SimRequest, SimRoute } from '../types.js';
 import { newObjectId, timestamp } from '../values.js';
 import { audit, compact, selfLinks } from './render.js';
-import { requireProjectRole } from './roles.js';
 import { badRequest, findById, invalidJsonAttribute, parseBody } from './validate.js';
 
 /** The API reference's alert types and the further categories real servers accept, in alphabetical order. */

@@ -11,10 +11,10 @@ import {
   PROJECT_ROLES,
   type ProjectRole,
   type RoleName,
-} from '../../vocabulary/index.js';
-import type { OrgRec, ProjectRec, RoleAssignment } from '../records.js';
-import { type Caller, type SimContext, SimError, type SimRequest } from '../types.js';
-import { findById } from './validate.js';
+} from '../vocabulary/index.js';
+import type { OrgRec, ProjectRec, RoleAssignment } from './records.js';
+import { findById } from './routes/validate.js';
+import { type Caller, type SimContext, SimError, type SimRequest } from './types.js';
 
 export type RoleScope = 'org' | 'group' | 'global';
 
