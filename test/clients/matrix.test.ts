@@ -19,7 +19,8 @@ import { createRuntime } from '../../src/mcp/runtime.js';
 import { decide } from '../helpers/http.js';
 import { startTestHttp } from '../helpers/mcp.js';
 
-const cli = new URL('../../dist/src/cli.js', import.meta.url).pathname;
+/** The installed command (the bundle package.json names as bin), as a client's configuration starts it. */
+const cli = new URL('../../dist/bin/dbops-mcp.js', import.meta.url).pathname;
 const TOKEN = 'matrix-bearer-token-0123456789';
 type Channel = 'elicitation' | 'approval-page' | 'token';
 type Transport = 'stdio' | 'http';
@@ -37,16 +38,16 @@ interface Session {
   uncaught: unknown[];
   close(): Promise<void>;
 }
-interface Target {
-  stdio: { command: string; args: string[]; env: Record<string, string> };
-  http: { url: string; headers: Record<string, string> };
-}
+type Stdio = { command: string; args: string[]; env: Record<string, string> };
+type Http = { url: string; headers: Record<string, string> };
+/** A stdio command line, or a running HTTP endpoint: what a library connects to. */
+type Target = { transport: 'stdio'; stdio: Stdio } | { transport: 'http'; http: Http };
 interface Library {
   name: string;
   /** What of the result reaches the model. */
   shows: 'text' | 'structured' | 'text+structured';
   channels: Channel[];
-  connect(target: Target, transport: Transport, elicit: boolean): Promise<Session>;
+  connect(target: Target, elicit: boolean): Promise<Session>;
 }
 
 const closers: Array<() => Promise<unknown>> = [];
@@ -69,9 +70,14 @@ function serverEnv(channel: Channel): Record<string, string> {
   };
 }
 
-/** A server in demo mode for one consent channel: a stdio command line, or a running HTTP endpoint. */
-async function target(channel: Channel): Promise<Target> {
+/**
+ * A server in demo mode for one consent channel: over stdio, the command line the library starts; over HTTP,
+ * an endpoint running in this process.
+ */
+async function target(channel: Channel, transport: Transport): Promise<Target> {
   const env = serverEnv(channel);
+  if (transport === 'stdio')
+    return { transport, stdio: { command: process.execPath, args: [cli, 'serve'], env } };
   const runtime = await createRuntime(
     configSchema.parse({
       demo: true,
@@ -91,10 +97,7 @@ async function target(channel: Channel): Promise<Target> {
   });
   closers.push(() => http.close());
   runtime.approvals?.useOrigin(http.origin);
-  return {
-    stdio: { command: process.execPath, args: [cli, 'serve'], env },
-    http: { url: http.url, headers: { Authorization: `Bearer ${TOKEN}` } },
-  };
+  return { transport, http: { url: http.url, headers: { Authorization: `Bearer ${TOKEN}` } } };
 }
 
 function aiSdk(shows: 'text' | 'structured'): Library {
@@ -102,11 +105,11 @@ function aiSdk(shows: 'text' | 'structured'): Library {
     name: `AI SDK (${shows === 'text' ? 'automatic schemas' : 'output schemas'})`,
     shows,
     channels: ['elicitation', 'approval-page', 'token'],
-    async connect(t, transport, elicit) {
+    async connect(t, elicit) {
       const uncaught: unknown[] = [];
       const client = await createMCPClient({
         transport:
-          transport === 'http'
+          t.transport === 'http'
             ? { type: 'http', url: t.http.url, headers: t.http.headers }
             : new Experimental_StdioMCPTransport({ ...t.stdio, stderr: 'ignore' }),
         onUncaughtError: (e) => uncaught.push(e),
@@ -153,11 +156,11 @@ const langchain: Library = {
   name: 'LangChain MCP adapters',
   shows: 'text+structured',
   channels: ['approval-page', 'token'],
-  async connect(t, transport) {
+  async connect(t) {
     const client = new MultiServerMCPClient({
       mcpServers: {
         dbops:
-          transport === 'http'
+          t.transport === 'http'
             ? { transport: 'http', url: t.http.url, headers: t.http.headers, automaticSSEFallback: false }
             : { transport: 'stdio', ...t.stdio, stderr: 'ignore' },
       },
@@ -200,8 +203,8 @@ for (const lib of LIBRARIES) {
     describe(`${lib.name} over ${transport}`, () => {
       for (const channel of lib.channels) {
         it(`lists, calls triage and makes a guarded change through ${channel}`, async () => {
-          const t = await target(channel);
-          const s = await lib.connect(t, transport, channel === 'elicitation');
+          const t = await target(channel, transport);
+          const s = await lib.connect(t, channel === 'elicitation');
           closers.push(() => s.close());
           expect(s.tools.length).toBeGreaterThan(25);
 

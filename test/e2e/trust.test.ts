@@ -18,7 +18,8 @@ import { raw, rawInitialize } from '../helpers/http.js';
 import { startTestHttp, startTestServer, type TestServer } from '../helpers/mcp.js';
 import { fencingProblems } from '../reliability/deps.js';
 
-const cli = new URL('../../dist/src/cli.js', import.meta.url).pathname;
+/** The installed command (the bundle package.json names as bin). */
+const cli = new URL('../../dist/bin/dbops-mcp.js', import.meta.url).pathname;
 
 function freshHome() {
   const dir = mkdtempSync(join(tmpdir(), 'dbops-trust-'));

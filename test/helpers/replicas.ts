@@ -86,54 +86,12 @@ export async function startReplicas(opts: {
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 
+  // Started together, not one after another: each spends most of its start-up loading modules.
   const base = mkdtempSync(join(tmpdir(), 'dbops-replicas-'));
-  for (let i = 0; i < opts.n; i++) {
-    const dir = join(base, `r${i}`);
-    const auditLog = join(dir, 'audit.log');
-    const proc = spawn(
-      process.execPath,
-      ['dist/bin/dbops-mcp.js', 'serve', '--transport', 'http', '--port', '0'],
-      {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: dir,
-          DBOPS_BASE_URL: opts.sim.baseUrl,
-          DBOPS_PUBLIC_KEY: opts.sim.keys.publicKey,
-          DBOPS_PRIVATE_KEY: opts.sim.keys.privateKey,
-          DBOPS_PROJECT_ID: opts.sim.projectIds[0] ?? '',
-          DBOPS_ORG_ID: opts.sim.orgId,
-          DBOPS_STATE_URL: opts.redisUrl,
-          DBOPS_TOKEN_SECRET: 'replicas-share-this-secret-0123456789',
-          DBOPS_PUBLIC_URL: origin,
-          DBOPS_AUDIT_LOG: auditLog,
-          DBOPS_STATE_DIR: join(dir, 'state'),
-          DBOPS_SECRETS_DIR: join(dir, 'secrets'),
-          DBOPS_FEED_POLL_MS: '200',
-          DBOPS_LOG_LEVEL: 'warn',
-          ...opts.env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      let err = '';
-      proc.stderr?.on('data', (d: Buffer) => {
-        err += d.toString();
-      });
-      proc.stdout?.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /Streamable HTTP at (http:\/\/\S+)\/mcp/.exec(out);
-        if (m) resolve(m[1] as string);
-      });
-      proc.once('exit', (code) => reject(new Error(`replica ${i} exited (${code}): ${err}`)));
-    });
-    const replica: Replica = { index: i, url, proc, auditLog, alive: true };
-    proc.once('exit', () => {
-      replica.alive = false;
-    });
-    replicas.push(replica);
-  }
+  const started = Array.from({ length: opts.n }, (_, i) =>
+    startReplica(i, join(base, `r${i}`), origin, opts),
+  );
+  replicas.push(...(await Promise.all(started)));
 
   return {
     url: `${origin}/mcp`,
@@ -164,16 +122,72 @@ export async function startReplicas(opts: {
       });
     },
     async close() {
-      for (const r of replicas)
-        if (r.alive) {
-          const gone = new Promise((done) => r.proc.once('exit', done));
-          r.proc.kill('SIGTERM');
-          await gone;
-        }
+      await Promise.all(
+        replicas
+          .filter((r) => r.alive)
+          .map((r) => {
+            const gone = new Promise((done) => r.proc.once('exit', done));
+            r.proc.kill('SIGTERM');
+            return gone;
+          }),
+      );
       proxy.closeAllConnections();
       await new Promise((r) => proxy.close(r));
     },
   };
+}
+
+/** One server process of the set, resolved once it prints the address it serves on. */
+async function startReplica(
+  index: number,
+  dir: string,
+  origin: string,
+  opts: { redisUrl: string; sim: Simulator; env?: Record<string, string> },
+): Promise<Replica> {
+  const auditLog = join(dir, 'audit.log');
+  const proc = spawn(
+    process.execPath,
+    ['dist/bin/dbops-mcp.js', 'serve', '--transport', 'http', '--port', '0'],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        DBOPS_BASE_URL: opts.sim.baseUrl,
+        DBOPS_PUBLIC_KEY: opts.sim.keys.publicKey,
+        DBOPS_PRIVATE_KEY: opts.sim.keys.privateKey,
+        DBOPS_PROJECT_ID: opts.sim.projectIds[0] ?? '',
+        DBOPS_ORG_ID: opts.sim.orgId,
+        DBOPS_STATE_URL: opts.redisUrl,
+        DBOPS_TOKEN_SECRET: 'replicas-share-this-secret-0123456789',
+        DBOPS_PUBLIC_URL: origin,
+        DBOPS_AUDIT_LOG: auditLog,
+        DBOPS_STATE_DIR: join(dir, 'state'),
+        DBOPS_SECRETS_DIR: join(dir, 'secrets'),
+        DBOPS_FEED_POLL_MS: '200',
+        DBOPS_LOG_LEVEL: 'warn',
+        ...opts.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    proc.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Streamable HTTP at (http:\/\/\S+)\/mcp/.exec(out);
+      if (m) resolve(m[1] as string);
+    });
+    proc.once('exit', (code) => reject(new Error(`replica ${index} exited (${code}): ${err}`)));
+  });
+  const replica: Replica = { index, url, proc, auditLog, alive: true };
+  proc.once('exit', () => {
+    replica.alive = false;
+  });
+  return replica;
 }
 
 function rpcOf(body: Buffer): { rpc?: string; tool?: string } {
