@@ -18,7 +18,7 @@ const loader = fileURLToPath(new URL('../helpers/load-log.mjs', import.meta.url)
 /** The chunks of dist/bin/ that hold a library's code (rolldown names each module's file in a comment). */
 function chunksOf(library: string): string[] {
   return readdirSync(binDir).filter((f) =>
-    readFileSync(join(binDir, f), 'utf8').includes(`/node_modules/${library}/`),
+    readFileSync(join(binDir, f), 'utf8').includes(`node_modules/${library}/`),
   );
 }
 
