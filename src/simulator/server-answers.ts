@@ -64,12 +64,22 @@ export function createReplies(stats: Stats, digest: DigestVerifier): Replies {
 }
 
 /** A list as the platform pages it: {links, results, totalCount}, with self/next/previous links. */
-function page(list: unknown[], req: SimRequest, flags: QueryFlags, paged: boolean) {
+function page(
+  list: unknown[],
+  req: SimRequest,
+  flags: QueryFlags,
+  paged: boolean,
+  render: (item: never) => unknown = (x) => x,
+) {
   const total = list.length;
   if (!paged) {
     const query = req.query.toString();
     const self = `${req.baseUrl}${req.path}${query ? `?${query}` : ''}`;
-    return { links: [{ rel: 'self', href: self }], results: list, totalCount: total };
+    return {
+      links: [{ rel: 'self', href: self }],
+      results: list.map((x) => render(x as never)),
+      totalCount: total,
+    };
   }
   const { pageNum, itemsPerPage: size } = flags;
   const start = (pageNum - 1) * size;
@@ -82,12 +92,16 @@ function page(list: unknown[], req: SimRequest, flags: QueryFlags, paged: boolea
   const links = [{ rel: 'self', href: href(pageNum) }];
   if (start + size < total) links.push({ rel: 'next', href: href(pageNum + 1) });
   if (pageNum > 1) links.push({ rel: 'previous', href: href(pageNum - 1) });
-  return { links, results: list.slice(start, start + size), totalCount: total };
+  return {
+    links,
+    results: list.slice(start, start + size).map((x) => render(x as never)),
+    totalCount: total,
+  };
 }
 
 /** A route's result as sent: a list paged (unless the route is not), wrapped when ?envelope=true. */
 export function payloadOf(result: SimResponse, req: SimRequest, flags: QueryFlags, paged: boolean): unknown {
-  const payload = 'list' in result ? page(result.list, req, flags, paged) : result.body;
+  const payload = 'list' in result ? page(result.list, req, flags, paged, result.render) : result.body;
   if (!flags.envelope || result.status === 204) return payload;
   return 'list' in result
     ? { ...(payload as object), status: result.status }

@@ -42,7 +42,13 @@ export interface SimRequest {
  * What a route returns. `body` is sent as is (after envelope/pretty). `list` asks the HTTP layer to page
  * the items with pageNum/itemsPerPage and build {links, results, totalCount} with self/next/previous.
  */
-export type SimResponse = { status: number; body?: unknown } | { status: number; list: unknown[] };
+/**
+ * A route's answer: a body, or a list the HTTP layer pages. `render` draws one item as sent; it runs on the
+ * page's items only, so a long list (100× the demo data) is not copied whole for every page read.
+ */
+export type SimResponse =
+  | { status: number; body?: unknown }
+  | { status: number; list: unknown[]; render?: (item: never) => unknown };
 
 export interface SimContext {
   store: import('./store.js').Store;

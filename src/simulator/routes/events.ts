@@ -47,7 +47,11 @@ function listEvents(
     const at = Date.parse(e.created);
     return (min === undefined || at >= min) && (max === undefined || at <= max);
   });
-  return { status: 200, list: newestFirst(selected).map((e) => renderEvent(req, e, includeRaw, global)) };
+  return {
+    status: 200,
+    list: newestFirst(selected),
+    render: (e: EventRec) => renderEvent(req, e, includeRaw, global),
+  };
 }
 
 const EVENT_CODES = { invalid: 'INVALID_EVENT_ID', notFound: 'EVENT_NOT_FOUND', what: 'event' };
