@@ -18,7 +18,7 @@ const root = (p) => fileURLToPath(new URL(`../${p}`, import.meta.url));
  * the MCP client (call), OAuth (jose), metrics (prom-client), Redis, the MCP Apps' server helpers.
  */
 const LAZY =
-  /\/simulator\/|\/src\/mcp\/http\.js$|\/src\/mcp\/cli\/(call|tools|token|doctor|serve-http)\.js$|\/src\/approval\/|\/src\/doctor|\/src\/state\/redis\.js$|node_modules\/(@modelcontextprotocol\/(client|node|ext-apps)|hono|@hono|jose|prom-client|@opentelemetry|tdigest|bintrees|pkce-challenge|@redis)\//;
+  /\/simulator\/|\/src\/mcp\/http(-[a-z]+)?\.js$|\/src\/mcp\/cli\/(call|tools|token|doctor|serve-http)\.js$|\/src\/approval\/|\/src\/doctor|\/src\/state\/redis\.js$|node_modules\/(@modelcontextprotocol\/(client|node|ext-apps)|hono|@hono|jose|prom-client|@opentelemetry|tdigest|bintrees|pkce-challenge|@redis)\//;
 const out = root('dist/bin');
 rmSync(out, { recursive: true, force: true });
 await build({

@@ -42,12 +42,14 @@ const loadedChunks = (log: string) =>
     .map((p) => p.slice(binDir.length));
 
 describe('start-up loads only what the configuration uses', () => {
-  it('finds the chunks of prom-client and jose in the bundle', () => {
-    expect(chunksOf('prom-client')).not.toEqual([]);
-    expect(chunksOf('jose')).not.toEqual([]);
+  // @hono/node-server stands for the Streamable HTTP transport: it is imported by src/mcp/http-*.ts only.
+  const LAZY = ['prom-client', 'jose', '@hono/node-server'];
+
+  it('finds the chunks of prom-client, jose and the HTTP transport in the bundle', () => {
+    for (const library of LAZY) expect(chunksOf(library), library).not.toEqual([]);
   });
 
-  it('serves stdio with nothing configured, a tool call included, without prom-client or jose', async () => {
+  it('serves stdio with nothing configured, a tool call included, without prom-client, jose or the HTTP transport', async () => {
     const log = join(mkdtempSync(join(tmpdir(), 'dbops-loads-log-')), 'loaded.txt');
     const client = new Client({ name: 'loads-test', version: '1' });
     await client.connect(
@@ -67,14 +69,14 @@ describe('start-up loads only what the configuration uses', () => {
     }
     const loaded = loadedChunks(log);
     expect(loaded).toContain('dbops-mcp.js');
-    for (const library of ['prom-client', 'jose'])
+    for (const library of LAZY)
       expect(
         loaded.filter((c) => chunksOf(library).includes(c)),
         library,
       ).toEqual([]);
   });
 
-  it('loads prom-client when it serves HTTP (/metrics): the log sees it when it is loaded', async () => {
+  it('loads prom-client and the HTTP transport when it serves HTTP: the log sees them when they are loaded', async () => {
     const log = join(mkdtempSync(join(tmpdir(), 'dbops-loads-log-')), 'loaded.txt');
     const child: ChildProcess = spawn(
       process.execPath,
@@ -97,6 +99,10 @@ describe('start-up loads only what the configuration uses', () => {
       child.kill('SIGTERM');
     }
     const loaded = loadedChunks(log);
-    expect(loaded.filter((c) => chunksOf('prom-client').includes(c))).not.toEqual([]);
+    for (const library of ['prom-client', '@hono/node-server'])
+      expect(
+        loaded.filter((c) => chunksOf(library).includes(c)),
+        library,
+      ).not.toEqual([]);
   });
 });

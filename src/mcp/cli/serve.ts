@@ -40,14 +40,21 @@ function claimForHttp(config: Config): { release(): void } | number | undefined 
   return owned;
 }
 
-/** The doctor's cheap checks, in the background (start-up never waits for them): a failing one is one line. */
+/**
+ * The doctor's cheap checks, in the background: a failing one is one line. They start a moment after the server
+ * does, so loading the doctor and the HTTP client never competes with the client's first requests
+ * (initialize, tools/list); a tool call that needs the platform loads the HTTP client itself.
+ */
+const CHECK_AFTER_MS = 1_000;
 function checkInBackground(config: Config, logger: Logger): void {
-  void import('../../doctor/index.js')
-    .then(async ({ startupChecks, summaryLine }) => {
-      const line = summaryLine(await startupChecks(config));
-      if (line) logger.warn(line);
-    })
-    .catch((e: Error) => logger.debug('start-up checks failed to run', { error: e.message }));
+  const check = () =>
+    import('../../doctor/index.js')
+      .then(async ({ startupChecks, summaryLine }) => {
+        const line = summaryLine(await startupChecks(config));
+        if (line) logger.warn(line);
+      })
+      .catch((e: Error) => logger.debug('start-up checks failed to run', { error: e.message }));
+  setTimeout(check, CHECK_AFTER_MS).unref();
 }
 
 /**
