@@ -19,11 +19,18 @@ const root = (p) => fileURLToPath(new URL(`../${p}`, import.meta.url));
  */
 const LAZY =
   /\/simulator\/|\/src\/mcp\/http(-[a-z]+)?\.js$|\/src\/mcp\/cli\/(call|tools|token|doctor|serve-http)\.js$|\/src\/approval\/|\/src\/doctor|\/src\/state\/redis\.js$|node_modules\/(@modelcontextprotocol\/(client|node|ext-apps)|hono|@hono|jose|prom-client|@opentelemetry|tdigest|bintrees|pkce-challenge|@redis)\//;
+// The catalog's tools/list entries, computed here once from the build being bundled (src/mcp/schemas.ts reads
+// them as PREBUILT_LISTINGS): converting the tools' zod schemas at every start was ~9 % of start-up.
+const { listingOf } = await import(root('dist/src/mcp/schemas.js'));
+const { catalog } = await import(root('dist/tools/index.js'));
+const listings = Object.fromEntries(catalog.map((t) => [t.name, listingOf(t)]));
+
 const out = root('dist/bin');
 rmSync(out, { recursive: true, force: true });
 await build({
   input: { 'dbops-mcp': root('dist/src/cli.js') },
   platform: 'node',
+  transform: { define: { PREBUILT_LISTINGS: JSON.stringify(listings) } },
   external: [/^node:/, /^undici(\/|$)/, /^@redis\/client(\/|$)/],
   logLevel: 'warn',
   output: {

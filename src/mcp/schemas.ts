@@ -223,12 +223,22 @@ export function annotationsFor(tool: AnyTool) {
   };
 }
 
+/**
+ * The catalog's tools/list entries as the installed command's build computed them: scripts/bundle.mjs defines
+ * this from the same build it bundles (turning 35 tools' zod schemas into JSON Schema was ~9 % of every start).
+ * Undefined in the unbundled build and the sources, which compute them; test/e2e/bundle.test.ts checks both
+ * list the same tools/list.
+ */
+declare const PREBUILT_LISTINGS: Record<string, Tool> | undefined;
+const prebuilt: Record<string, Tool> | undefined =
+  typeof PREBUILT_LISTINGS === 'undefined' ? undefined : PREBUILT_LISTINGS;
+
 const listings = new WeakMap<AnyTool, Tool>();
 /** The tools/list entry of a tool, computed once per process (every HTTP session lists the same catalog). */
 export function listingOf(tool: AnyTool): Tool {
   let entry = listings.get(tool);
   if (!entry) {
-    entry = {
+    entry = prebuilt?.[tool.name] ?? {
       name: tool.name,
       title: tool.title,
       description: tool.description,
