@@ -3,7 +3,7 @@ import { type Config, settingHint } from '../config/index.js';
 import { catalog, toolsets } from '../mcp/catalog.js';
 import {
   type ClientSets,
-  clientSets,
+  clientSetsOf,
   enabledTools,
   parseToolsets,
   toolsetOf,
@@ -15,7 +15,7 @@ import { type Check, fail, pass } from './check.js';
 function startView(config: Config): ClientSets | undefined {
   if (unknownToolsets(config.toolsets, toolsets)) return undefined;
   const choice = parseToolsets(config.toolsets, toolsets);
-  return choice.dynamic ? undefined : clientSets(choice, config.toolsets);
+  return choice.dynamic ? undefined : clientSetsOf(choice, config.toolsets);
 }
 
 /** The tools the server offers: the settings, then the toolsets (all of them in dynamic mode). */
@@ -33,12 +33,12 @@ export function toolsetsCheck(config: Config): Check {
     );
   const choice = parseToolsets(config.toolsets, toolsets);
   const allowed = enabledTools(config, catalog);
-  const view = clientSets(choice, config.toolsets);
+  const clientSets = clientSetsOf(choice, config.toolsets);
   const count = (set: string) => allowed.filter((t) => toolsetOf(toolsets, t.name) === set).length;
   const shown = toolsets.sets
-    .filter((s) => view.enabled === 'all' || view.enabled.has(s.name))
+    .filter((s) => clientSets.enabled === 'all' || clientSets.enabled.has(s.name))
     .map((s) => `${s.name} ${count(s.name)}`);
-  const listed = enabledTools(config, catalog, toolsets, view).length;
+  const listed = enabledTools(config, catalog, toolsets, clientSets).length;
   const setting = settingHint('toolsets', config.toolsets.join(',') || 'all');
   if (choice.dynamic)
     return pass(

@@ -98,7 +98,7 @@ export interface Answering {
   /** When the oldest kept read behind the answer was taken. */
   oldestAt: number | undefined;
   maxOutputChars: number;
-  view: ClientSets;
+  clientSets: ClientSets;
   /** The toolset of a tool this client does not see now, if any. */
   unlistedSet(name: string): string | undefined;
   server: McpServer;
@@ -114,7 +114,7 @@ export function resultOf(answer: ToolAnswer, a: Answering): ToolResult {
       answer.text,
       fenceTag,
       (name) => (name === tool.name ? undefined : a.unlistedSet(name)),
-      a.view,
+      a.clientSets,
     ),
   };
   const aged = withDataAge(marked, a.oldestAt);
@@ -127,7 +127,7 @@ export function resultOf(answer: ToolAnswer, a: Answering): ToolResult {
       more: howToGetMore(tool),
     });
   const structuredContent = bound(budget.structured(size));
-  // A host's view draws the whole bounded answer even where the model's share had to be shorter.
+  // A host's app draws the whole bounded answer even where the model's share had to be shorter.
   // Its copy is cut in its own order: today's urgent alerts and the newest changes are kept first.
   const app = appOf(tool);
   const full =

@@ -6,7 +6,7 @@ import type { McpServer, Tool } from '@modelcontextprotocol/server';
 import {
   ALL,
   type ClientSets,
-  clientSets,
+  clientSetsOf,
   hiddenBy,
   notListedSet,
   notListedText,
@@ -31,7 +31,7 @@ export interface Listing {
   /** What the settings allow (read-only, DBOPS_TOOLS, …). */
   tools: AnyTool[];
   sets: Toolsets;
-  view: ClientSets;
+  clientSets: ClientSets;
   /** Tools whose set is not listed: registered as a note saying which set holds them and how to enable it. */
   notListed: Map<string, Registered>;
   /** What tools/list answers. */
@@ -39,9 +39,9 @@ export interface Listing {
 }
 
 /** The client's toolsets: DBOPS_TOOLSETS, its X-MCP-Toolsets header and, sessionless, what it enabled. */
-export function clientView(deps: ServerDeps, sets: Toolsets): ClientSets {
+export function clientSetsFor(deps: ServerDeps, sets: Toolsets): ClientSets {
   const header = deps.client?.header ? parseToolsets(deps.client.header, sets, 'X-MCP-Toolsets') : undefined;
-  return clientSets(
+  return clientSetsOf(
     parseToolsets(deps.config.toolsets, sets),
     deps.config.toolsets,
     header,
@@ -49,11 +49,11 @@ export function clientView(deps: ServerDeps, sets: Toolsets): ClientSets {
   );
 }
 
-export const isListed = (l: Listing, t: AnyTool) => notListedSet(l.sets, l.view, t.name) === undefined;
+export const isListed = (l: Listing, t: AnyTool) => notListedSet(l.sets, l.clientSets, t.name) === undefined;
 
 /** The set of a tool this client does not see now (hidden by a setting or outside its toolsets). */
 export const unlistedSet = (l: Listing, name: string) =>
-  l.tools.some((x) => x.name === name) ? notListedSet(l.sets, l.view, name) : undefined;
+  l.tools.some((x) => x.name === name) ? notListedSet(l.sets, l.clientSets, name) : undefined;
 
 function registerListed(l: Listing, scope: CallScope, tool: AnyTool): Registered {
   return l.server.registerTool(
@@ -73,7 +73,7 @@ function registerNotListed(l: Listing, tool: AnyTool, set: string): void {
   l.notListed.set(
     tool.name,
     l.server.registerTool(tool.name, { description: tool.description }, async () => ({
-      content: [{ type: 'text', text: notListedText(tool.name, set, l.view) }],
+      content: [{ type: 'text', text: notListedText(tool.name, set, l.clientSets) }],
       isError: true,
     })),
   );
@@ -82,7 +82,7 @@ function registerNotListed(l: Listing, tool: AnyTool, set: string): void {
 /** Every allowed tool: listed with its pipeline, or a note naming the set that holds it. */
 export function registerTools(l: Listing, scope: CallScope): void {
   for (const tool of l.tools) {
-    const set = notListedSet(l.sets, l.view, tool.name);
+    const set = notListedSet(l.sets, l.clientSets, tool.name);
     if (set === undefined) registerListed(l, scope, tool);
     else registerNotListed(l, tool, set);
   }
@@ -112,7 +112,10 @@ const listedEntries = (l: Listing) =>
  */
 async function enableSet(l: Listing, scope: CallScope, set: string): Promise<void> {
   const shared = l.deps.client?.shared;
-  l.view = { ...l.view, enabled: new Set([...(l.view.enabled === ALL ? [] : l.view.enabled), set]) };
+  l.clientSets = {
+    ...l.clientSets,
+    enabled: new Set([...(l.clientSets.enabled === ALL ? [] : l.clientSets.enabled), set]),
+  };
   if (shared) {
     await shared.keep([set]);
     shared.announce();
@@ -140,11 +143,11 @@ async function enableSet(l: Listing, scope: CallScope, set: string): Promise<voi
  */
 export function serveToolList(l: Listing, scope: CallScope): void {
   l.listings = listedEntries(l);
-  if (l.view.dynamic) {
+  if (l.clientSets.dynamic) {
     registerDiscovery(l.server, {
       sets: l.sets,
       tools: l.tools,
-      view: () => l.view,
+      clientSets: () => l.clientSets,
       enable: (set) => enableSet(l, scope, set),
     });
     l.listings = [...discoveryListings, ...l.listings];

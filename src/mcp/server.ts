@@ -20,7 +20,7 @@ import { consentCodec } from './consent.js';
 import type { ServerDeps } from './deps.js';
 import { SERVER_INFO } from './info.js';
 import {
-  clientView,
+  clientSetsFor,
   isListed,
   type Listing,
   registerHidden,
@@ -130,7 +130,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
     deps,
     tools,
     sets,
-    view: clientView(deps, sets),
+    clientSets: clientSetsFor(deps, sets),
     notListed: new Map(),
     listings: [],
   };
@@ -142,13 +142,13 @@ export function createMcpServer(deps: ServerDeps): McpServer {
     consent: consentFacts(deps.config.confirm, tools),
     codec,
     ttlMs,
-    view: () => listing.view,
+    clientSets: () => listing.clientSets,
     unlistedSet: (name) => unlistedSet(listing, name),
   };
   registerTools(listing, scope);
   registerHidden(listing, catalog, filters);
   serveToolList(listing, scope);
-  registerApps(server, listing.view.dynamic ? tools : tools.filter((t) => isListed(listing, t)));
+  registerApps(server, listing.clientSets.dynamic ? tools : tools.filter((t) => isListed(listing, t)));
   logToClient(server, deps.logger);
   for (const extend of deps.extensions ?? []) extend(server, deps);
   answerUnknownCompletionRefs(server);

@@ -28,7 +28,7 @@ export interface CallScope {
   codec: ReturnType<typeof consentCodec>;
   ttlMs: number;
   /** The client's toolsets now (enable_toolset changes them). */
-  view(): ClientSets;
+  clientSets(): ClientSets;
   /** The toolset of a tool this client does not see now, if any. */
   unlistedSet(name: string): string | undefined;
 }
@@ -92,7 +92,7 @@ async function answerCall(
       fenceTag: fence.tag,
       oldestAt: reads.oldestAt,
       maxOutputChars: scope.deps.config.maxOutputChars,
-      view: scope.view(),
+      clientSets: scope.clientSets(),
       unlistedSet: scope.unlistedSet,
       server: scope.server,
       extra,

@@ -53,7 +53,7 @@ interface Discovery {
   sets: Toolsets;
   /** The tools the settings allow this person (read-only and DBOPS_TOOLS apply before any toolset). */
   tools: AnyTool[];
-  view(): ClientSets;
+  clientSets(): ClientSets;
   enable(set: string): Promise<void>;
 }
 
@@ -71,11 +71,11 @@ const answer = (text: string, structured: Record<string, unknown>, isError = fal
 export function registerDiscovery(server: McpServer, d: Discovery): void {
   const { sets } = d;
   const offered = (name: string) => {
-    const o = d.view().offered;
+    const o = d.clientSets().offered;
     return o === ALL || o.includes(name);
   };
   const isEnabled = (name: string) => {
-    const e = d.view().enabled;
+    const e = d.clientSets().enabled;
     return e === ALL || e.has(name);
   };
   const toolsOf = (name: string) =>
@@ -94,7 +94,7 @@ export function registerDiscovery(server: McpServer, d: Discovery): void {
     'list_toolsets',
     { description: discoveryListings[0]!.description, annotations: read },
     async () => {
-      const t = toolsetTable(sets, d.view(), (s) => toolsOf(s.name).length);
+      const t = toolsetTable(sets, d.clientSets(), (s) => toolsOf(s.name).length);
       return answer(t.text, {
         ...t.structured,
         nextStep: 'enable_toolset {"toolset": …} adds a set\'s tools; get_toolset_tools shows them first.',

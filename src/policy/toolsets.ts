@@ -79,17 +79,17 @@ export interface ClientSets {
   enabled: Set<string> | typeof ALL;
   /** Sets this server offers this client (what dynamic mode may enable). */
   offered: string[] | typeof ALL;
-  /** The client narrowed its own view (X-MCP-Toolsets), so the way to widen it is the header. */
+  /** The client narrowed its own sets (X-MCP-Toolsets), so the way to widen it is the header. */
   byHeader: boolean;
   /** The server's DBOPS_TOOLSETS, as set (for messages). */
   setting: string;
 }
 
 /**
- * The view of a client: the server's DBOPS_TOOLSETS, narrowed by the client's X-MCP-Toolsets header, plus the
+ * What a client sees: the server's DBOPS_TOOLSETS, narrowed by the client's X-MCP-Toolsets header, plus the
  * sets the client enabled earlier (dynamic mode, sessionless era).
  */
-export function clientSets(
+export function clientSetsOf(
   server: ToolsetChoice,
   setting: string[],
   header?: ToolsetChoice,
@@ -118,31 +118,36 @@ export function toolsetOf(ts: Toolsets, tool: string): string | undefined {
 }
 
 /** The set a tool is in when that set is not listed for this client; undefined when the tool is listed. */
-export function notListedSet(ts: Toolsets, view: ClientSets | undefined, tool: string): string | undefined {
-  if (!view || view.enabled === ALL) return undefined;
+export function notListedSet(
+  ts: Toolsets,
+  clientSets: ClientSets | undefined,
+  tool: string,
+): string | undefined {
+  if (!clientSets || clientSets.enabled === ALL) return undefined;
   const set = toolsetOf(ts, tool);
-  return set !== undefined && !view.enabled.has(set) ? set : undefined;
+  return set !== undefined && !clientSets.enabled.has(set) ? set : undefined;
 }
 
-const offers = (view: ClientSets, set: string) => view.offered === ALL || view.offered.includes(set);
+const offers = (clientSets: ClientSets, set: string) =>
+  clientSets.offered === ALL || clientSets.offered.includes(set);
 
 /** How this client gets a set listed: enable it (dynamic), send the header, or ask the operator. */
-export function howToEnable(view: ClientSets, set: string): string {
-  if (!offers(view, set))
-    return `this server does not offer it (DBOPS_TOOLSETS=${view.setting}); ask the operator if it is needed`;
-  if (view.dynamic) return `call enable_toolset {"toolset":"${set}"} first`;
-  if (view.byHeader) return `add ${set} to the X-MCP-Toolsets header of this client`;
-  return `the operator adds ${set} to DBOPS_TOOLSETS (now ${view.setting})`;
+export function howToEnable(clientSets: ClientSets, set: string): string {
+  if (!offers(clientSets, set))
+    return `this server does not offer it (DBOPS_TOOLSETS=${clientSets.setting}); ask the operator if it is needed`;
+  if (clientSets.dynamic) return `call enable_toolset {"toolset":"${set}"} first`;
+  if (clientSets.byHeader) return `add ${set} to the X-MCP-Toolsets header of this client`;
+  return `the operator adds ${set} to DBOPS_TOOLSETS (now ${clientSets.setting})`;
 }
 
 /** The answer to a call of a tool whose set is not listed for this client: never a silent "unknown tool". */
-export function notListedText(tool: string, set: string, view: ClientSets): string {
-  return `${tool} is in the toolset "${set}", which is not enabled here; nothing was called. To use it: ${howToEnable(view, set)}.`;
+export function notListedText(tool: string, set: string, clientSets: ClientSets): string {
+  return `${tool} is in the toolset "${set}", which is not enabled here; nothing was called. To use it: ${howToEnable(clientSets, set)}.`;
 }
 
 /** The same note, short, for a `Next:` line that names such a tool. */
-export const nextStepNote = (tool: string, set: string, view: ClientSets) =>
-  ` (${tool} is in toolset ${set}, not enabled: ${view.dynamic && offers(view, set) ? `enable_toolset {"toolset":"${set}"} first` : howToEnable(view, set)})`;
+export const nextStepNote = (tool: string, set: string, clientSets: ClientSets) =>
+  ` (${tool} is in toolset ${set}, not enabled: ${clientSets.dynamic && offers(clientSets, set) ? `enable_toolset {"toolset":"${set}"} first` : howToEnable(clientSets, set)})`;
 
 /**
  * Marks the `Next:` lines (outside the fenced platform data) that name a tool this client does not see: each
@@ -152,9 +157,9 @@ export function markNextSteps(
   text: string,
   fenceTag: string,
   setOfHidden: (tool: string) => string | undefined,
-  view: ClientSets | undefined,
+  clientSets: ClientSets | undefined,
 ): string {
-  if (!view || view.enabled === ALL || !text.includes('Next: ')) return text;
+  if (!clientSets || clientSets.enabled === ALL || !text.includes('Next: ')) return text;
   const open = `<${fenceTag}>`;
   const close = `</${fenceTag}>`;
   let out = '';
@@ -162,7 +167,7 @@ export function markNextSteps(
   while (at < text.length) {
     const fence = text.indexOf(open, at);
     const end = fence < 0 ? text.length : fence;
-    out += markPart(text.slice(at, end), setOfHidden, view);
+    out += markPart(text.slice(at, end), setOfHidden, clientSets);
     if (fence < 0) break;
     const closed = text.indexOf(close, fence + open.length);
     const stop = closed < 0 ? text.length : closed + close.length;
@@ -172,7 +177,11 @@ export function markNextSteps(
   return out;
 }
 
-function markPart(part: string, setOfHidden: (tool: string) => string | undefined, view: ClientSets): string {
+function markPart(
+  part: string,
+  setOfHidden: (tool: string) => string | undefined,
+  clientSets: ClientSets,
+): string {
   return part
     .split('\n')
     .map((line) => {
@@ -181,7 +190,7 @@ function markPart(part: string, setOfHidden: (tool: string) => string | undefine
       for (const m of line.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)) {
         const set = setOfHidden(m[0]);
         if (set !== undefined && !notes.some((n) => n.includes(` ${m[0]} `)))
-          notes.push(nextStepNote(m[0], set, view));
+          notes.push(nextStepNote(m[0], set, clientSets));
       }
       return line + notes.join('');
     })
@@ -210,18 +219,18 @@ export function hiddenBy(config: ToolFilters, t: AnyTool): string | undefined {
 
 /**
  * The tools a client sees: DBOPS_READ_ONLY, DBOPS_TOOLS and DBOPS_DISABLED_TOOLS (names or kinds), then the
- * toolsets listed in `view` (all when absent).
+ * toolsets listed in `clientSets` (all when absent).
  */
 export function enabledTools(
   config: ToolFilters,
   catalog: AnyTool[],
   toolsets?: Toolsets,
-  view?: ClientSets,
+  clientSets?: ClientSets,
 ): AnyTool[] {
   return catalog.filter(
     (t) =>
       hiddenBy(config, t) === undefined &&
-      (toolsets === undefined || notListedSet(toolsets, view, t.name) === undefined),
+      (toolsets === undefined || notListedSet(toolsets, clientSets, t.name) === undefined),
   );
 }
 
@@ -256,16 +265,16 @@ export const firstSentence = (s: string) => {
 /** list_toolsets: each set with its line, its tool count (as this client would see it) and whether listed. */
 export function toolsetTable(
   ts: Toolsets,
-  view: ClientSets,
+  clientSets: ClientSets,
   countOf: (set: ToolsetDef) => number,
 ): { text: string; structured: Record<string, unknown> } {
   const rows = ts.sets
-    .filter((s) => offers(view, s.name))
+    .filter((s) => offers(clientSets, s.name))
     .map((s) => ({
       name: s.name,
       summary: s.summary,
       tools: countOf(s),
-      enabled: view.enabled === ALL || view.enabled.has(s.name),
+      enabled: clientSets.enabled === ALL || clientSets.enabled.has(s.name),
     }));
   const text = [
     `# Toolsets — ${rows.length} (${rows.filter((r) => r.enabled).length} enabled)`,

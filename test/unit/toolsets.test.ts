@@ -1,5 +1,5 @@
 // The toolsets as defined beside the catalog: every tool in exactly one set (list_projects in all), names
-// checked at start with the valid ones listed, the header and the view a client gets, and the size budgets of
+// checked at start with the valid ones listed, the header and the sets a client gets, and the size budgets of
 // tools/list as served (with `_meta`): all ≤ 40 KB, triage ≤ 12 KB, the first list in dynamic mode ≤ 4 KB.
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/index.js';
@@ -8,7 +8,7 @@ import { catalog, toolsets } from '../../src/mcp/catalog.js';
 import { listingOf } from '../../src/mcp/server.js';
 import { discoveryListings } from '../../src/mcp/toolsets.js';
 import {
-  clientSets,
+  clientSetsOf,
   enabledTools,
   headerNames,
   markNextSteps,
@@ -20,8 +20,8 @@ import {
 const config = (over: Record<string, unknown> = {}) => configSchema.parse({ demo: true, ...over });
 const listed = (names: string) => {
   const c = config({ toolsets: names });
-  const view = clientSets(parseToolsets(c.toolsets, toolsets), c.toolsets);
-  return enabledTools(c, catalog, toolsets, view);
+  const clientSets = clientSetsOf(parseToolsets(c.toolsets, toolsets), c.toolsets);
+  return enabledTools(c, catalog, toolsets, clientSets);
 };
 /** tools/list as the server answers it, in UTF-8 bytes (listings with their `_meta`). */
 const bytes = (tools: Array<Record<string, unknown>>) => Buffer.byteLength(JSON.stringify({ tools }));
@@ -103,8 +103,8 @@ describe('the toolsets', () => {
 
   it('narrows further by read-only and DBOPS_TOOLS', () => {
     const c = config({ toolsets: 'windows', readOnly: true });
-    const view = clientSets(parseToolsets(c.toolsets, toolsets), c.toolsets);
-    expect(enabledTools(c, catalog, toolsets, view).map((t) => t.name)).toEqual([
+    const clientSets = clientSetsOf(parseToolsets(c.toolsets, toolsets), c.toolsets);
+    expect(enabledTools(c, catalog, toolsets, clientSets).map((t) => t.name)).toEqual([
       'list_projects',
       'list_maintenance_windows',
       'get_maintenance_window',
@@ -114,7 +114,7 @@ describe('the toolsets', () => {
       d,
       catalog,
       toolsets,
-      clientSets(parseToolsets(d.toolsets, toolsets), d.toolsets),
+      clientSetsOf(parseToolsets(d.toolsets, toolsets), d.toolsets),
     );
     expect(only.map((t) => t.name)).toEqual(['list_projects']);
   });
@@ -132,23 +132,23 @@ describe('the toolsets', () => {
     expect(headerNames(' Triage , windows,')).toEqual(['triage', 'windows']);
     expect(headerNames('')).toBeUndefined();
     const server = parseToolsets(['triage', 'alerts'], toolsets);
-    const v = clientSets(server, ['triage', 'alerts'], parseToolsets(['triage', 'windows'], toolsets));
+    const v = clientSetsOf(server, ['triage', 'alerts'], parseToolsets(['triage', 'windows'], toolsets));
     expect(v.enabled).toEqual(new Set(['triage']));
     expect(notListedSet(toolsets, v, 'list_alert_configs')).toBe('alerts');
     expect(notListedSet(toolsets, v, 'list_projects')).toBeUndefined();
     // Dynamic on the server: the header picks the start, any set can be enabled; enabled sets add to it.
-    const dyn = clientSets(parseToolsets(['dynamic'], toolsets), ['dynamic'], undefined, ['events']);
+    const dyn = clientSetsOf(parseToolsets(['dynamic'], toolsets), ['dynamic'], undefined, ['events']);
     expect(dyn.dynamic).toBe(true);
     expect(dyn.enabled).toEqual(new Set(['events']));
     expect(dyn.offered).toBe('all');
   });
 
   it('marks Next: lines that name a tool outside the enabled sets, never inside fenced data', () => {
-    const view = clientSets(parseToolsets(['dynamic', 'triage'], toolsets), ['dynamic', 'triage']);
-    const hidden = (n: string) => notListedSet(toolsets, view, n);
+    const clientSets = clientSetsOf(parseToolsets(['dynamic', 'triage'], toolsets), ['dynamic', 'triage']);
+    const hidden = (n: string) => notListedSet(toolsets, clientSets, n);
     const text =
       'Head\nNext: create_maintenance_window to mute it; triage_project again.\n<data-x>\nNext: delete_maintenance_window\n</data-x>';
-    const out = markNextSteps(text, 'data-x', hidden, view);
+    const out = markNextSteps(text, 'data-x', hidden, clientSets);
     expect(out).toContain(
       'Next: create_maintenance_window to mute it; triage_project again. (create_maintenance_window is in toolset windows, not enabled: enable_toolset {"toolset":"windows"} first)',
     );

@@ -2,7 +2,7 @@
 import { type Config, loadConfig, unknownSettings } from '../../config/index.js';
 import {
   checkToolFilters,
-  clientSets,
+  clientSetsOf,
   enabledTools,
   notListedSet,
   parseToolsets,
@@ -46,14 +46,14 @@ export async function runTools(args: string[]): Promise<number> {
   for (const warning of unknownSettings()) process.stderr.write(`dbops-mcp: warning: ${warning}\n`);
   // The tools the settings allow, each with its toolset; in dynamic mode those not listed at first say so.
   const choice = parseToolsets(config.toolsets, toolsets);
-  const view = clientSets(choice, config.toolsets);
+  const clientSets = clientSetsOf(choice, config.toolsets);
   const tools = enabledTools(config, catalog)
-    .filter((t) => choice.dynamic || notListedSet(toolsets, view, t.name) === undefined)
+    .filter((t) => choice.dynamic || notListedSet(toolsets, clientSets, t.name) === undefined)
     .map((t) => ({
       name: t.name,
       kind: maxKindOf(t),
       toolset: toolsetOf(toolsets, t.name) ?? 'every set',
-      ...(choice.dynamic ? { listedAtStart: notListedSet(toolsets, view, t.name) === undefined } : {}),
+      ...(choice.dynamic ? { listedAtStart: notListedSet(toolsets, clientSets, t.name) === undefined } : {}),
       title: t.title,
       description: t.description,
     }));
@@ -68,9 +68,9 @@ export async function runTools(args: string[]): Promise<number> {
     if (choice.dynamic)
       process.stdout.write(
         `\nDBOPS_TOOLSETS=${config.toolsets.join(',')}: clients start with list_toolsets, get_toolset_tools, enable_toolset${
-          view.enabled === 'all' || view.enabled.size === 0
+          clientSets.enabled === 'all' || clientSets.enabled.size === 0
             ? ''
-            : ` and the sets ${[...view.enabled].join(', ')}`
+            : ` and the sets ${[...clientSets.enabled].join(', ')}`
         }, plus list_projects; the rest is enabled per client.\n`,
       );
   }
