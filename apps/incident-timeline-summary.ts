@@ -42,7 +42,7 @@ export function urgency(x: Json, y: Json): number {
 
 /**
  * An agent's log line without its clock stamp ("[07:27:26.418]": a time of day with no date or zone, in the
- * agent's own clock): the words stay, the one time form of the view is not broken by a second one.
+ * agent's own clock): the words stay, the one time form of the app is not broken by a second one.
  */
 export const logWords = (v: unknown) =>
   str(v)
@@ -58,7 +58,7 @@ export const causeName = (g: Json) => {
   return `${conds.join('; ') || str(g.cause)}${g.global ? ' (global)' : ''}`;
 };
 
-/** One triage as the view reads it: the parts it draws from, sorted, and the names of the ids they carry. */
+/** One triage as the app reads it: the parts it draws from, sorted, and the names of the ids they carry. */
 export interface Triage {
   s: Json;
   app: App;

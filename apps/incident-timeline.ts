@@ -3,8 +3,8 @@
 // each on one time axis with its severity, what mutes it (the window's description) and a strip of its hosts;
 // changes and windows on the same axis; the story newest first. A click on an alert shows its details, and
 // "Acknowledge for 2 h" asks the server through the host: an ordinary tools/call that meets the server's
-// consent like any other (this view never approves anything). When the server had to shorten the data it
-// sent today's urgent alerts and the newest changes first (src/mcp/apps.ts), and the view says what it left out.
+// consent like any other (this app never approves anything). When the server had to shorten the data it
+// sent today's urgent alerts and the newest changes first (src/mcp/apps.ts), and the app says what it left out.
 import type { App } from '@modelcontextprotocol/ext-apps';
 import {
   acked,
@@ -51,7 +51,7 @@ import {
 const root = el('main');
 document.body.append(root);
 
-/** The triage as the view draws it: sorted, its ids named, and the (hidden) details card. */
+/** The triage as the app draws it: sorted, its ids named, and the (hidden) details card. */
 function readTriage(s: Json, app: App, say: Triage['say']): Triage {
   const win = obj(s.window);
   const alertsPart = s.alerts ? obj(s.alerts) : undefined;

@@ -1,8 +1,8 @@
-// What the three views share: connecting to the host through ext-apps' App, the host's theme, building DOM
+// What the three apps share: connecting to the host through ext-apps' App, the host's theme, building DOM
 // from platform text (always textContent, never HTML), a time axis, and the consent card of a guarded call.
-// Views read a tool result's data through dataOf(): its structuredContent, or when the server had to shorten
+// Apps read a tool result's data through dataOf(): its structuredContent, or when the server had to shorten
 // that part for the model (one output budget for text and structured content), the fuller copy it sends the
-// view in the result's _meta. Either way its bounded shape is their contract.
+// app in the result's _meta. Either way its bounded shape is their contract.
 import {
   App,
   applyDocumentTheme,
@@ -27,7 +27,7 @@ export const ms = (iso: unknown): number => Date.parse(str(iso));
 /** Where the server puts an app's fuller copy of the data (src/mcp/apps.ts APP_DATA, the same string). */
 export const APP_DATA = 'dbops-mcp/view-data';
 
-/** A result's data for the view: the fuller copy when the server sent one, else structuredContent. */
+/** A result's data for the app: the fuller copy when the server sent one, else structuredContent. */
 export function dataOf(r: ToolResultLike): Json {
   const full = r._meta?.[APP_DATA];
   return full && typeof full === 'object' && !Array.isArray(full)
@@ -56,7 +56,7 @@ export function button(label: string, onPress: () => void, cls = ''): HTMLButton
   return b;
 }
 
-/** The host's time zone when its context gives one (an IANA name), else UTC: every view's times are in it. */
+/** The host's time zone when its context gives one (an IANA name), else UTC: every app's times are in it. */
 let zone = 'UTC';
 let clock: Intl.DateTimeFormat | undefined;
 function parts(t: number): Record<string, string> {
@@ -73,7 +73,7 @@ function parts(t: number): Record<string, string> {
   return Object.fromEntries(clock.formatToParts(t).map((p) => [p.type, p.value]));
 }
 
-/** The one time form of every view: "2026-11-25 08:17 UTC", in the host's zone ("… 09:17 CET"). */
+/** The one time form of every app: "2026-11-25 08:17 UTC", in the host's zone ("… 09:17 CET"). */
 export function when(iso: unknown): string {
   const t = typeof iso === 'number' ? iso : ms(iso);
   if (!Number.isFinite(t)) return '—';
@@ -112,7 +112,7 @@ export const whenAgo = (iso: unknown): string => {
 
 /**
  * Server text (a preview's "2026-11-26 08:36 UTC (in 2 h)", an ISO "2026-11-26T05:36:48Z") in the one form:
- * every time a view shows reads the same, in the host's zone.
+ * every time a app shows reads the same, in the host's zone.
  */
 export function retime(v: unknown): string {
   return str(v)
@@ -127,7 +127,7 @@ export const isId = (v: unknown): boolean => typeof v === 'string' && /^[0-9a-f]
 /**
  * Server text with names where it has ids: "`payments-prod` (09c5…)" reads "payments-prod"; "alertConfigId 5a0b…"
  * reads the configuration's name when `names` knows it. An id with no name known reads as what it is ("an
- * alert configuration"): the ids stay in the view's "Ids" list and on hover.
+ * alert configuration"): the ids stay in the app's "Ids" list and on hover.
  */
 export function unId(v: unknown, names: Map<string, string> = new Map()): string {
   return retime(v)
@@ -142,7 +142,7 @@ export function unId(v: unknown, names: Map<string, string> = new Map()): string
     .replace(/`([^`\n]+)`/g, '$1');
 }
 
-/** A collapsed list of the ids behind what a view names: for a follow-up question, off the visible text. */
+/** A collapsed list of the ids behind what a app names: for a follow-up question, off the visible text. */
 export function idList(pairs: Array<[string, unknown]>): HTMLElement | null {
   const shown = pairs.filter(([, v]) => v !== undefined && v !== null && v !== '');
   if (!shown.length) return null;
@@ -152,9 +152,9 @@ export function idList(pairs: Array<[string, unknown]>): HTMLElement | null {
   return d;
 }
 
-/** Below this width a view stacks each label above its track (style.css has the same number). */
+/** Below this width a app stacks each label above its track (style.css has the same number). */
 export const NARROW = 560;
-/** The width of a track in a view `width` px wide: the whole row when narrow, less the label column else. */
+/** The width of a track in a app `width` px wide: the whole row when narrow, less the label column else. */
 export const trackPx = (width: number): number =>
   Math.max(120, width < NARROW ? width : width - Math.max(180, 0.28 * width));
 
@@ -202,7 +202,7 @@ export function fitTicks(row: HTMLElement): void {
   }
 }
 
-/** Applies the host's context; true when what the view draws changes with it (its time zone). */
+/** Applies the host's context; true when what the app draws changes with it (its time zone). */
 function applyContext(ctx: McpUiHostContext | undefined): boolean {
   if (!ctx) return false;
   let redraw = false;
@@ -227,8 +227,8 @@ function applyContext(ctx: McpUiHostContext | undefined): boolean {
 }
 
 /**
- * Connects the view to its host; `render` gets every tool result the host passes on, and draws it again when
- * the host's time zone or the view's width class changes (labels and ticks depend on both).
+ * Connects the app to its host; `render` gets every tool result the host passes on, and draws it again when
+ * the host's time zone or the app's width class changes (labels and ticks depend on both).
  */
 export function startView(name: string, render: (r: ToolResultLike, app: App) => void): App {
   const app = new App({ name: `dbops-mcp ${name}`, version: '1' }, {}, { autoResize: true });
@@ -251,7 +251,7 @@ export function startView(name: string, render: (r: ToolResultLike, app: App) =>
   return app;
 }
 
-/** The view's status line, read out by screen readers when it changes. */
+/** The app's status line, read out by screen readers when it changes. */
 export function status(root: HTMLElement): (text: string, tone?: 'ok' | 'warn' | 'error') => void {
   const line = el('p', 'status');
   line.setAttribute('role', 'status');

@@ -44,16 +44,16 @@ await build({
   },
 });
 
-// The views (MCP Apps, apps/*.ts): each one self-contained HTML file in dist/apps/ with its script and the
+// The MCP Apps (apps/*.ts): each one self-contained HTML file in dist/apps/ with its script and the
 // shared stylesheet inline, for the ui:// resources of src/mcp/apps.ts. Nothing is loaded from the network.
-const views = ['incident-timeline', 'maintenance-planner', 'consent-card'];
+const apps = ['incident-timeline', 'maintenance-planner', 'consent-card'];
 const appsOut = root('dist/apps');
 rmSync(appsOut, { recursive: true, force: true });
 mkdirSync(appsOut, { recursive: true });
 const css = readFileSync(root('apps/style.css'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s*\n\s*/g, '');
-for (const view of views) {
+for (const app of apps) {
   const built = await build({
-    input: root(`apps/${view}.ts`),
+    input: root(`apps/${app}.ts`),
     platform: 'browser',
     write: false,
     logLevel: 'warn',
@@ -61,6 +61,6 @@ for (const view of views) {
   });
   // "</script" inside the code would end the element early.
   const js = built.output[0].code.replace(/<\/(script)/gi, '<\\/$1');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light dark"><title>dbops-mcp ${view.replace('-', ' ')}</title><style>${css}</style></head><body><script>${js}</script></body></html>\n`;
-  writeFileSync(join(appsOut, `${view}.html`), html);
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light dark"><title>dbops-mcp ${app.replace('-', ' ')}</title><style>${css}</style></head><body><script>${js}</script></body></html>\n`;
+  writeFileSync(join(appsOut, `${app}.html`), html);
 }

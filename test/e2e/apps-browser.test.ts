@@ -1,7 +1,7 @@
-// The views (MCP Apps) in a real browser: a test host built on ext-apps' AppBridge (test/helpers/app-host*)
-// embeds each view from our server's own ui:// resource, passes it the real tool result from the simulator,
-// and forwards the tool calls the view asks for to our server. A press on "Acknowledge for 2 h" must arrive as
-// an ordinary tools/call that stops at consent; no view may reach the network.
+// The apps (MCP Apps) in a real browser: a test host built on ext-apps' AppBridge (test/helpers/app-host*)
+// embeds each app from our server's own ui:// resource, passes it the real tool result from the simulator,
+// and forwards the tool calls the app asks for to our server. A press on "Acknowledge for 2 h" must arrive as
+// an ordinary tools/call that stops at consent; no app may reach the network.
 // Set DBOPS_SCREENSHOTS=1 to refresh the README's screenshots in docs/img/.
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
   let auditLog: string;
   /** Every request the browser made to anywhere but the test host: each one is a failure. */
   const offHost: string[] = [];
-  /** The tools/call requests the views asked the host for, as they were forwarded to our server. */
+  /** The tools/call requests the apps asked the host for, as they were forwarded to our server. */
   const forwarded: Array<{ name: string; arguments?: Record<string, unknown> }> = [];
 
   beforeAll(async () => {
@@ -44,7 +44,7 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     });
     await approvals.listen();
     // Every change asks first (DBOPS_CONFIRM=write): acknowledging is a write.
-    // A host that shows views says so (the MCP Apps extension): only then does a result carry the view's data.
+    // A host that shows apps says so (the MCP Apps extension): only then does a result carry the app's data.
     t = await startTestServer({
       approvals: approvals.channel,
       config: { auditLog, confirm: 'write' },
@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     });
     await browser.exposeFunction('hostCallTool', async (params: (typeof forwarded)[number]) => {
       forwarded.push(params);
-      // The host forwards what the view asked for; the view's own _meta (its progress token) stays with it.
+      // The host forwards what the app asked for; the app's own _meta (its progress token) stays with it.
       return t.client.callTool({ name: params.name, arguments: params.arguments });
     });
   }, 60_000);
@@ -78,7 +78,7 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     expect(offHost, 'requests that left the test host').toEqual([]);
   });
 
-  /** The tool's view as a host finds it: tools/list names the ui:// resource, resources/read serves it. */
+  /** The tool's app as a host finds it: tools/list names the ui:// resource, resources/read serves it. */
   async function viewFor(tool: string) {
     const listed = (await t.client.listTools()).tools.find((x) => x.name === tool);
     const uri = listed && getToolUiResourceUri({ _meta: listed._meta });
@@ -106,7 +106,7 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     await page.evaluate((s) => (globalThis as any).showView(s), { ...view, result, theme });
     const frame = page.frameLocator('iframe');
     const r = result as { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
-    // What the view draws: the fuller copy when the model's share was shortened, else structuredContent.
+    // What the app draws: the fuller copy when the model's share was shortened, else structuredContent.
     const data = (r._meta?.[APP_DATA] ?? r.structuredContent) as Record<string, unknown>;
     return { page, frame, result: r, data };
   }
@@ -123,7 +123,7 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
 
   it('incident timeline: causes, hosts and windows on one axis; acknowledging asks the person, never executes', async () => {
     const { page, frame, result, data: s } = await show('triage_project', {});
-    // The model's share of the answer is shortened (one budget with the text); the view gets all of it.
+    // The model's share of the answer is shortened (one budget with the text); the app gets all of it.
     expect(result.structuredContent!.leftOut).toBeDefined();
     expect(JSON.stringify(s).length).toBeGreaterThan(JSON.stringify(result.structuredContent).length);
     const groups = (s.alerts as { groups: Array<{ cause: string; alerts: Array<Record<string, string>> }> })
@@ -161,7 +161,7 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
       (g) => !g.cause.endsWith('(global)') && g.alerts.some((a) => !a.acknowledgedUntil),
     )!;
     const alert = first.alerts.find((a) => !a.acknowledgedUntil)!;
-    // The platform's record as it stands before (a lapsed acknowledgement stays in the record, not in the view).
+    // The platform's record as it stands before (a lapsed acknowledgement stays in the record, not in the app).
     const stored = t.sim.store.data.alerts.find((a) => a.id === alert.id)!.acknowledgedUntil;
     const hostButton = frame.getByRole('button', { name: new RegExp(`^${alert.hostnameAndPort}`) }).first();
     await hostButton.focus();
@@ -180,7 +180,7 @@ describe.skipIf(!hasChromium)('views (MCP Apps) in a real browser through AppBri
     const card = await frame.locator('.consent').innerText();
     expect(card).toContain('Approval needed — nothing has changed yet');
     expect(card).toContain('cannot approve');
-    // The view offers the page; it has nothing that approves.
+    // The app offers the page; it has nothing that approves.
     await expect(frame.getByRole('button', { name: /approve/i }).count()).resolves.toBe(0);
     await frame.getByRole('link', { name: 'Open the approval page' }).click();
     expect(await page.evaluate(() => (globalThis as any).openedLinks)).toEqual([

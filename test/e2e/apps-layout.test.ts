@@ -1,4 +1,4 @@
-// The views as a person reads them at any width and any scale (issue 33): each view through a real MCP Apps
+// The apps as a person reads them at any width and any scale (issue 33): each app through a real MCP Apps
 // host (AppBridge, sandboxed iframe, Chromium) in a 360 px and a 1000 px panel, light and dark, on the demo
 // data and on 100× the demo data. At every one: no sideways scrolling, axis labels that neither overlap nor
 // leave the panel, text cut short only where its whole is on hover, the newest urgent item present, names where
@@ -20,7 +20,7 @@ if (!hasChromium)
   console.warn(`MCP Apps layout tests skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
-/** The host page's own padding around the view's iframe (test/helpers/app-host.ts). */
+/** The host page's own padding around the app's iframe (test/helpers/app-host.ts). */
 const PAD = 16;
 /** Where each case's picture goes, to look at; DBOPS_SCREENSHOTS=1 also refreshes the README's phone-width ones. */
 const shots = mkdtempSync(join(tmpdir(), 'dbops-views-layout-'));
@@ -30,7 +30,7 @@ const DOCS: Record<string, string> = {
   'planner-1x-360-dark': 'maintenance-planner-phone-dark',
 };
 const HEX_ID = /\b[0-9a-f]{24}\b/i;
-/** A time as the views write them: "2026-11-26 08:17 UTC" (date, time, the zone's short name). */
+/** A time as the apps write them: "2026-11-26 08:17 UTC" (date, time, the zone's short name). */
 const ONE_FORM = /^\d{4}-\d\d-\d\d \d\d:\d\d (UTC|GMT[+-]\d{1,2}(:\d\d)?|[A-Z]{2,5})$/;
 
 /** Every time-looking piece of a text: each must be in the one form. */
@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
       offHost.push(url);
       return route.abort();
     });
-    // A view that reads more (the planner reads the windows already there) asks the host; the host asks the
+    // A app that reads more (the planner reads the windows already there) asks the host; the host asks the
     // server of the page's scale.
     await browser.exposeBinding(
       'hostCallTool',
@@ -94,10 +94,10 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
     expect(offHost, 'requests that left the test host').toEqual([]);
   });
 
-  /** The one page every case draws in (the host page is loaded once; each view replaces the last one's frame). */
+  /** The one page every case draws in (the host page is loaded once; each app replaces the last one's frame). */
   let shared: Page | undefined;
   let shownScale = 0;
-  /** Each tool's view resource, read once per scale. */
+  /** Each tool's app resource, read once per scale. */
   const resources = new Map<string, Promise<{ text: string; _meta: { ui: { csp: object } } }>>();
 
   function resourceOf(scale: number, tool: string) {
@@ -154,7 +154,7 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
   }
 
   /**
-   * A picture of the whole view: Chromium paints a cross-origin frame only near the page's viewport, so the
+   * A picture of the whole app: Chromium paints a cross-origin frame only near the page's viewport, so the
    * page is made as tall as the frame first.
    */
   async function picture(page: Page, name: string) {
@@ -166,7 +166,7 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
     if (doc && process.env.DBOPS_SCREENSHOTS) copyFileSync(join(shots, `${name}.png`), `docs/img/${doc}.png`);
   }
 
-  /** What every view must hold at every width: the issue's measures. */
+  /** What every app must hold at every width: the issue's measures. */
   async function check(page: Page, frame: FrameLocator, width: number, zone = 'UTC'): Promise<string> {
     await expect(page.locator('iframe').evaluate((f) => f.getBoundingClientRect().width)).resolves.toBe(
       width,

@@ -1,7 +1,7 @@
-// The views' size budget and self-containment, checked on what `npm run build` wrote to dist/apps/ (the files
-// the ui:// resources serve). Budget per view: ≤ 280 KB raw, ≤ 72 KB gzip. Of that, ext-apps' App with the MCP
+// The apps' size budget and self-containment, checked on what `npm run build` wrote to dist/apps/ (the files
+// the ui:// resources serve). Budget per app: ≤ 280 KB raw, ≤ 72 KB gzip. Of that, ext-apps' App with the MCP
 // SDK's Protocol and zod (which App needs to speak to the host) is ~239 KB / ~60 KB minified on its own
-// (measured with an empty view, ext-apps 2.0.4); the views' own code and style are ~12–23 KB / ~5–9 KB
+// (measured with an empty app, ext-apps 2.0.4); the apps' own code and style are ~12–23 KB / ~5–9 KB
 // (251–262 KB / 64.7–68.7 KB in all, the incident timeline the largest).
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +35,7 @@ describe('views (MCP Apps) as built', () => {
       const css = /<style>([\s\S]*?)<\/style>/.exec(text)?.[1] ?? '';
       expect(css.length).toBeGreaterThan(0);
       expect(css).not.toMatch(/@import|url\(/i);
-      // Platform text reaches the page as text only: the views' code never writes markup.
+      // Platform text reaches the page as text only: the apps' code never writes markup.
       expect(text).not.toMatch(/\.innerHTML\s*=|insertAdjacentHTML|document\.write\(/);
     });
   }
@@ -45,7 +45,7 @@ describe('views (MCP Apps) as sources', () => {
   it('import ext-apps and each other only: their data is what the host passes them', () => {
     const dir = new URL('../../apps/', import.meta.url);
     const sources = readdirSync(dir).filter((f) => f.endsWith('.ts'));
-    // A view too long for one file keeps its parts beside it (<view>-<part>.ts).
+    // A app too long for one file keeps its parts beside it (<app>-<part>.ts).
     const parts = ['incident-timeline-summary.ts'];
     expect(sources.sort()).toEqual(
       [...Object.keys(APPS).map((v) => `${v}.ts`), ...parts, 'shared.ts'].sort(),

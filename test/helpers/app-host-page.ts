@@ -1,6 +1,6 @@
-// The test host's page script (runs in Chromium): it embeds a view the way an MCP Apps host does, with
-// ext-apps' AppBridge over a PostMessage transport to a sandboxed iframe, and applies the CSP the view's
-// resource declares. Tool calls the view asks for go to window.hostCallTool, which the test wires to the
+// The test host's page script (runs in Chromium): it embeds a app the way an MCP Apps host does, with
+// ext-apps' AppBridge over a PostMessage transport to a sandboxed iframe, and applies the CSP the app's
+// resource declares. Tool calls the app asks for go to window.hostCallTool, which the test wires to the
 // real server's MCP client: the host forwards, the server decides.
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 
@@ -12,7 +12,7 @@ interface Csp {
 
 interface Show {
   html: string;
-  /** null: no CSP at all (a lax host), so anything the view tried to load would reach the network. */
+  /** null: no CSP at all (a lax host), so anything the app tried to load would reach the network. */
   csp: Csp | null;
   result: Record<string, unknown>;
   theme: 'light' | 'dark';

@@ -1,6 +1,6 @@
 // A minimal MCP Apps host for the browser tests: a loopback page whose script (app-host-page.ts, bundled
-// here with rolldown) embeds views with ext-apps' AppBridge. The page is the only origin the browser may
-// reach; the views it hosts must need nothing else.
+// here with rolldown) embeds apps with ext-apps' AppBridge. The page is the only origin the browser may
+// reach; the apps it hosts must need nothing else.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
