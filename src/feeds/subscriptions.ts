@@ -35,6 +35,12 @@ export function activePollers(): number {
   return live.size;
 }
 
+let polls = 0;
+/** Polls finished since start, every feed counted: a test waits for polls, not for the clock. */
+export function pollsDone(): number {
+  return polls;
+}
+
 /**
  * Adds a listener to the feed's poller, starting it (and waiting for its first reading) when it is the
  * first. Returns the function that removes the listener; the last removal stops the poller.
@@ -77,6 +83,7 @@ function startPoller(source: FeedSource, pollers: Map<string, Poller>): Poller {
   };
   const tick = async () => {
     const fp = await read();
+    polls++;
     if (p.stopped) return;
     if (fp !== undefined) {
       const changed = p.fingerprint !== undefined && fp !== p.fingerprint;

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activePollers } from '../../src/feeds/subscriptions.js';
+import { activePollers, pollsDone } from '../../src/feeds/subscriptions.js';
 import { registerPrompts } from '../../src/mcp/prompts.js';
 import { registerResources } from '../../src/mcp/resources.js';
 import { createMcpServer } from '../../src/mcp/server.js';
@@ -30,6 +30,12 @@ afterAll(async () => {
 
 const textOf = (r: { contents: Array<Record<string, unknown>> }) => String(r.contents[0]?.text ?? '');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `n` more feed polls have finished (whichever feeds): "nothing across n polls" without the clock. */
+async function polls(n: number) {
+  const target = pollsDone() + n;
+  await until(`${n} polls`, () => pollsDone() >= target, POLL_MS * n + 3_000);
+}
 
 async function until(what: string, check: () => boolean, ms = 3_000) {
   const end = Date.now() + ms;
@@ -234,7 +240,7 @@ describe('subscriptions', () => {
       expect(activePollers()).toBe(1);
 
       // Nothing changes: no notification across several polls.
-      await sleep(POLL_MS * 3);
+      await polls(3);
       expect(seen).toEqual([]);
 
       const alert = sim.store.data.alerts.find(
@@ -254,6 +260,7 @@ describe('subscriptions', () => {
       expect(activePollers()).toBe(0);
 
       await t.call('acknowledge_alert', { alertId: alert.id }); // a change nobody listens to
+      // No poller is left to count polls by: the clock stands in for three poll intervals.
       await sleep(POLL_MS * 3);
       expect(seen).toHaveLength(1);
       expect(seenByOther).toHaveLength(1);
@@ -268,7 +275,7 @@ describe('subscriptions', () => {
     const seen = updates(t.client);
     await t.client.subscribeResource({ uri });
     try {
-      await sleep(POLL_MS * 2);
+      await polls(2);
       expect(seen).toEqual([]);
       sim.store.data.events.push({
         id: randomBytes(12).toString('hex'),
