@@ -7,8 +7,6 @@ import { fetchAll } from '../api/paging.js';
 import { agentTypeOfAlert } from '../format/views/deployment.js';
 import { AGENT_TYPES, type AgentType } from '../vocabulary/index.js';
 
-export { agentTypeOfAlert };
-
 const MINUTE = 60_000;
 /** The platform's default threshold of an agent-down alert, used where no configuration says otherwise. */
 export const DEFAULT_SILENCE_MIN = 10;

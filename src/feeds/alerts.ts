@@ -35,9 +35,6 @@ export interface OpenAlertsOptions {
   progress?: (done: number, total: number, message: string) => unknown;
 }
 
-/** A project's open alerts as read: the shape lives with its views (src/format/views/triage-alerts.ts). */
-export type { OpenAlerts };
-
 /** A project's maintenance windows (beyond the spec): null when the server offers no list. */
 export async function loadWindows(
   api: ApiClient,

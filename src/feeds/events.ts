@@ -53,4 +53,3 @@ export function eventsFingerprint(events: ApiEvent[]): string {
 }
 
 // What kind of change an event records is the events view's word (src/format/views/events.ts): re-exported.
-export { type ChangeKind, changeKind } from '../format/views/events.js';

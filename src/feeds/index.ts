@@ -10,16 +10,10 @@ import { redact } from '../format/redact.js';
 import { ackInForce, alertColumns, alertRow, groupsMarkdown } from '../format/views/alerts.js';
 import { atGoal, automationColumns, automationHeadline, automationRow } from '../format/views/deployment.js';
 import { eventColumns, eventRow } from '../format/views/events.js';
+import type { OpenAlerts } from '../format/views/triage-alerts.js';
 import { safeSegment } from '../tool/ids.js';
 import type { FormatContext } from '../tool/index.js';
-import {
-  alertContext,
-  alertsFingerprint,
-  groupByCause,
-  loadOpenAlerts,
-  type OpenAlerts,
-  oldestFirst,
-} from './alerts.js';
+import { alertContext, alertsFingerprint, groupByCause, loadOpenAlerts, oldestFirst } from './alerts.js';
 import { eventsFingerprint, loadRecentEvents, type RecentEvents } from './events.js';
 
 const FEED_EVENT_HOURS = 24;

@@ -23,9 +23,6 @@ import { alertContext, DATA_AVAILABILITY, groupByCause, loadOpenAlerts } from '.
 import { loadPublishes } from './automation.js';
 import { loadRecentEvents } from './events.js';
 
-// The shapes of what is read and ranked live with their views (src/format/views/triage-projects.ts).
-export { type CauseView, type ProjectRead, type ProjectView, TIERS, type Tier };
-
 const why = (e: unknown) => (e instanceof ApiError ? e.message : e instanceof Error ? e.message : String(e));
 
 /** Everything the installation view needs of one project; a part that fails is named, never fatal. */

@@ -6,10 +6,10 @@ import { ifSupported, supports, withFallback } from '../../src/api/capabilities.
 import type { Alert, ApiClient, ApiEvent } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { alertsFingerprint, groupByCause } from '../../src/feeds/alerts.js';
-import { changeKind, eventsFingerprint } from '../../src/feeds/events.js';
+import { eventsFingerprint } from '../../src/feeds/events.js';
 import { feeds, feedUri, matchFeed } from '../../src/feeds/index.js';
 import { activePollers, subscribe } from '../../src/feeds/subscriptions.js';
-import { changeSummary } from '../../src/format/views/events.js';
+import { changeKind, changeSummary } from '../../src/format/views/events.js';
 
 const fakeApi = () => ({}) as ApiClient;
 const notFound = (errorCode: string) =>
