@@ -104,9 +104,7 @@ function probeOf(req: IncomingMessage): Request {
 function serveModern(core: HttpCore, r: McpRequest) {
   const uris = listenedUris(r.body);
   if (uris.length > 0) core.opts.onListen?.(uris, (stop) => r.res.once('close', stop));
-  return asked.run(r.header ? { header: r.header } : {}, () =>
-    core.eras.serveModern(r.req, r.res, r.body),
-  );
+  return asked.run(r.header ? { header: r.header } : {}, () => core.eras.serveModern(r.req, r.res, r.body));
 }
 
 /** A 2025 request naming its session: served by it, passed on to the replica holding it, or 404. */
@@ -154,9 +152,7 @@ async function serveWithoutSession(core: HttpCore, r: McpRequest) {
     );
   }
   if (req.method !== 'POST' || !isInitializeRequest(body))
-    return asked.run(header ? { header } : {}, () =>
-      core.eras.stateless(req, res, body),
-    );
+    return asked.run(header ? { header } : {}, () => core.eras.stateless(req, res, body));
   const full = core.sessions.noRoomFor(person);
   if (full) {
     res.setHeader('Retry-After', '5');

@@ -137,7 +137,8 @@ interface Described {
   changes: string[];
 }
 
-export function registerDiscovery(server: McpServer, d: Discovery): void {
+/** What the discovery tools share: the sets this client may name, and how a set's tools are shown. */
+function setsFor(d: Discovery) {
   const { sets } = d;
   const offered = (name: string) => {
     const o = d.clientSets().offered;
@@ -178,45 +179,32 @@ export function registerDiscovery(server: McpServer, d: Discovery): void {
     const byName = reads[0] ? exampleCall(reads[0].tool) : '';
     return { lines, structured, byName, changes };
   };
-  const setSchema = { toolset: z.string().max(100).describe('A toolset name from list_toolsets') };
+  return { isEnabled, toolsOf, pick, describe };
+}
 
+const setSchema = { toolset: z.string().max(100).describe('A toolset name from list_toolsets') };
+
+export function registerDiscovery(server: McpServer, d: Discovery): void {
+  const s = setsFor(d);
   server.registerTool(
     'list_toolsets',
     { description: discoveryListings[0]!.description, annotations: read },
     async () => {
-      const t = toolsetTable(sets, d.clientSets(), (s) => toolsOf(s.name).length);
+      const t = toolsetTable(d.sets, d.clientSets(), (set) => s.toolsOf(set.name).length);
       return answer(t.text, {
         ...t.structured,
         nextStep: 'enable_toolset {"toolset": …} adds a set\'s tools; get_toolset_tools shows them first.',
       });
     },
   );
-
   server.registerTool(
     'get_toolset_tools',
     { description: discoveryListings[1]!.description, inputSchema: setSchema, annotations: read },
     async ({ toolset }) => {
-      const name = pick(toolset);
-      if (typeof name !== 'string') return name;
-      const set = describe(name);
-      const enabled = isEnabled(name);
-      const next = enabled
-        ? 'They are in your tools: call them directly.'
-        : [
-            set.byName && `${set.byName} for a read tool`,
-            d.clientSets().sessionless ? '' : `enable_toolset {"toolset":"${name}"} to add them all to your tools`,
-          ]
-            .filter(Boolean)
-            .join('; ');
-      const text = [
-        `# Toolset ${name} — ${set.structured.length} tools (${enabled ? 'enabled' : 'not enabled'})`,
-        ...set.lines,
-        `Next: ${next}.`,
-      ].join('\n');
-      return answer(text, { toolset: name, enabled, tools: set.structured, nextStep: `${next}.` });
+      const name = s.pick(toolset);
+      return typeof name === 'string' ? showSet(d, name, s.describe(name), s.isEnabled(name)) : name;
     },
   );
-
   server.registerTool(
     'enable_toolset',
     {
@@ -225,14 +213,38 @@ export function registerDiscovery(server: McpServer, d: Discovery): void {
       annotations: discoveryListings[2]!.annotations!,
     },
     async ({ toolset }) => {
-      const name = pick(toolset);
+      const name = s.pick(toolset);
       if (typeof name !== 'string') return name;
-      return d.clientSets().sessionless && !isEnabled(name)
-        ? cannotEnable(d, name, describe(name))
-        : enableNow(d, name, describe(name));
+      return d.clientSets().sessionless && !s.isEnabled(name)
+        ? cannotEnable(d, name, s.describe(name))
+        : enableNow(d, name, s.describe(name));
     },
   );
+  registerCallByName(server, d);
+}
 
+/** get_toolset_tools: the set's tools, and how to call them from here. */
+function showSet(d: Discovery, name: string, set: Described, enabled: boolean): Text {
+  const next = enabled
+    ? 'They are in your tools: call them directly.'
+    : [
+        set.byName && `${set.byName} for a read tool`,
+        d.clientSets().sessionless
+          ? ''
+          : `enable_toolset {"toolset":"${name}"} to add them all to your tools`,
+      ]
+        .filter(Boolean)
+        .join('; ');
+  const text = [
+    `# Toolset ${name} — ${set.structured.length} tools (${enabled ? 'enabled' : 'not enabled'})`,
+    ...set.lines,
+    `Next: ${next}.`,
+  ].join('\n');
+  return answer(text, { toolset: name, enabled, tools: set.structured, nextStep: `${next}.` });
+}
+
+/** call_read_tool: a read tool this client may reach, with arguments valid for it, through its own pipeline. */
+function registerCallByName(server: McpServer, d: Discovery): void {
   server.registerTool(
     CALL_BY_NAME,
     {
@@ -271,7 +283,8 @@ async function enableNow(d: Discovery, name: string, set: Described): Promise<Te
     : `Enabled toolset ${name}: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} now in tools/list (tools/list_changed sent).`;
   const unchanged = [
     set.byName && `${set.byName} for a read tool (arguments below)`,
-    set.changes.length > 0 && `its changes (${set.changes.join(', ')}) appear once your client lists tools again`,
+    set.changes.length > 0 &&
+      `its changes (${set.changes.join(', ')}) appear once your client lists tools again`,
   ]
     .filter(Boolean)
     .join('; ');
@@ -289,7 +302,8 @@ async function enableNow(d: Discovery, name: string, set: Described): Promise<Te
 /** How a change tool of a set reaches this client: listed already, enable_toolset, or configuration. */
 function changeWay(d: Discovery, set: string): string {
   const cs = d.clientSets();
-  if (cs.enabled === ALL || cs.enabled.has(set)) return 'call it directly (it is in tools/list)';
+  if (cs.enabled === ALL || cs.enabled.has(set))
+    return 'call it directly: it is in tools/list (if your tools did not change, your client must list them again)';
   return howToEnable(cs, set);
 }
 
@@ -331,7 +345,9 @@ function reachByName(d: Discovery, given: string): { tool: AnyTool } | Text {
       `${name} changes something, and ${CALL_BY_NAME} calls read tools only; nothing was called. To use it: ${changeWay(d, toolsetOf(d.sets, name) ?? '')}.`,
     );
   const set = toolsetOf(d.sets, name) ?? '';
-  return refuse(`${name} is in the toolset "${set}": ${howToEnable(d.clientSets(), set)}; nothing was called.`);
+  return refuse(
+    `${name} is in the toolset "${set}": ${howToEnable(d.clientSets(), set)}; nothing was called.`,
+  );
 }
 
 /** The arguments as an object: JSON text, an object, or none; otherwise why not. */

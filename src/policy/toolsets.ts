@@ -26,7 +26,12 @@ export const DYNAMIC = 'dynamic';
 /** The tool that calls a read tool by name: the way to a set's reads for a client that never re-lists. */
 export const CALL_BY_NAME = 'call_read_tool';
 /** The small tools dynamic mode starts with. */
-export const DISCOVERY_TOOLS = ['list_toolsets', 'get_toolset_tools', 'enable_toolset', CALL_BY_NAME] as const;
+export const DISCOVERY_TOOLS = [
+  'list_toolsets',
+  'get_toolset_tools',
+  'enable_toolset',
+  CALL_BY_NAME,
+] as const;
 
 /** What a list of toolset names asks for: the sets to list ('all' for every one), and dynamic discovery. */
 export interface ToolsetChoice {
@@ -176,7 +181,7 @@ export function notListedText(tool: string, set: string, clientSets: ClientSets,
 
 /** The same note, short, for a `Next:` line that names such a tool. */
 export const nextStepNote = (tool: string, set: string, clientSets: ClientSets, byName = false) =>
-  ` (${tool} is in toolset ${set}, not enabled: ${byName ? `${byNameNote(tool)}, or ` : ''}${clientSets.dynamic && !clientSets.sessionless && offers(clientSets, set) ? `enable_toolset {"toolset":"${set}"} first` : howToEnable(clientSets, set)})`;
+  ` (${tool} is in toolset ${set}, not enabled: ${byName ? `call it through ${CALL_BY_NAME}, or ` : ''}${clientSets.dynamic && !clientSets.sessionless && offers(clientSets, set) ? `enable_toolset {"toolset":"${set}"} first` : howToEnable(clientSets, set)})`;
 
 /**
  * Marks the `Next:` lines (outside the fenced platform data) that name a tool this client does not see: each
