@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settings, sleep, until } from '../helpers/eras.js';
 import { startTestHttp, startTestServer, type TestServer } from '../helpers/mcp.js';
 
-const DISCOVERY = ['list_toolsets', 'get_toolset_tools', 'enable_toolset'];
+const DISCOVERY = ['list_toolsets', 'get_toolset_tools', 'enable_toolset', 'call_read_tool'];
 const WINDOWS = [
   'list_maintenance_windows',
   'get_maintenance_window',
