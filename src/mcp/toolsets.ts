@@ -193,7 +193,7 @@ export function registerDiscovery(server: McpServer, d: Discovery): void {
       const t = toolsetTable(d.sets, d.clientSets(), (set) => s.toolsOf(set.name).length);
       return answer(t.text, {
         ...t.structured,
-        nextStep: 'enable_toolset {"toolset": …} adds a set\'s tools; get_toolset_tools shows them first.',
+        nextStep: `get_toolset_tools shows a set's tools; ${CALL_BY_NAME} calls a read tool by name; enable_toolset {"toolset": …} adds a set's tools.`,
       });
     },
   );

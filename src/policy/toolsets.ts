@@ -318,7 +318,7 @@ export function toolsetTable(
     '|---|---|---|---|',
     ...rows.map((r) => `| ${r.name} | ${r.tools} | ${r.enabled ? 'yes' : 'no'} | ${r.summary} |`),
     `Every set includes ${ts.everySet.join(', ')}.`,
-    'Next: get_toolset_tools to see a set\'s tools; enable_toolset {"toolset": …} to add it to your tools.',
+    `Next: get_toolset_tools to see a set's tools and their arguments; ${CALL_BY_NAME} for any read tool; enable_toolset {"toolset": …} to add a set to your tools.`,
   ].join('\n');
   return { text, structured: { toolsets: rows } };
 }
