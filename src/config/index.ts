@@ -29,8 +29,10 @@ export {
   ConfigError,
   channels,
   configSchema,
+  listSetting,
   type SettingKey,
   settingNames,
+  splitList,
 } from './schema.js';
 export { firstSettings, settingsTable } from './settings.js';
 

@@ -14,9 +14,15 @@ export const bool = z
   )
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const list = z
-  .union([z.string(), z.array(z.string())])
-  .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean));
+/**
+ * The one reading of a list, for every setting that takes one, the bundle's fields and the X-MCP-Toolsets
+ * header: names separated by commas, spaces or both ("triage, windows", "triage windows").
+ */
+export const splitList = (v: string | readonly string[]): string[] =>
+  (typeof v === 'string' ? [v] : v).flatMap((s) => s.split(/[\s,]+/)).filter(Boolean);
+/** A list setting (DBOPS_TOOLSETS, DBOPS_TOOLS, DBOPS_APPROVERS, …): a string or an array, read by splitList. */
+export const listSetting = z.union([z.string(), z.array(z.string())]).transform(splitList);
+const list = listSetting;
 
 export const channels = ['elicitation', 'approval-page', 'token'] as const;
 export type Channel = (typeof channels)[number];

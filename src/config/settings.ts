@@ -48,14 +48,14 @@ export const settingsTable: readonly SettingRow[] = [
   },
   {
     keys: ['tools', 'disabledTools'],
-    meaning: 'comma lists of tool names or kinds (`read`, `write`, `destructive`)',
+    meaning: 'lists of tool names or kinds (`read`, `write`, `destructive`)',
     byDefault: 'all',
     example: { tools: 'read,acknowledge_alert', disabledTools: 'destructive' },
   },
   {
     keys: ['toolsets'],
     meaning:
-      'toolsets listed: `triage`, `alerts`, `windows`, `events`, `deployment`, `access`, `integrations`, `all`; `dynamic` starts with three discovery tools ([Choosing tools](#choosing-tools))',
+      'toolsets listed: `triage`, `alerts`, `windows`, `events`, `deployment`, `access`, `integrations`, `all`; `dynamic` starts with four discovery tools ([Choosing tools](#choosing-tools))',
     byDefault: 'all',
     example: { toolsets: 'triage,alerts' },
   },

@@ -43,11 +43,11 @@ export function toolsetsCheck(config: Config): Check {
   if (choice.dynamic)
     return pass(
       step,
-      `${setting}: clients start with list_toolsets, get_toolset_tools, enable_toolset and ${
+      `${setting}: clients start with list_toolsets, get_toolset_tools, enable_toolset, call_read_tool and ${
         shown.length
           ? `${listed} tools (${shown.join(', ')}, ${toolsets.everySet.join(', ')})`
           : toolsets.everySet.join(', ')
-      }; each client enables what it needs of ${allowed.length} tools (${toolsets.sets.map((s) => `${s.name} ${count(s.name)}`).join(', ')})`,
+      }; each client reads by name or enables what it needs of ${allowed.length} tools (${toolsets.sets.map((s) => `${s.name} ${count(s.name)}`).join(', ')})`,
     );
   return pass(step, `${setting}: ${listed} of ${allowed.length} tools listed (${shown.join(', ')})`);
 }

@@ -101,6 +101,8 @@ export interface Answering {
   clientSets: ClientSets;
   /** The toolset of a tool this client does not see now, if any. */
   unlistedSet(name: string): string | undefined;
+  /** Whether this client may call a tool through call_read_tool. */
+  byName(name: string): boolean;
   server: McpServer;
   extra: ServerContext;
 }
@@ -115,6 +117,7 @@ export function resultOf(answer: ToolAnswer, a: Answering): ToolResult {
       fenceTag,
       (name) => (name === tool.name ? undefined : a.unlistedSet(name)),
       a.clientSets,
+      a.byName,
     ),
   };
   const aged = withDataAge(marked, a.oldestAt);

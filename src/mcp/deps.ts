@@ -35,19 +35,19 @@ export interface ServerDeps {
   platforms?: { default: string; all: PlatformRuntime[] };
   /** The toolsets (tools/toolsets.ts) when not the catalog's. */
   toolsets?: Toolsets;
-  /** What this client asked to see (HTTP): its X-MCP-Toolsets header and, sessionless, what it enabled. */
+  /** What this client asked to see (HTTP): its X-MCP-Toolsets header, and whether it has a session. */
   client?: ClientToolsets;
 }
 
 /** One client's toolsets beyond DBOPS_TOOLSETS. */
 export interface ClientToolsets {
-  /** The X-MCP-Toolsets header's names (checked by the transport: unknown names are answered 400). */
+  /** The X-MCP-Toolsets header's names (checked by the transport: unknown names are refused). */
   header?: string[];
   /**
-   * The sessionless era (2026-07-28 over HTTP): each request has a fresh server, so the sets this person's
-   * client enabled live in the shared state; `keep` adds to them, `announce` tells its listen stream.
+   * A server for one request (2026-07-28 over HTTP, 2025 outside a session): nothing it enables would outlive
+   * the request, and nothing is kept for the next, so enable_toolset says how to get a set instead.
    */
-  shared?: { enabled: string[]; keep(sets: string[]): Promise<unknown>; announce(): void };
+  sessionless?: boolean;
 }
 
 /** One installation the server serves: its own client (budget, cache), default project and rights. */

@@ -6,10 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import { authInfoOf, type Person } from '../identity/index.js';
 import { headerNames, unknownToolsets } from '../policy/toolsets.js';
-import { choiceKey } from '../state/toolsets.js';
 import { toolsets } from './catalog.js';
 import type { HttpCore } from './http-core.js';
-import { asked, clientNameOf } from './http-eras.js';
+import { asked } from './http-eras.js';
 import { MAX_BODY, rpcError, sendJson } from './http-options.js';
 import { FORWARDED, forward } from './http-replicas.js';
 import { listenedUris } from './listen.js';
@@ -41,7 +40,6 @@ export async function handleMcp(
   // X-MCP-Toolsets narrows what this client sees; a name that is no toolset is refused with the valid ones.
   const header = headerNames(req.headers['x-mcp-toolsets']);
   const refused = header && unknownToolsets(header, toolsets);
-  if (refused) return sendJson(res, 400, rpcError(-32602, `X-MCP-Toolsets: ${refused}`));
   // Passed on by another replica: only when signed with the replicas' key; a client's claim is dropped.
   const fromReplica = core.relay?.verifyHop(req, url, req.headers['mcp-session-id']) ?? false;
   delete req.headers[FORWARDED];
@@ -53,11 +51,29 @@ export async function handleMcp(
   }
   const authed = Object.assign(req, { auth: authInfoOf(person, req.socket.remoteAddress) });
   const r: McpRequest = { req: authed, res, url, person, ...(header ? { header } : {}), body };
-  if (!(await isLegacyRequest(probeOf(req), req.method === 'POST' ? body : undefined)))
-    return serveModern(core, r);
+  const modern = !(await isLegacyRequest(probeOf(req), req.method === 'POST' ? body : undefined));
+  if (refused) {
+    // server/discover needs no toolsets: answered, so a 2026-07-28 client connects and reads the refusal next.
+    if (!modern || (body as { method?: unknown })?.method !== 'server/discover')
+      return refuseHeader(r, modern, `X-MCP-Toolsets: ${refused}`);
+    delete r.header;
+  }
+  if (modern) return serveModern(core, r);
   const sessionId = req.headers['mcp-session-id'];
   if (typeof sessionId === 'string') return serveSession(core, r, sessionId, fromReplica);
   return serveWithoutSession(core, r);
+}
+
+/**
+ * An X-MCP-Toolsets naming no toolset. A 2025 client reads a 400's body; a 2026-07-28 client reads a refused
+ * server/discover only as "no modern server" ("Version negotiation failed"), so there discover is answered and
+ * every other request gets the JSON-RPC error as its answer, naming the valid ones.
+ */
+function refuseHeader(r: McpRequest, modern: boolean, message: string) {
+  if (!modern) return sendJson(r.res, 400, rpcError(-32602, message));
+  const m = r.body as { id?: unknown } | undefined;
+  const id = typeof m?.id === 'string' || typeof m?.id === 'number' ? m.id : null;
+  return sendJson(r.res, id === null ? 400 : 200, { ...rpcError(-32602, message), id });
 }
 
 /** The body as JSON, or the refusal (status and JSON-RPC error) when it is too large, too deep or not JSON. */
@@ -88,11 +104,7 @@ function probeOf(req: IncomingMessage): Request {
 function serveModern(core: HttpCore, r: McpRequest) {
   const uris = listenedUris(r.body);
   if (uris.length > 0) core.opts.onListen?.(uris, (stop) => r.res.once('close', stop));
-  const client = clientNameOf(r.body);
-  return asked.run(
-    { ...(r.header ? { header: r.header } : {}), client, listener: choiceKey(r.person.id, client) },
-    () => core.eras.serveModern(r.req, r.res, r.body),
-  );
+  return asked.run(r.header ? { header: r.header } : {}, () => core.eras.serveModern(r.req, r.res, r.body));
 }
 
 /** A 2025 request naming its session: served by it, passed on to the replica holding it, or 404. */
@@ -140,9 +152,7 @@ async function serveWithoutSession(core: HttpCore, r: McpRequest) {
     );
   }
   if (req.method !== 'POST' || !isInitializeRequest(body))
-    return asked.run({ ...(header ? { header } : {}), client: '' }, () =>
-      core.eras.stateless(req, res, body),
-    );
+    return asked.run(header ? { header } : {}, () => core.eras.stateless(req, res, body));
   const full = core.sessions.noRoomFor(person);
   if (full) {
     res.setHeader('Retry-After', '5');

@@ -4,7 +4,6 @@ import type { McpServer, ServerEventBus } from '@modelcontextprotocol/server';
 import type { Identity, Person } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import type { SessionDirectory } from '../state/sessions.js';
-import type { EnabledToolsets } from '../state/toolsets.js';
 import type { ClientToolsets } from './server.js';
 
 export const MAX_BODY = 1 << 20;
@@ -23,14 +22,9 @@ export interface HttpOptions {
   logger: Logger;
   /**
    * A server for this person (a person without the write scope gets the read-only catalog) and this client
-   * (its X-MCP-Toolsets header; on the sessionless era, the toolsets it enabled before).
+   * (its X-MCP-Toolsets header, and whether the server answers one request only).
    */
   newServer: (person: Person, client?: ClientToolsets) => McpServer;
-  /**
-   * DBOPS_TOOLSETS, and where the sessionless era keeps the toolsets each person's client enabled in dynamic
-   * mode (in memory when absent).
-   */
-  toolsets?: { setting: string[]; enabled?: EnabledToolsets };
   /** Carries subscription events to the 2026-07-28 listen streams (shared by replicas); in process when absent. */
   bus?: ServerEventBus;
   /** A 2026-07-28 client opened a listen stream for these resource URIs; `closed` registers the clean-up. */

@@ -6,7 +6,9 @@ import type { McpServer, Tool } from '@modelcontextprotocol/server';
 import {
   ALL,
   type ClientSets,
+  callableByName,
   clientSetsOf,
+  DYNAMIC,
   hiddenBy,
   notListedSet,
   notListedText,
@@ -38,14 +40,14 @@ export interface Listing {
   listings: Tool[];
 }
 
-/** The client's toolsets: DBOPS_TOOLSETS, its X-MCP-Toolsets header and, sessionless, what it enabled. */
+/** The client's toolsets: DBOPS_TOOLSETS and, over HTTP, its X-MCP-Toolsets header. */
 export function clientSetsFor(deps: ServerDeps, sets: Toolsets): ClientSets {
   const header = deps.client?.header ? parseToolsets(deps.client.header, sets, 'X-MCP-Toolsets') : undefined;
   return clientSetsOf(
     parseToolsets(deps.config.toolsets, sets),
     deps.config.toolsets,
     header,
-    deps.client?.shared?.enabled,
+    deps.client?.sessionless,
   );
 }
 
@@ -73,7 +75,12 @@ function registerNotListed(l: Listing, tool: AnyTool, set: string): void {
   l.notListed.set(
     tool.name,
     l.server.registerTool(tool.name, { description: tool.description }, async () => ({
-      content: [{ type: 'text', text: notListedText(tool.name, set, l.clientSets) }],
+      content: [
+        {
+          type: 'text',
+          text: notListedText(tool.name, set, l.clientSets, callableByName(l.sets, l.clientSets, tool)),
+        },
+      ],
       isError: true,
     })),
   );
@@ -107,20 +114,14 @@ const listedEntries = (l: Listing) =>
   l.tools.filter((t) => isListed(l, t)).map((t) => withApp(listingOf(t), t));
 
 /**
- * enable_toolset. Sessionless: the next request's server lists the set, and the client's listen stream hears
- * of it. One session: the set's tools replace their notes now, and the client hears one tools/list_changed.
+ * enable_toolset on a connection of its own (stdio, a 2025 session): the set's tools replace their notes now,
+ * and the client hears one tools/list_changed.
  */
-async function enableSet(l: Listing, scope: CallScope, set: string): Promise<void> {
-  const shared = l.deps.client?.shared;
+function enableSet(l: Listing, scope: CallScope, set: string): void {
   l.clientSets = {
     ...l.clientSets,
     enabled: new Set([...(l.clientSets.enabled === ALL ? [] : l.clientSets.enabled), set]),
   };
-  if (shared) {
-    await shared.keep([set]);
-    shared.announce();
-    return;
-  }
   const { server } = l;
   const announce = server.sendToolListChanged;
   server.sendToolListChanged = () => {};
@@ -139,18 +140,30 @@ async function enableSet(l: Listing, scope: CallScope, set: string): Promise<voi
 
 /**
  * tools/list from the listings (the SDK's own would regenerate every schema per session and add `$schema`
- * to each), with the discovery tools first in dynamic mode.
+ * to each), with the discovery tools first in dynamic mode. A client that turned dynamic mode off with its
+ * X-MCP-Toolsets header gets, for each discovery tool, a note saying so instead of "not found".
  */
-export function serveToolList(l: Listing, scope: CallScope): void {
+export function serveToolList(l: Listing, scope: CallScope, catalog: AnyTool[], filters: ToolFilters): void {
   l.listings = listedEntries(l);
   if (l.clientSets.dynamic) {
     registerDiscovery(l.server, {
       sets: l.sets,
       tools: l.tools,
+      catalog,
+      filters,
       clientSets: () => l.clientSets,
-      enable: (set) => enableSet(l, scope, set),
+      enable: async (set) => enableSet(l, scope, set),
+      call: (tool, args, extra) => toolHandler(scope, tool)(args, extra),
     });
     l.listings = [...discoveryListings, ...l.listings];
+  } else if (l.deps.config.toolsets.includes(DYNAMIC)) {
+    const text = (name: string) =>
+      `${name} is a tool of dynamic mode, which this client turned off: its X-MCP-Toolsets header does not name dynamic. Nothing was called.`;
+    for (const d of discoveryListings)
+      l.server.registerTool(d.name, { description: d.description ?? '' }, async () => ({
+        content: [{ type: 'text', text: text(d.name) }],
+        isError: true,
+      }));
   }
   l.server.server.setRequestHandler('tools/list', () => ({ tools: l.listings }));
 }

@@ -10,7 +10,7 @@ import type { Config } from '../config/index.js';
 import { osPerson, type Person } from '../identity/index.js';
 import { consentFacts, consentInstruction } from '../policy/consent.js';
 import type { TokenSigner } from '../policy/tokens.js';
-import { enabledTools, type ToolFilters } from '../policy/toolsets.js';
+import { callableByName, enabledTools, type ToolFilters } from '../policy/toolsets.js';
 import type { AnyTool } from '../tool/index.js';
 import { sanitize } from '../untrusted.js';
 import { registerApps } from './apps.js';
@@ -144,10 +144,14 @@ export function createMcpServer(deps: ServerDeps): McpServer {
     ttlMs,
     clientSets: () => listing.clientSets,
     unlistedSet: (name) => unlistedSet(listing, name),
+    byName: (name) => {
+      const tool = tools.find((t) => t.name === name);
+      return tool !== undefined && callableByName(sets, listing.clientSets, tool);
+    },
   };
   registerTools(listing, scope);
   registerHidden(listing, catalog, filters);
-  serveToolList(listing, scope);
+  serveToolList(listing, scope, catalog, filters);
   registerApps(server, listing.clientSets.dynamic ? tools : tools.filter((t) => isListed(listing, t)));
   logToClient(server, deps.logger);
   for (const extend of deps.extensions ?? []) extend(server, deps);

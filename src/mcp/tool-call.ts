@@ -31,6 +31,8 @@ export interface CallScope {
   clientSets(): ClientSets;
   /** The toolset of a tool this client does not see now, if any. */
   unlistedSet(name: string): string | undefined;
+  /** Whether this client may call a tool through call_read_tool. */
+  byName(name: string): boolean;
 }
 
 /** A call as it will run: on which installation, with which arguments, for whom. */
@@ -94,6 +96,7 @@ async function answerCall(
       maxOutputChars: scope.deps.config.maxOutputChars,
       clientSets: scope.clientSets(),
       unlistedSet: scope.unlistedSet,
+      byName: scope.byName,
       server: scope.server,
       extra,
     });

@@ -2,7 +2,7 @@
 // a token without the write scope) and the toolsets (DBOPS_TOOLSETS, the X-MCP-Toolsets header, and the sets
 // a client enabled in dynamic mode). The sets themselves are defined beside the catalog (tools/toolsets.ts);
 // every function here takes them, so the policy stays below the catalog. The MCP adapter only applies this.
-import { ConfigError, nearest } from '../config/index.js';
+import { ConfigError, nearest, splitList } from '../config/index.js';
 import type { AnyTool } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 import { cell } from '../untrusted.js';
@@ -23,8 +23,15 @@ export interface Toolsets {
 
 export const ALL = 'all';
 export const DYNAMIC = 'dynamic';
-/** The three small tools dynamic mode starts with. */
-export const DISCOVERY_TOOLS = ['list_toolsets', 'get_toolset_tools', 'enable_toolset'] as const;
+/** The tool that calls a read tool by name: the way to a set's reads for a client that never re-lists. */
+export const CALL_BY_NAME = 'call_read_tool';
+/** The small tools dynamic mode starts with. */
+export const DISCOVERY_TOOLS = [
+  'list_toolsets',
+  'get_toolset_tools',
+  'enable_toolset',
+  CALL_BY_NAME,
+] as const;
 
 /** What a list of toolset names asks for: the sets to list ('all' for every one), and dynamic discovery. */
 export interface ToolsetChoice {
@@ -61,14 +68,10 @@ export function parseToolsets(
   return { dynamic, sets: [...new Set(named)] };
 }
 
-/** The X-MCP-Toolsets header's names (comma-separated; absent or blank: none). */
+/** The X-MCP-Toolsets header's names (commas or spaces, as every list setting; absent or blank: none). */
 export function headerNames(value: string | string[] | undefined | null): string[] | undefined {
-  const raw = Array.isArray(value) ? value.join(',') : value;
-  if (raw === undefined || raw === null) return undefined;
-  const names = raw
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
+  if (value === undefined || value === null) return undefined;
+  const names = splitList(value).map((s) => s.toLowerCase());
   return names.length ? names : undefined;
 }
 
@@ -81,32 +84,33 @@ export interface ClientSets {
   offered: string[] | typeof ALL;
   /** The client narrowed its own sets (X-MCP-Toolsets), so the way to widen it is the header. */
   byHeader: boolean;
+  /** A server for one request (2026-07-28 over HTTP): nothing enabled outlives it. */
+  sessionless?: boolean;
   /** The server's DBOPS_TOOLSETS, as set (for messages). */
   setting: string;
 }
 
 /**
- * What a client sees: the server's DBOPS_TOOLSETS, narrowed by the client's X-MCP-Toolsets header, plus the
- * sets the client enabled earlier (dynamic mode, sessionless era).
+ * What a client sees: the server's DBOPS_TOOLSETS, or, when the client sends X-MCP-Toolsets, the sets it names
+ * within what the server offers, dynamic only when it names `dynamic` too (the client chose). Nothing else:
+ * what a client enables later lives in its own connection or session, never in shared state.
  */
 export function clientSetsOf(
   server: ToolsetChoice,
   setting: string[],
   header?: ToolsetChoice,
-  enabled: string[] = [],
+  sessionless = false,
 ): ClientSets {
   const offered = server.dynamic ? ALL : server.sets;
   const within = (sets: string[] | typeof ALL): string[] | typeof ALL =>
     offered === ALL ? sets : sets === ALL ? offered : sets.filter((s) => offered.includes(s));
   const start = header ? within(header.sets) : server.sets;
-  const dynamic = server.dynamic || (header?.dynamic ?? false);
-  const more = within(enabled);
-  const listed = start === ALL || more === ALL ? ALL : new Set([...start, ...more]);
   return {
-    dynamic,
-    enabled: listed,
+    dynamic: header ? header.dynamic : server.dynamic,
+    enabled: start === ALL ? ALL : new Set(start),
     offered,
     byHeader: header !== undefined,
+    ...(sessionless ? { sessionless } : {}),
     setting: setting.length ? setting.join(',') : ALL,
   };
 }
@@ -131,23 +135,53 @@ export function notListedSet(
 const offers = (clientSets: ClientSets, set: string) =>
   clientSets.offered === ALL || clientSets.offered.includes(set);
 
-/** How this client gets a set listed: enable it (dynamic), send the header, or ask the operator. */
+/**
+ * Whether this client may call a tool by name (call_read_tool): in dynamic mode, a read tool of a set it could
+ * enable. `tool` is one the settings and the token allow (enabledTools); writes are never reachable this way.
+ */
+export function callableByName(ts: Toolsets, clientSets: ClientSets | undefined, tool: AnyTool): boolean {
+  if (!clientSets?.dynamic || maxKindOf(tool) !== 'read') return false;
+  const set = toolsetOf(ts, tool.name);
+  return set === undefined ? ts.everySet.includes(tool.name) : offers(clientSets, set);
+}
+
+/** Whether a client reaches a tool the settings allow: listed for it, or callable by name. */
+export const reachable = (ts: Toolsets, clientSets: ClientSets | undefined, tool: AnyTool) =>
+  notListedSet(ts, clientSets, tool.name) === undefined || callableByName(ts, clientSets, tool);
+
+/** The X-MCP-Toolsets value that adds a set to what this client has now. */
+const headerWith = (cs: ClientSets, set: string) =>
+  [...(cs.dynamic ? [DYNAMIC] : []), ...(cs.enabled === ALL ? [] : cs.enabled), set].join(',');
+
+/**
+ * How this client gets a set listed: enable it (dynamic, on a connection of its own), send the header, or ask
+ * the operator. Sessionless, nothing enabled would outlive the request: the header or the setting.
+ */
 export function howToEnable(clientSets: ClientSets, set: string): string {
   if (!offers(clientSets, set))
     return `this server does not offer it (DBOPS_TOOLSETS=${clientSets.setting}); ask the operator if it is needed`;
+  if (clientSets.sessionless)
+    return `this client sends X-MCP-Toolsets: ${headerWith(clientSets, set)}, or the operator adds ${set} to DBOPS_TOOLSETS (now ${clientSets.setting})`;
   if (clientSets.dynamic) return `call enable_toolset {"toolset":"${set}"} first`;
   if (clientSets.byHeader) return `add ${set} to the X-MCP-Toolsets header of this client`;
   return `the operator adds ${set} to DBOPS_TOOLSETS (now ${clientSets.setting})`;
 }
 
-/** The answer to a call of a tool whose set is not listed for this client: never a silent "unknown tool". */
-export function notListedText(tool: string, set: string, clientSets: ClientSets): string {
-  return `${tool} is in the toolset "${set}", which is not enabled here; nothing was called. To use it: ${howToEnable(clientSets, set)}.`;
+/** How to call a read tool by name now (call_read_tool), for a client that may. */
+export const byNameNote = (tool: string) => `${CALL_BY_NAME} {"tool":"${tool}","arguments":"{…}"}`;
+
+/**
+ * The answer to a call of a tool whose set is not listed for this client: never a silent "unknown tool".
+ * `byName`: the tool is a read this client may call through call_read_tool now.
+ */
+export function notListedText(tool: string, set: string, clientSets: ClientSets, byName = false): string {
+  const now = byName ? `call it through ${byNameNote(tool)} now, or ` : '';
+  return `${tool} is in the toolset "${set}", which is not enabled here; nothing was called. To use it: ${now}${howToEnable(clientSets, set)}.`;
 }
 
 /** The same note, short, for a `Next:` line that names such a tool. */
-export const nextStepNote = (tool: string, set: string, clientSets: ClientSets) =>
-  ` (${tool} is in toolset ${set}, not enabled: ${clientSets.dynamic && offers(clientSets, set) ? `enable_toolset {"toolset":"${set}"} first` : howToEnable(clientSets, set)})`;
+export const nextStepNote = (tool: string, set: string, clientSets: ClientSets, byName = false) =>
+  ` (${tool} is in toolset ${set}, not enabled: ${byName ? `call it through ${CALL_BY_NAME}, or ` : ''}${clientSets.dynamic && !clientSets.sessionless && offers(clientSets, set) ? `enable_toolset {"toolset":"${set}"} first` : howToEnable(clientSets, set)})`;
 
 /**
  * Marks the `Next:` lines (outside the fenced platform data) that name a tool this client does not see: each
@@ -158,6 +192,7 @@ export function markNextSteps(
   fenceTag: string,
   setOfHidden: (tool: string) => string | undefined,
   clientSets: ClientSets | undefined,
+  byName: (tool: string) => boolean = () => false,
 ): string {
   if (!clientSets || clientSets.enabled === ALL || !text.includes('Next: ')) return text;
   const open = `<${fenceTag}>`;
@@ -167,7 +202,7 @@ export function markNextSteps(
   while (at < text.length) {
     const fence = text.indexOf(open, at);
     const end = fence < 0 ? text.length : fence;
-    out += markPart(text.slice(at, end), setOfHidden, clientSets);
+    out += markPart(text.slice(at, end), setOfHidden, clientSets, byName);
     if (fence < 0) break;
     const closed = text.indexOf(close, fence + open.length);
     const stop = closed < 0 ? text.length : closed + close.length;
@@ -181,6 +216,7 @@ function markPart(
   part: string,
   setOfHidden: (tool: string) => string | undefined,
   clientSets: ClientSets,
+  byName: (tool: string) => boolean,
 ): string {
   return part
     .split('\n')
@@ -190,7 +226,7 @@ function markPart(
       for (const m of line.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)) {
         const set = setOfHidden(m[0]);
         if (set !== undefined && !notes.some((n) => n.includes(` ${m[0]} `)))
-          notes.push(nextStepNote(m[0], set, clientSets));
+          notes.push(nextStepNote(m[0], set, clientSets, byName(m[0])));
       }
       return line + notes.join('');
     })
@@ -282,7 +318,7 @@ export function toolsetTable(
     '|---|---|---|---|',
     ...rows.map((r) => `| ${r.name} | ${r.tools} | ${r.enabled ? 'yes' : 'no'} | ${r.summary} |`),
     `Every set includes ${ts.everySet.join(', ')}.`,
-    'Next: get_toolset_tools to see a set\'s tools; enable_toolset {"toolset": …} to add it to your tools.',
+    `Next: get_toolset_tools to see a set's tools and their arguments; ${CALL_BY_NAME} for any read tool; enable_toolset {"toolset": …} to add a set to your tools.`,
   ].join('\n');
   return { text, structured: { toolsets: rows } };
 }

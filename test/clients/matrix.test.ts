@@ -270,8 +270,9 @@ for (const lib of LIBRARIES) {
   }
 }
 
-// One client on DBOPS_TOOLSETS=dynamic: it starts with the three discovery tools and list_projects, enables a
-// toolset, lists again and calls a tool of that set, its answer bounded and fenced like any other.
+// One client on DBOPS_TOOLSETS=dynamic: it starts with the four discovery tools and list_projects, enables a
+// toolset, lists again and calls a tool of that set, its answer bounded and fenced like any other. (A client
+// that never lists again: test/clients/dynamic.test.ts.)
 describe('AI SDK over stdio on DBOPS_TOOLSETS=dynamic', () => {
   it('enables a toolset and calls a tool in it', async () => {
     const env = { ...serverEnv('token'), DBOPS_TOOLSETS: 'dynamic' };
@@ -289,6 +290,7 @@ describe('AI SDK over stdio on DBOPS_TOOLSETS=dynamic', () => {
       ((out as { content: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n');
     const first = await client.tools();
     expect(Object.keys(first).sort()).toEqual([
+      'call_read_tool',
       'enable_toolset',
       'get_toolset_tools',
       'list_projects',

@@ -4,6 +4,7 @@
 // converter refuses any keyword it cannot map, so passing means nothing was dropped.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoveryListings } from '../../src/mcp/toolsets.js';
 import { startTestServer, type TestServer } from '../helpers/mcp.js';
 
 type Json = Record<string, unknown>;
@@ -151,6 +152,8 @@ beforeAll(async () => {
   t = await startTestServer();
   tools = (await t.client.listTools()).tools;
 });
+/** Every tool a client may be handed: the catalog and dynamic mode's discovery tools. */
+const everyTool = () => [...tools, ...(discoveryListings as unknown as Tool[])];
 afterAll(() => t.close());
 
 describe('the whole tools/list under strict converters', () => {
@@ -160,7 +163,7 @@ describe('the whole tools/list under strict converters', () => {
 
   it('converts every input schema to OpenAI strict functions without loss', () => {
     const failures: string[] = [];
-    for (const tool of tools) {
+    for (const tool of everyTool()) {
       try {
         // As sent: strict converters that pass the schema through (no repair) need both at the top, even
         // for a tool without arguments.
@@ -179,7 +182,7 @@ describe('the whole tools/list under strict converters', () => {
 
   it('converts every input schema to Gemini function declarations without loss', () => {
     const failures: string[] = [];
-    for (const tool of tools) {
+    for (const tool of everyTool()) {
       try {
         toGemini(tool.inputSchema as Json, tool.name);
       } catch (e) {
@@ -190,7 +193,7 @@ describe('the whole tools/list under strict converters', () => {
   });
 
   it('keeps optional arguments optional: every non-required property accepts null', () => {
-    for (const tool of tools) {
+    for (const tool of everyTool()) {
       const schema = tool.inputSchema as Json;
       const required = new Set((schema['required'] as string[] | undefined) ?? []);
       for (const [p, s] of Object.entries((schema['properties'] ?? {}) as Record<string, Json>))

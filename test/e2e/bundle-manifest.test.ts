@@ -72,6 +72,11 @@ describe('bundle/manifest.json', () => {
     expect(setting.description).toContain('dynamic');
     const c = await envFor({ toolsets: 'triage,windows' });
     expect(loadConfig([], c.env).toolsets).toEqual(['triage', 'windows']);
+    // Spaces, as the field's description invites, read the same.
+    expect(loadConfig([], (await envFor({ toolsets: 'dynamic triage' })).env).toolsets).toEqual([
+      'dynamic',
+      'triage',
+    ]);
     expect(loadConfig([], (await envFor({})).env).toolsets).toEqual([]);
   });
 });

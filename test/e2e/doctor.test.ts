@@ -79,7 +79,7 @@ describe('dbops-mcp doctor', () => {
     );
     const dynamic = await doctor({ DBOPS_TOOLSETS: 'dynamic' });
     expect(dynamic.out).toMatch(
-      /✓ toolsets: DBOPS_TOOLSETS=dynamic: clients start with list_toolsets, get_toolset_tools, enable_toolset and list_projects; each client enables what it needs of 35 tools \(triage 7, alerts 7, windows 5, events 3, deployment 3, access 7, integrations 2\)/,
+      /✓ toolsets: DBOPS_TOOLSETS=dynamic: clients start with list_toolsets, get_toolset_tools, enable_toolset, call_read_tool and list_projects; each client reads by name or enables what it needs of 35 tools \(triage 7, alerts 7, windows 5, events 3, deployment 3, access 7, integrations 2\)/,
     );
     const bad = await doctor({ DBOPS_TOOLSETS: 'paging' });
     expect(bad.out).toMatch(/✗ toolsets: DBOPS_TOOLSETS: unknown toolset "paging".*; valid: triage, alerts/);

@@ -156,7 +156,6 @@ export function startTestHttp(deps: ServerDeps, overrides: Partial<HttpOptions> 
     logger: deps.logger,
     identity: createIdentity({ oauthScopes: [], ...(token ? { httpToken: token } : {}) }, deps.logger),
     newServer: (person, client) => createMcpServer({ ...deps, person, ...(client ? { client } : {}) }),
-    toolsets: { setting: deps.config.toolsets },
     ...rest,
   });
 }

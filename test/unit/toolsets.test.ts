@@ -2,12 +2,13 @@
 // checked at start with the valid ones listed, the header and the sets a client gets, and the size budgets of
 // tools/list as served (with `_meta`): all ≤ 40 KB, triage ≤ 12 KB, the first list in dynamic mode ≤ 4 KB.
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config/index.js';
+import { configSchema, splitList } from '../../src/config/index.js';
 import { withApp } from '../../src/mcp/apps.js';
 import { catalog, toolsets } from '../../src/mcp/catalog.js';
 import { listingOf } from '../../src/mcp/server.js';
 import { discoveryListings } from '../../src/mcp/toolsets.js';
 import {
+  callableByName,
   clientSetsOf,
   enabledTools,
   headerNames,
@@ -16,6 +17,7 @@ import {
   parseToolsets,
   toolsetOf,
 } from '../../src/policy/toolsets.js';
+import { maxKindOf } from '../../src/tool/index.js';
 
 const config = (over: Record<string, unknown> = {}) => configSchema.parse({ demo: true, ...over });
 const listed = (names: string) => {
@@ -136,11 +138,34 @@ describe('the toolsets', () => {
     expect(v.enabled).toEqual(new Set(['triage']));
     expect(notListedSet(toolsets, v, 'list_alert_configs')).toBe('alerts');
     expect(notListedSet(toolsets, v, 'list_projects')).toBeUndefined();
-    // Dynamic on the server: the header picks the start, any set can be enabled; enabled sets add to it.
-    const dyn = clientSetsOf(parseToolsets(['dynamic'], toolsets), ['dynamic'], undefined, ['events']);
-    expect(dyn.dynamic).toBe(true);
-    expect(dyn.enabled).toEqual(new Set(['events']));
-    expect(dyn.offered).toBe('all');
+    // Dynamic on the server: any set can be enabled; the header picks the start, and whether this client is
+    // dynamic at all (it chose its sets).
+    const dyn = clientSetsOf(parseToolsets(['dynamic'], toolsets), ['dynamic']);
+    expect(dyn).toMatchObject({ dynamic: true, enabled: new Set(), offered: 'all' });
+    const chose = clientSetsOf(
+      parseToolsets(['dynamic'], toolsets),
+      ['dynamic'],
+      parseToolsets(['triage'], toolsets),
+    );
+    expect(chose).toMatchObject({ dynamic: false, enabled: new Set(['triage']) });
+    expect(headerNames('triage windows')).toEqual(['triage', 'windows']);
+  });
+
+  it('reaches by name the reads of the sets a dynamic client may enable, never a write', () => {
+    const tool = (n: string) => catalog.find((t) => t.name === n)!;
+    const server = parseToolsets(['triage', 'windows'], toolsets);
+    const dyn = clientSetsOf(server, ['triage', 'windows'], parseToolsets(['dynamic'], toolsets));
+    expect(callableByName(toolsets, dyn, tool('list_maintenance_windows'))).toBe(true);
+    expect(callableByName(toolsets, dyn, tool('list_projects'))).toBe(true);
+    expect(callableByName(toolsets, dyn, tool('create_maintenance_window'))).toBe(false);
+    expect(callableByName(toolsets, dyn, tool('list_project_events'))).toBe(false);
+    const fixed = clientSetsOf(server, ['triage', 'windows']);
+    expect(callableByName(toolsets, fixed, tool('list_maintenance_windows'))).toBe(false);
+    for (const t of catalog.filter((x) => maxKindOf(x) !== 'read'))
+      expect(
+        callableByName(toolsets, clientSetsOf(parseToolsets(['dynamic'], toolsets), []), t),
+        t.name,
+      ).toBe(false);
   });
 
   it('marks Next: lines that name a tool outside the enabled sets, never inside fenced data', () => {
@@ -154,6 +179,31 @@ describe('the toolsets', () => {
     );
     expect(out).toContain('<data-x>\nNext: delete_maintenance_window\n</data-x>');
     expect(toolsetOf(toolsets, 'list_projects')).toBeUndefined();
+  });
+});
+
+describe('one parser for every list setting: commas, spaces or both', () => {
+  it('reads each list setting, and the toolsets "triage windows" start a server', () => {
+    expect(splitList('triage windows')).toEqual(['triage', 'windows']);
+    expect(splitList(' triage,  windows ,events')).toEqual(['triage', 'windows', 'events']);
+    expect(splitList(['a b', 'c'])).toEqual(['a', 'b', 'c']);
+    const c = config({
+      toolsets: 'Triage windows',
+      tools: 'read acknowledge_alert',
+      disabledTools: 'list_hosts, get_disk_partition',
+      confirmVia: 'token approval-page',
+      approvers: 'alice@example.com bob@example.com',
+      allowedOrigins: 'https://a.example https://b.example',
+      oauthScopes: 'dbops:read dbops:write',
+    });
+    expect(c.toolsets).toEqual(['triage', 'windows']);
+    expect(c.tools).toEqual(['read', 'acknowledge_alert']);
+    expect(c.disabledTools).toEqual(['list_hosts', 'get_disk_partition']);
+    expect(c.confirmVia).toEqual(['token', 'approval-page']);
+    expect(c.approvers).toEqual(['alice@example.com', 'bob@example.com']);
+    expect(c.allowedOrigins).toEqual(['https://a.example', 'https://b.example']);
+    expect(c.oauthScopes).toEqual(['dbops:read', 'dbops:write']);
+    expect(parseToolsets(c.toolsets, toolsets)).toEqual({ dynamic: false, sets: ['triage', 'windows'] });
   });
 });
 

@@ -5,7 +5,6 @@ import type { Config } from '../../config/index.js';
 import type { Person } from '../../identity/index.js';
 import type { Logger } from '../../log.js';
 import { redisSessions } from '../../state/sessions.js';
-import { redisToolsets } from '../../state/toolsets.js';
 import { type FeedBus, listenOn, localBus, redisBus } from '../listen.js';
 import type { Runtime } from '../runtime.js';
 import type { ClientToolsets } from '../server.js';
@@ -31,10 +30,6 @@ function httpOptions(config: Config, runtime: Runtime, newServer: NewServer, log
     onListen: listenOn(deps, bus),
     publicUrl: config.publicUrl,
     directory: redis ? redisSessions(redis) : undefined,
-    toolsets: {
-      setting: config.toolsets,
-      ...(redis ? { enabled: redisToolsets(redis) } : {}),
-    },
     forwardKey: redis ? deps.tokens.derive('replica-forward') : undefined,
     routes: runtime.approvals?.routes,
     ready: readiness(runtime),

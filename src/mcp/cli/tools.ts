@@ -67,11 +67,11 @@ export async function runTools(args: string[]): Promise<number> {
       );
     if (choice.dynamic)
       process.stdout.write(
-        `\nDBOPS_TOOLSETS=${config.toolsets.join(',')}: clients start with list_toolsets, get_toolset_tools, enable_toolset${
+        `\nDBOPS_TOOLSETS=${config.toolsets.join(',')}: clients start with list_toolsets, get_toolset_tools, enable_toolset, call_read_tool${
           clientSets.enabled === 'all' || clientSets.enabled.size === 0
             ? ''
             : ` and the sets ${[...clientSets.enabled].join(', ')}`
-        }, plus list_projects; the rest is enabled per client.\n`,
+        }, plus list_projects; the rest is read by name or enabled per client.\n`,
       );
   }
   return 0;
