@@ -49,8 +49,9 @@ const role = z.strictObject({
   roleName: z
     .enum([...ORG_ROLES, ...PROJECT_ROLES, ...GLOBAL_ROLES])
     .describe('ORG_* needs orgId, GROUP_* needs groupId, GLOBAL_* neither'),
-  orgId: idFrom('Organization id', 'For ORG_* roles').optional(),
-  groupId: text('groupId', 200).optional().describe('Project id or name, for GROUP_* roles'),
+  // The scope rule is said once, on roleName.
+  orgId: idFrom('Organization id', 'Organization').optional(),
+  groupId: text('groupId', 200).optional().describe('Project id or name'),
 });
 
 export const createFirstUser = defineTool({

@@ -2,7 +2,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { annotationsFor, inputSchemaFor, listingOf, SERVER_VERSION } from '../../src/mcp/server.js';
+import { appOf } from '../../src/mcp/apps.js';
+import {
+  annotationsFor,
+  inputSchemaFor,
+  instructionsFor,
+  listingOf,
+  SERVER_VERSION,
+} from '../../src/mcp/server.js';
 import { kindOf, needsConsent } from '../../src/policy/consent.js';
 import { enabledTools } from '../../src/policy/toolsets.js';
 import { type AnyTool, exampleOf, maxKindOf } from '../../src/tool/index.js';
@@ -96,11 +103,18 @@ describe('the tool catalog', () => {
     }
   });
 
-  it('describes every input field, nested ones included', () => {
+  it('describes every input field, nested ones included, but those the server instructions say once', () => {
+    const instructions = instructionsFor('destructive');
     for (const t of catalog) {
       const schema = z.toJSONSchema(inputSchemaFor(t), { io: 'input' });
-      for (const [path, p] of properties(schema))
-        expect(typeof p.description === 'string' && p.description.length > 5, `${t.name}${path}`).toBe(true);
+      for (const [path, p] of properties(schema)) {
+        const said = /^\.\w+$/.test(path) && new RegExp(`\\b${path.slice(1)}\\b`).test(instructions);
+        if (said) expect(p.description, `${t.name}${path}: said once, not per tool`).toBeUndefined();
+        else
+          expect(typeof p.description === 'string' && p.description.length > 5, `${t.name}${path}`).toBe(
+            true,
+          );
+      }
     }
   });
 
@@ -193,11 +207,21 @@ describe('the tool catalog', () => {
         expect(needsConsent('read', c), t.name).toBe(false);
   });
 
-  it('advertises what each tool declares: guarded outputs field by field, openWorld, the package version', () => {
+  it('advertises what each answer carries, the fields of a tool an app draws, openWorld, the package version', () => {
     for (const t of catalog) {
-      const out = listingOf(t).outputSchema as { properties: Record<string, { properties?: object }> };
-      const own = maxKindOf(t) === 'read' ? out.properties : out.properties['result']?.properties;
-      expect(Object.keys(own ?? {}), t.name).toEqual(expect.arrayContaining(Object.keys(t.output)));
+      const out = listingOf(t).outputSchema as {
+        properties: Record<string, { properties?: object }>;
+        required: string[];
+      };
+      const read = maxKindOf(t) === 'read';
+      expect(out.required, t.name).toEqual(read ? ['nextStep'] : ['outcome', 'nextStep']);
+      const own = read ? out.properties : out.properties['result']?.properties;
+      // What an app reads of the result is declared; no other tool's fields are, the answer shows them.
+      const declared = appOf(t) ? Object.keys(t.output) : [];
+      expect(
+        Object.keys(own ?? {}).filter((k) => k !== 'nextStep'),
+        t.name,
+      ).toEqual(declared);
       expect(annotationsFor(t).openWorldHint, t.name).toBe(t.openWorld === true);
     }
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
