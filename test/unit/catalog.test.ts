@@ -94,8 +94,16 @@ describe('the tool catalog', () => {
   it("keeps each tool in its file's toolset, with an example its schema takes", async () => {
     for (const set of [EVERY_SET, ...SETS.map((s) => s.name)]) {
       const url = new URL(`../../tools/${set}.ts`, import.meta.url).href;
-      const file = (await import(/* @vite-ignore */ url)) as { tools: AnyTool[] };
+      const file = (await import(/* @vite-ignore */ url)) as Record<string, unknown> & { tools: AnyTool[] };
       for (const t of file.tools) expect(t.toolset, t.name).toBe(set);
+      // A tool defined but left out of its file's `tools` would be in no catalog, silently.
+      const defined = Object.values(file).filter(
+        (v): v is AnyTool => typeof v === 'object' && v !== null && 'run' in v && 'toolset' in v,
+      );
+      expect(
+        defined.filter((t) => !file.tools.includes(t)).map((t) => t.name),
+        set,
+      ).toEqual([]);
     }
     for (const t of catalog) {
       const parsed = inputSchemaFor(t).safeParse(exampleOf(t));
