@@ -49,13 +49,16 @@ const role = z.strictObject({
   roleName: z
     .enum([...ORG_ROLES, ...PROJECT_ROLES, ...GLOBAL_ROLES])
     .describe('ORG_* needs orgId, GROUP_* needs groupId, GLOBAL_* neither'),
-  orgId: idFrom('Organization id', 'For ORG_* roles').optional(),
-  groupId: text('groupId', 200).optional().describe('Project id or name, for GROUP_* roles'),
+  // The scope rule is said once, on roleName.
+  orgId: idFrom('Organization id', 'Organization').optional(),
+  groupId: text('groupId', 200).optional().describe('Project id or name'),
 });
 
 export const createFirstUser = defineTool({
   name: 'create_first_user',
   title: 'Create the first user',
+  toolset: 'access',
+  example: { username: 'root@example.com', password: 'F1rst!owner', firstName: 'Ro', lastName: 'Ot' },
   description:
     "Creates a fresh installation's first user and its GLOBAL_OWNER key, kept in a file (no API key needed). Use once at setup.",
   // Grants GLOBAL_OWNER on a fresh installation: a grant of access, whatever the verb.
@@ -97,6 +100,16 @@ export const createFirstUser = defineTool({
 export const createUser = defineTool({
   name: 'create_user',
   title: 'Create a user',
+  toolset: 'access',
+  example: {
+    username: 'new.person@example.com',
+    password: 'Str0ng!pass-word',
+    emailAddress: 'new.person@example.com',
+    mobileNumber: '+15555550199',
+    firstName: 'New',
+    lastName: 'Person',
+    roles: [{ groupId: '09c5e5335e3468205c5422b1', roleName: 'GROUP_READ_ONLY' }],
+  },
   description:
     'Creates a user with organization or project roles (sent as invitations). Use to add someone; on a fresh installation use create_first_user.',
   // A new account is a grant of access (with roles or without), so it needs consent like a role change.
@@ -134,6 +147,13 @@ export const createUser = defineTool({
 export const updateUserRoles = defineTool({
   name: 'update_user_roles',
   title: "Change a user's roles",
+  toolset: 'access',
+  example: {
+    userId: 'e4967f438ba426f40fb44933',
+    mode: 'add',
+    // A project's name is taken for groupId and resolved before the preview.
+    roles: [{ groupId: 'payments-prod', roleName: 'GROUP_READ_ONLY' }],
+  },
   description:
     "Grants (add), revokes (remove) or sets (replace) a user's roles; add and remove keep the others. Use for access.",
   kind: 'destructive',
@@ -166,6 +186,8 @@ export const updateUserRoles = defineTool({
 export const getUserAccessList = defineTool({
   name: 'get_user_access_list',
   title: "Get a user's IP access list",
+  toolset: 'access',
+  example: { userId: 'e4967f438ba426f40fb44933' },
   description:
     "Lists the IP ranges allowed for the calling key's own user. Use when calls fail with IP_ADDRESS_NOT_ON_ACCESS_LIST.",
   kind: 'read',
@@ -287,6 +309,8 @@ async function searchedFor(
 export const findUser = defineTool({
   name: 'find_user',
   title: 'Find a user',
+  toolset: 'access',
+  example: { query: 'priya' },
   description:
     "Finds people by part of a name, username or email (query), by username or userId, or a project's members, with roles by project. Use before update_user_roles.",
   kind: 'read',
@@ -340,6 +364,8 @@ const desc = text('desc', 250).describe('What it is for and who holds it');
 export const createOrgApiKey = defineTool({
   name: 'create_org_api_key',
   title: 'Create an organization API key',
+  toolset: 'access',
+  example: { desc: 'CI key', roles: ['ORG_MEMBER'] },
   description:
     'Mints an organization API key with organization roles; its private key goes to a file. Use only when asked; for one project use create_project_api_key.',
   kind: 'destructive',
@@ -362,6 +388,8 @@ export const createOrgApiKey = defineTool({
 export const createProjectApiKey = defineTool({
   name: 'create_project_api_key',
   title: 'Create a project API key',
+  toolset: 'access',
+  example: { desc: 'CI key', roles: ['GROUP_READ_ONLY'] },
   description:
     'Mints an API key for one project, with project roles; its private key goes to a file. Use only when asked for a project key.',
   kind: 'destructive',
@@ -388,3 +416,14 @@ function checkProjectKey(args: { desc?: string; roles?: string[] }): void {
   if (args.desc === undefined && args.roles === undefined)
     throw new ToolInputError('Give desc, roles or both for the new project API key.');
 }
+
+/** This set's tools, in the order tools/list shows them. */
+export const tools = [
+  createFirstUser,
+  createUser,
+  updateUserRoles,
+  getUserAccessList,
+  findUser,
+  createOrgApiKey,
+  createProjectApiKey,
+];

@@ -18,12 +18,15 @@ import {
   matcherNamesAnswer,
 } from '../src/format/views/alerts-answers.js';
 import { ackComment, ids, isoTime, page } from '../src/tool/ids.js';
-import { BEYOND, defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';
+import { defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';
 
 export const listGlobalAlertConfigs = defineTool({
   name: 'list_global_alert_configs',
   title: 'List global alert configurations',
-  description: `Lists installation-wide alert configurations. Use for globalAlertConfigId values. ${BEYOND}`,
+  toolset: 'alerts',
+  example: {},
+  description: `Lists installation-wide alert configurations. Use for globalAlertConfigId values.`,
+  beyondSpec: true,
   kind: 'read',
   input: { ...page },
   output: listOutput,
@@ -45,6 +48,8 @@ export const listGlobalAlertConfigs = defineTool({
 export const listAlertConfigs = defineTool({
   name: 'list_alert_configs',
   title: 'List alert configurations',
+  toolset: 'alerts',
+  example: {},
   description:
     "Lists a project's alert configurations: event type, enabled, condition, targets. Use for alertConfigId values.",
   kind: 'read',
@@ -68,6 +73,8 @@ export const listAlertConfigs = defineTool({
 export const setAlertConfigEnabled = defineTool({
   name: 'set_alert_config_enabled',
   title: 'Enable or disable an alert configuration',
+  toolset: 'alerts',
+  example: { alertConfigId: 'f4339b2088e78cc14aa40033', enabled: false },
   description:
     'Enables or disables one alert configuration. Disabling silences its alerts for good; to silence for a time use a maintenance window.',
   kind: (args) => (args.enabled ? 'write' : 'destructive'),
@@ -96,6 +103,8 @@ export const setAlertConfigEnabled = defineTool({
 export const listOpenAlertsForConfig = defineTool({
   name: 'list_open_alerts_for_config',
   title: 'List open alerts of an alert configuration',
+  toolset: 'alerts',
+  example: { alertConfigId: 'f4339b2088e78cc14aa40033' },
   description:
     'Lists the open alerts of one alert configuration: status, age, host, value, acknowledgement. For a whole project use list_open_alerts.',
   kind: 'read',
@@ -125,6 +134,8 @@ export const listOpenAlertsForConfig = defineTool({
 export const listMatcherFieldNames = defineTool({
   name: 'list_matcher_field_names',
   title: 'List matcher field names',
+  toolset: 'alerts',
+  example: {},
   description:
     'Lists the field names alert-configuration matchers accept (e.g. HOSTNAME, REPLICA_SET_NAME). Rarely needed.',
   kind: 'read',
@@ -137,6 +148,8 @@ export const listMatcherFieldNames = defineTool({
 export const acknowledgeGlobalAlert = defineTool({
   name: 'acknowledge_global_alert',
   title: 'Acknowledge a global alert',
+  toolset: 'alerts',
+  example: (at) => ({ alertId: 'cf5cf29c7301c6845ca34f76', acknowledgedUntil: at(24) }),
   description:
     'Acknowledges one global alert until a time; a past time unacknowledges. For project alerts use acknowledge_alert.',
   kind: 'write',
@@ -172,6 +185,8 @@ export const acknowledgeGlobalAlert = defineTool({
 export const listOpenGlobalAlertsForConfig = defineTool({
   name: 'list_open_global_alerts_for_config',
   title: 'List open alerts of a global alert configuration',
+  toolset: 'alerts',
+  example: { globalAlertConfigId: 'fee3632e5fbb12c72c863c81' },
   description:
     'Lists the open alerts of one global alert configuration (needs a global key). Use after list_global_alert_configs.',
   kind: 'read',
@@ -192,3 +207,14 @@ export const listOpenGlobalAlertsForConfig = defineTool({
       f,
     ),
 });
+
+/** This set's tools, in the order tools/list shows them. */
+export const tools = [
+  listAlertConfigs,
+  setAlertConfigEnabled,
+  listOpenAlertsForConfig,
+  listMatcherFieldNames,
+  listGlobalAlertConfigs,
+  acknowledgeGlobalAlert,
+  listOpenGlobalAlertsForConfig,
+];

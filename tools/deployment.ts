@@ -9,7 +9,7 @@ import {
   partitionsAnswer,
 } from '../src/format/views/deployment.js';
 import { ids, page } from '../src/tool/ids.js';
-import { BEYOND, defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
+import { defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
 import type { AGENT_TYPES } from '../src/vocabulary/index.js';
 
 // Real servers prefix rels with a vendor URL; only the suffix is meaningful.
@@ -22,6 +22,8 @@ const REL_SUFFIX: Record<string, (typeof AGENT_TYPES)[number]> = {
 export const getAgentLinks = defineTool({
   name: 'get_agent_links',
   title: 'Get links to agent resources',
+  toolset: 'deployment',
+  example: {},
   description:
     'Shows which agent lists a project offers. Rarely needed: call list_agents with MONITORING, BACKUP or AUTOMATION.',
   kind: 'read',
@@ -44,7 +46,10 @@ export const getAgentLinks = defineTool({
 export const listHosts = defineTool({
   name: 'list_hosts',
   title: 'List hosts',
-  description: `Lists a project's hosts (processes): hostId, host, type, replica set, last ping. Use to find a hostId; next get_disk_partition. ${BEYOND}`,
+  toolset: 'deployment',
+  example: {},
+  description: `Lists a project's hosts (processes): hostId, host, type, replica set, last ping. Use to find a hostId; next get_disk_partition.`,
+  beyondSpec: true,
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -69,6 +74,8 @@ const isPage = (d: DiskPartition | Page<DiskPartition>): d is Page<DiskPartition
 export const getDiskPartition = defineTool({
   name: 'get_disk_partition',
   title: 'Get a disk partition',
+  toolset: 'deployment',
+  example: { hostId: '65ea5e02b598edb421f9c685486d0a1b' },
   description:
     "Shows one disk partition of a host; without partitionName, lists the host's partitions. Use when a disk alert names a host.",
   kind: 'read',
@@ -91,3 +98,6 @@ export const getDiskPartition = defineTool({
       ? partitionsAnswer(d.results, d.totalCount, args.hostId, f)
       : partitionAnswer(d, args.partitionName as string, args.hostId, f),
 });
+
+/** This set's tools, in the order tools/list shows them. */
+export const tools = [getAgentLinks, listHosts, getDiskPartition];

@@ -136,6 +136,8 @@ const withKeys = async <T>(keys: Promise<void>, read: Promise<T>): Promise<T> =>
 export const listProjectEvents = defineTool({
   name: 'list_project_events',
   title: 'List project events',
+  toolset: 'events',
+  example: {},
   description:
     'Lists a project\'s events, newest first: time, type, who, target. Use for "what changed, and who did it"; for open alerts use list_open_alerts.',
   kind: 'read',
@@ -182,6 +184,8 @@ export const listProjectEvents = defineTool({
 export const getProjectEvent = defineTool({
   name: 'get_project_event',
   title: 'Get a project event',
+  toolset: 'events',
+  example: { eventId: '533a2ad526c21e76a7735798' },
   description:
     'Shows one project event in full: who, from where, its target and the changes it recorded. Use after list_project_events.',
   kind: 'read',
@@ -211,6 +215,8 @@ export const getProjectEvent = defineTool({
 export const listGlobalEvents = defineTool({
   name: 'list_global_events',
   title: 'List global events',
+  toolset: 'events',
+  example: {},
   description:
     'Lists installation-wide events (organizations, users, settings), newest first; needs a global key. Use for changes outside projects.',
   kind: 'read',
@@ -237,3 +243,6 @@ export const listGlobalEvents = defineTool({
       f,
     ),
 });
+
+/** This set's tools, in the order tools/list shows them. */
+export const tools = [listProjectEvents, getProjectEvent, listGlobalEvents];

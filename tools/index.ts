@@ -1,5 +1,7 @@
-// The catalog: every tool the server can offer, in the order tools/list shows them. Each toolset's tools live
-// in the file of that name (tools/toolsets.ts says which set holds which tool).
+// The catalog: every tool the server can offer, in the order tools/list shows them (set by set, each set's
+// tools in its file's order). Everything else that lists tools is derived from the tools themselves: the sets'
+// members from each tool's `toolset`, the tests' arguments from its `example`, docs/tools.md from both.
+import type { ToolsetDef } from '../src/policy/toolsets.js';
 import type { AnyTool } from '../src/tool/index.js';
 import * as access from './access.js';
 import * as alerts from './alerts.js';
@@ -7,45 +9,29 @@ import * as deployment from './deployment.js';
 import * as events from './events.js';
 import * as integrations from './integrations.js';
 import * as projects from './projects.js';
+import { EVERY_SET, SETS } from './toolsets.js';
 import * as triage from './triage.js';
 import * as windows from './windows.js';
 
 export const catalog: AnyTool[] = [
-  triage.triageProject,
-  triage.triageInstallation,
-  triage.listOpenAlerts,
-  projects.listProjects,
-  alerts.listAlertConfigs,
-  triage.getAlertConfig,
-  alerts.setAlertConfigEnabled,
-  alerts.listOpenAlertsForConfig,
-  alerts.listMatcherFieldNames,
-  alerts.listGlobalAlertConfigs,
-  triage.acknowledgeAlert,
-  alerts.acknowledgeGlobalAlert,
-  alerts.listOpenGlobalAlertsForConfig,
-  windows.listMaintenanceWindows,
-  windows.getMaintenanceWindow,
-  windows.createMaintenanceWindow,
-  windows.updateMaintenanceWindow,
-  windows.deleteMaintenanceWindow,
-  events.listProjectEvents,
-  events.getProjectEvent,
-  events.listGlobalEvents,
-  triage.getAutomationStatus,
-  triage.listAgents,
-  deployment.getAgentLinks,
-  deployment.listHosts,
-  deployment.getDiskPartition,
-  integrations.listIntegrations,
-  integrations.putIntegration,
-  access.createFirstUser,
-  access.createUser,
-  access.updateUserRoles,
-  access.getUserAccessList,
-  access.findUser,
-  access.createOrgApiKey,
-  access.createProjectApiKey,
+  ...triage.tools,
+  ...projects.tools,
+  ...alerts.tools,
+  ...windows.tools,
+  ...events.tools,
+  ...deployment.tools,
+  ...access.tools,
+  ...integrations.tools,
 ];
 
-export { everySet, toolsets } from './toolsets.js';
+const named = (set: string) => catalog.filter((t) => t.toolset === set).map((t) => t.name);
+
+for (const t of catalog)
+  if (t.toolset !== EVERY_SET && !SETS.some((s) => s.name === t.toolset))
+    throw new Error(`${t.name}: unknown toolset "${t.toolset}" (tools/toolsets.ts names them)`);
+
+/** The tools every set carries (toolset `projects`). */
+export const everySet: string[] = named(EVERY_SET);
+
+/** The sets with their tools, as the policy takes them. */
+export const toolsets: ToolsetDef[] = SETS.map((s) => ({ ...s, tools: named(s.name) }));

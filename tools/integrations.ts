@@ -13,7 +13,7 @@ import {
   type KeyedNotification,
 } from '../src/format/views/integrations.js';
 import { ids, text } from '../src/tool/ids.js';
-import { BEYOND, defineTool, listOutput, type ToolContext, ToolInputError } from '../src/tool/index.js';
+import { defineTool, listOutput, type ToolContext, ToolInputError } from '../src/tool/index.js';
 import {
   ANY_INTEGRATION_TYPE,
   type Dialect,
@@ -161,7 +161,10 @@ export function checkSettings(type: string, s: Settings): void {
 export const listIntegrations = defineTool({
   name: 'list_integrations',
   title: 'List integrations',
-  description: `Lists a project's integrations, keys masked. Use before put_integration or to see where notifications go. ${BEYOND}`,
+  toolset: 'integrations',
+  example: {},
+  description: `Lists a project's integrations, keys masked. Use before put_integration or to see where notifications go.`,
+  beyondSpec: true,
   kind: 'read',
   input: { projectId: ids.project.optional() },
   output: listOutput,
@@ -182,6 +185,11 @@ export const listIntegrations = defineTool({
 export const putIntegration = defineTool({
   name: 'put_integration',
   title: 'Create or replace an integration',
+  toolset: 'integrations',
+  example: {
+    integrationType: 'WEBHOOK',
+    settings: { url: 'https://hooks.example.net/dbops/9f8e7d6c', secret: 'whsec-0123456789abcdef' },
+  },
   description:
     "Adds or replaces a project's integration of one type; new keys are live at once. Use to set up or rotate keys.",
   kind: 'destructive',
@@ -277,3 +285,6 @@ async function saveIntegration(
     return send(other);
   }
 }
+
+/** This set's tools, in the order tools/list shows them. */
+export const tools = [listIntegrations, putIntegration];

@@ -2,12 +2,15 @@
 import { listAnswer } from '../src/format/answers.js';
 import { projectList } from '../src/format/views/projects.js';
 import { page } from '../src/tool/ids.js';
-import { BEYOND, defineTool, listOutput, pageQuery } from '../src/tool/index.js';
+import { defineTool, listOutput, pageQuery } from '../src/tool/index.js';
 
 export const listProjects = defineTool({
   name: 'list_projects',
   title: 'List projects',
-  description: `Lists the projects (groups) this key sees, with their orgId. Use for projectId and orgId values (a default may be set). ${BEYOND}`,
+  toolset: 'projects',
+  example: {},
+  description: `Lists the projects (groups) this key sees, with their orgId. Use for projectId and orgId values (a default may be set).`,
+  beyondSpec: true,
   kind: 'read',
   input: { ...page },
   output: listOutput,
@@ -25,3 +28,6 @@ export const listProjects = defineTool({
       f,
     ),
 });
+
+/** This set's tools, in the order tools/list shows them. */
+export const tools = [listProjects];

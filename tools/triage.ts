@@ -27,6 +27,8 @@ import { AGENT_TYPES } from '../src/vocabulary/index.js';
 export const triageProject = defineTool({
   name: 'triage_project',
   title: 'Triage a project',
+  toolset: 'triage',
+  example: {},
   description:
     'One-call triage of a project: open alerts by cause, processes behind the automation goal, recent changes and who made them, windows in force. Use first for "what is wrong and why".',
   kind: 'read',
@@ -63,6 +65,8 @@ const MAX_PROJECTS = 200;
 export const triageInstallation = defineTool({
   name: 'triage_installation',
   title: 'Triage the whole installation',
+  toolset: 'triage',
+  example: {},
   description:
     'Projects ranked by urgency: causes, failing automation, agents; sinceHours: changes. Use for "what is on fire".',
   kind: 'read',
@@ -81,6 +85,8 @@ export const triageInstallation = defineTool({
 export const listOpenAlerts = defineTool({
   name: 'list_open_alerts',
   title: 'List open alerts of a project',
+  toolset: 'triage',
+  example: {},
   description:
     'Lists a project\'s open alerts across all configurations, by cause, with acknowledgement and age. Use for "what is alerting"; for changes too use triage_project.',
   kind: 'read',
@@ -122,6 +128,8 @@ export const listOpenAlerts = defineTool({
 export const getAlertConfig = defineTool({
   name: 'get_alert_config',
   title: 'Get an alert configuration',
+  toolset: 'triage',
+  example: { alertConfigId: 'f4339b2088e78cc14aa40033' },
   description:
     'Shows one alert configuration in full: condition, matchers, notification targets (keys masked). Use after list_alert_configs.',
   kind: 'read',
@@ -156,6 +164,8 @@ function untilFrom(args: { acknowledgedUntil?: string; forHours?: number }, now:
 export const acknowledgeAlert = defineTool({
   name: 'acknowledge_alert',
   title: 'Acknowledge or unacknowledge an alert',
+  toolset: 'triage',
+  example: { alertId: '64b0d39ce21367b4cbafb13c', forHours: 2 },
   description:
     'Acknowledges an open project alert until a time, or unacknowledges it without a time. Use while someone works on the cause; for planned work use a maintenance window.',
   kind: 'write',
@@ -192,6 +202,8 @@ export const acknowledgeAlert = defineTool({
 export const getAutomationStatus = defineTool({
   name: 'get_automation_status',
   title: 'Get automation status',
+  toolset: 'triage',
+  example: {},
   description:
     'Processes behind the automation goal: plan, error, publish, window. Use when a deployment seems stuck.',
   kind: 'read',
@@ -209,6 +221,8 @@ export const getAutomationStatus = defineTool({
 export const listAgents = defineTool({
   name: 'list_agents',
   title: 'List agents of one type',
+  toolset: 'triage',
+  example: { agentType: 'MONITORING' },
   description: 'Agents of one type, with agent-down alerts and silence. Use for "is the agent running?".',
   kind: 'read',
   input: {
@@ -253,3 +267,14 @@ export const listAgents = defineTool({
     return agentsAnswer(r, report, f);
   },
 });
+
+/** This set's tools, in the order tools/list shows them. */
+export const tools = [
+  triageProject,
+  triageInstallation,
+  listOpenAlerts,
+  getAlertConfig,
+  acknowledgeAlert,
+  getAutomationStatus,
+  listAgents,
+];

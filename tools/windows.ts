@@ -20,7 +20,6 @@ import {
 } from '../src/format/views/windows.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
-  BEYOND,
   defineTool,
   listOutput,
   type Preview,
@@ -111,7 +110,10 @@ function checkDates(start: string | undefined, end: string | undefined, now: Dat
 export const listMaintenanceWindows = defineTool({
   name: 'list_maintenance_windows',
   title: 'List maintenance windows',
-  description: `Lists a project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or to explain silenced alerts. ${BEYOND}`,
+  toolset: 'windows',
+  example: {},
+  description: `Lists a project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or to explain silenced alerts.`,
+  beyondSpec: true,
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -133,6 +135,8 @@ export const listMaintenanceWindows = defineTool({
 export const getMaintenanceWindow = defineTool({
   name: 'get_maintenance_window',
   title: 'Get a maintenance window',
+  toolset: 'windows',
+  example: { maintenanceWindowId: 'ebb313b9c657c7947e3e60aa' },
   description:
     'Shows one maintenance window: state, times, muted alert types, description. Use after list_maintenance_windows.',
   kind: 'read',
@@ -149,7 +153,15 @@ export const getMaintenanceWindow = defineTool({
 export const createMaintenanceWindow = defineTool({
   name: 'create_maintenance_window',
   title: 'Create a maintenance window',
-  description: `Mutes notifications of the given alert types in a project from startDate to endDate. Use for planned work; for one alert use acknowledge_alert. ${BEYOND}`,
+  toolset: 'windows',
+  example: (at) => ({
+    startDate: at(10),
+    endDate: at(12),
+    alertTypeNames: ['HOST'],
+    description: 'Kernel patching',
+  }),
+  description: `Mutes notifications of the given alert types in a project from startDate to endDate. Use for planned work; for one alert use acknowledge_alert.`,
+  beyondSpec: true,
   kind: 'write',
   // Asks first when it would silence paging alerts (kindFromPreview).
   maxKind: 'destructive',
@@ -187,6 +199,8 @@ export const createMaintenanceWindow = defineTool({
 export const updateMaintenanceWindow = defineTool({
   name: 'update_maintenance_window',
   title: 'Update a maintenance window',
+  toolset: 'windows',
+  example: (at) => ({ maintenanceWindowId: 'ebb313b9c657c7947e3e60aa', endDate: at(48) }),
   description:
     'Moves, extends or shortens a maintenance window, or changes what it mutes. Use to adjust planned work.',
   kind: 'write',
@@ -250,6 +264,8 @@ function updateBody(args: WindowUpdate) {
 export const deleteMaintenanceWindow = defineTool({
   name: 'delete_maintenance_window',
   title: 'Delete a maintenance window',
+  toolset: 'windows',
+  example: { maintenanceWindowId: 'ebb313b9c657c7947e3e60aa' },
   description:
     'Deletes an active or upcoming maintenance window; muted notifications resume at once. Use to end or cancel planned work.',
   kind: 'destructive',
@@ -270,3 +286,12 @@ export const deleteMaintenanceWindow = defineTool({
   },
   format: (r) => windowDeletedAnswer(r),
 });
+
+/** This set's tools, in the order tools/list shows them. */
+export const tools = [
+  listMaintenanceWindows,
+  getMaintenanceWindow,
+  createMaintenanceWindow,
+  updateMaintenanceWindow,
+  deleteMaintenanceWindow,
+];

@@ -7,13 +7,15 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { AnyTool, ToolKind } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
+import { appOf } from './apps.js';
 
 const bounded = (what: string, max: number) =>
   z.string().refine((s) => s.length <= max, { message: `${what} must be at most ${max} characters` });
 
+// Undescribed, like paging: the answer that asks first names them, and the server instructions say them once.
 const consentInput = {
-  confirmationToken: bounded('confirmationToken', 1000).optional().describe('After consent'),
-  approvalId: bounded('approvalId', 200).optional().describe('After a decision'),
+  confirmationToken: bounded('confirmationToken', 1000).optional(),
+  approvalId: bounded('approvalId', 200).optional(),
 };
 
 export function inputSchemaFor(tool: AnyTool) {
@@ -175,19 +177,26 @@ function publishedInput(tool: AnyTool): Json {
   return { ...schema, properties: schema['properties'] ?? {}, additionalProperties: false };
 }
 
+/** What the adapter guarantees on every answer: `nextStep`, and `outcome` for guarded tools. */
+const GUARANTEED = ['outcome', 'nextStep'];
+
 /**
- * The published output schema names every field and its type but lists as required only what the adapter
- * guarantees on every answer (`nextStep`, and `outcome` for guarded tools): tools/list stays under 40 KB.
+ * The published output schema: what every answer carries, required; for a tool an MCP App draws, also each
+ * field the app may read, by type. The rest of a tool's fields no client reads from the schema (the answer
+ * shows them), and every byte of tools/list is read at the start of every conversation; the SDK still checks
+ * each answer against the whole declared shape (outputSchemaFor).
  */
 function publishedOutput(tool: AnyTool): Json {
   const schema = jsonSchema(outputSchemaFor(tool), 'output');
-  const guaranteed = ['outcome', 'nextStep'];
+  const drawn = appOf(tool) !== undefined;
   const properties = Object.fromEntries(
-    Object.entries(schema['properties'] as Record<string, Json>).map(([k, v]) => [k, typeOnly(v)]),
+    Object.entries(schema['properties'] as Record<string, Json>)
+      .filter(([k]) => drawn || GUARANTEED.includes(k))
+      .map(([k, v]) => [k, typeOnly(v)]),
   );
   // A guarded tool's own answer (`result`, once executed) is published field by field, without `required`.
   const result = (schema['properties'] as Record<string, Json>)['result'];
-  if (result) {
+  if (result && drawn) {
     const fields = (result['properties'] ?? {}) as Record<string, Json>;
     properties['result'] = {
       type: 'object',
@@ -197,7 +206,7 @@ function publishedOutput(tool: AnyTool): Json {
   return {
     ...schema,
     properties,
-    required: ((schema['required'] as string[]) ?? []).filter((k) => guaranteed.includes(k)),
+    required: ((schema['required'] as string[]) ?? []).filter((k) => GUARANTEED.includes(k)),
   };
 }
 

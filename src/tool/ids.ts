@@ -59,11 +59,15 @@ const whole = (what: string, min: number, max?: number, publishMin = true) =>
       ...(max === undefined ? {} : { maximum: max }),
     });
 
+/**
+ * Paging and detail, the same on every list: undescribed here, since tools/list would repeat the words on every
+ * tool; the server instructions say them once (src/mcp/server.ts).
+ */
 export const page = {
   // Pages start at 1: checked in code, not spelled out in every schema.
-  pageNum: whole('pageNum', 1, undefined, false).optional().describe('Page, from 1'),
-  itemsPerPage: whole('itemsPerPage', 1, 500).optional().describe('Default 20'),
-  responseFormat: z.enum(['concise', 'detailed']).optional().describe('detailed: all fields'),
+  pageNum: whole('pageNum', 1, undefined, false).optional(),
+  itemsPerPage: whole('itemsPerPage', 1, 500).optional(),
+  responseFormat: z.enum(['concise', 'detailed']).optional(),
 };
 
 /**

@@ -43,9 +43,24 @@ export type Resolved<A> = A &
   ('projectId' extends keyof A ? { projectId: string } : unknown) &
   ('orgId' extends keyof A ? { orgId: string } : unknown);
 
+/** An ISO 8601 time `hours` from now (UTC, whole seconds): how an example names a time that must lie ahead. */
+export type At = (hours: number) => string;
+
+/**
+ * Arguments that work on the demo world (docs/demo-world.md) at any "now": a time is written `at(hours)`.
+ * Every tool is called with its example by the tests (answers, both transports, the field's bodies) and
+ * shown with it in docs/tools.md, so a new tool needs no row in any table.
+ */
+export type Example = Record<string, unknown> | ((at: At) => Record<string, unknown>);
+
 export interface ToolDef<S extends Shape = Shape, R = unknown> {
   name: string;
   title: string;
+  /** The toolset that holds it (tools/toolsets.ts; `projects` is carried by every set). */
+  toolset: string;
+  /** Over an endpoint the spec does not describe: its description ends with BEYOND, added here. */
+  beyondSpec?: true;
+  example: Example;
   /** One-line purpose; when to use; when not to. Parameter details live in the schema's descriptions. */
   description: string;
   /** A function when the kind depends on the arguments (disabling an alert config is destructive). */
@@ -76,11 +91,18 @@ export interface ToolDef<S extends Shape = Shape, R = unknown> {
 export const BEYOND = '(not on every server)';
 
 export function defineTool<S extends Shape, R>(def: ToolDef<S, R>): ToolDef<S, R> {
-  return def;
+  return def.beyondSpec ? { ...def, description: `${def.description} ${BEYOND}` } : def;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the catalog holds tools of every input and result type.
 export type AnyTool = ToolDef<any, any>;
+
+/** A tool's example at `now` (the arguments the tests and docs/tools.md call it with). */
+export function exampleOf(tool: AnyTool, now = new Date()): Record<string, unknown> {
+  const at: At = (hours) =>
+    new Date(now.getTime() + hours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return typeof tool.example === 'function' ? tool.example(at) : tool.example;
+}
 
 export function maxKindOf(tool: AnyTool): ToolKind {
   return tool.maxKind ?? (typeof tool.kind === 'string' ? tool.kind : 'destructive');

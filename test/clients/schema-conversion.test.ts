@@ -201,13 +201,7 @@ describe('the whole tools/list under strict converters', () => {
     }
   });
 
-  it('sends the whole tools/list in under 43 KB, plus at most 3 KB of view links', () => {
-    // The views' links (_meta.ui, MCP Apps) are protocol metadata a host reads, not text its model is given:
-    // they are measured on their own, so the views cannot eat the budget of what the model reads.
-    const bare = tools.map(({ _meta, ...rest }) => rest);
-    expect(Buffer.byteLength(JSON.stringify({ tools: bare }))).toBeLessThan(43_000);
-    const links = tools.reduce((n, t) => n + Buffer.byteLength(JSON.stringify(t._meta ?? '')), 0);
-    expect(links).toBeGreaterThan(0);
-    expect(links).toBeLessThan(3_000);
+  it('links the tools an app draws (_meta.ui); the size of tools/list is budgeted in test/unit/toolsets.test.ts', () => {
+    expect(tools.some((t) => t._meta !== undefined)).toBe(true);
   });
 });

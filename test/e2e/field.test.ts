@@ -3,105 +3,55 @@
 // secret, nothing undefined or unrendered, no empty section, and what each view is for must be there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../src/mcp/catalog.js';
+import { type AnyTool, exampleOf } from '../../src/tool/index.js';
 import { FIELD_KEYS, type FieldServer, fixture, startFieldServer } from '../helpers/field.js';
 import { type CallResult, startTestServer, type TestServer, type TestServerOptions } from '../helpers/mcp.js';
 
 const PROJECT = '56a10a80e4b0fd3b9a9bb0c2';
 const CONFIG = '57b76ddc96e8215c017ceafb';
-const future = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
 
-/** Arguments for each tool, taken from the fixtures' ids. */
-const ARGS: Record<string, Record<string, unknown>> = {
-  list_projects: {},
-  list_alert_configs: { projectId: PROJECT },
-  get_alert_config: { projectId: PROJECT, alertConfigId: CONFIG },
-  set_alert_config_enabled: { projectId: PROJECT, alertConfigId: CONFIG, enabled: true },
-  list_open_alerts_for_config: { projectId: PROJECT, alertConfigId: CONFIG },
-  list_open_alerts: { projectId: PROJECT },
-  list_matcher_field_names: {},
-  acknowledge_alert: {
-    projectId: PROJECT,
-    alertId: '53569159300495c7702ee3a3',
-    acknowledgedUntil: future(2),
-    acknowledgementComment: 'This is normal.',
-  },
-  // The offset style the vendor's documentation uses (no colon).
+/** Each tool is called with its example, in the field's ids where the fixtures' bodies need them. */
+const FIELD_IDS: Record<string, string> = {
+  projectId: PROJECT,
+  alertConfigId: CONFIG,
+  maintenanceWindowId: '5628faffd4c606594adaa3b2',
+  eventId: 'b3ad04e680eef540be141abe',
+  hostId: '22',
+  userId: '59db8d1d87d9d6420df0613a',
+  globalAlertConfigId: '5730f5e1e4b030a9634a3f69',
+};
+/** Where the field is tried with its own bodies and styles instead of the example. */
+const FIELD_ARGS: Record<string, Record<string, unknown>> = {
+  // The offset style of the vendor's documentation (no colon).
   acknowledge_global_alert: {
     alertId: '57b76ddc96e8215c017ceafb',
     acknowledgedUntil: '2036-12-01T10:00:00-0400',
   },
-  list_global_alert_configs: {},
-  list_open_global_alerts_for_config: { globalAlertConfigId: '5730f5e1e4b030a9634a3f69' },
-  get_automation_status: { projectId: PROJECT },
-  list_project_events: { projectId: PROJECT },
-  get_project_event: { projectId: PROJECT, eventId: 'b3ad04e680eef540be141abe' },
-  list_global_events: {},
-  list_hosts: { projectId: PROJECT },
-  get_disk_partition: { projectId: PROJECT, hostId: '22', partitionName: 'xvdb' },
-  list_integrations: { projectId: PROJECT },
   // The body the vendor's client sends for Datadog, region included (test/fixtures/field/README.md).
   put_integration: {
-    projectId: PROJECT,
     integrationType: 'DATADOG',
     settings: { apiKey: '0123456789abcdef0123456789abcdef', region: 'US' },
   },
-  list_maintenance_windows: { projectId: PROJECT },
-  get_maintenance_window: { projectId: PROJECT, maintenanceWindowId: '5628faffd4c606594adaa3b2' },
-  create_maintenance_window: {
-    projectId: PROJECT,
-    startDate: future(1),
-    endDate: future(3),
-    alertTypeNames: ['BACKUP'],
-    description: 'Disk swap',
-  },
-  update_maintenance_window: {
-    projectId: PROJECT,
-    maintenanceWindowId: '5628faffd4c606594adaa3b2',
-    alertTypeNames: ['BACKUP'],
-  },
-  delete_maintenance_window: { projectId: PROJECT, maintenanceWindowId: '5628faffd4c606594adaa3b2' },
-  list_agents: { projectId: PROJECT, agentType: 'MONITORING' },
-  get_agent_links: { projectId: PROJECT },
-  triage_project: { projectId: PROJECT },
-  triage_installation: {},
-  create_org_api_key: { orgId: '1', desc: 'test-apikey', roles: ['ORG_MEMBER'] },
-  create_project_api_key: { projectId: PROJECT, desc: 'test-apikey', roles: ['GROUP_OWNER'] },
-  create_first_user: {
-    username: 'jane.doe@example.com',
-    password: 'Passw0rd.',
-    firstName: 'Jane',
-    lastName: 'Doe',
-    emailAddress: 'jane.doe@example.com',
-  },
-  create_user: {
-    username: 'someone@example.com',
-    password: 'Passw0rd.Passw0rd',
-    firstName: 'John',
-    lastName: 'Smith',
-    emailAddress: 'someone@example.com',
-    mobileNumber: '2125550198',
-    roles: [{ groupId: PROJECT, roleName: 'GROUP_READ_ONLY' }],
-  },
+  get_disk_partition: { hostId: '22', partitionName: 'xvdb' },
+  // The fixtures' project and person: the demo's names mean nothing here.
   update_user_roles: {
     userId: '59db8d1d87d9d6420df0613a',
     mode: 'add',
     roles: [{ groupId: PROJECT, roleName: 'GROUP_READ_ONLY' }],
   },
-  get_user_access_list: { userId: '59db8d1d87d9d6420df0613a' },
   find_user: { username: 'someone@example.com' },
 };
-
-/** What the fixtures do not hold: the stand-in answers 404 as an older or restricted server would. */
-const NOT_SERVED = new Set([
-  'list_global_alert_configs',
-  'list_open_global_alerts_for_config',
-  'list_global_events',
-  'get_user_access_list',
-]);
+const argsFor = (tool: AnyTool) => {
+  const args: Record<string, unknown> = { ...(FIELD_ARGS[tool.name] ?? exampleOf(tool)) };
+  for (const k of Object.keys(args)) if (FIELD_IDS[k]) args[k] = FIELD_IDS[k];
+  return args;
+};
 
 let field: FieldServer;
 let t: TestServer;
 const answers = new Map<string, CallResult>();
+/** The tools some of whose requests the fixtures do not hold (answered 404). */
+const unserved = new Set<string>();
 
 beforeAll(async () => {
   field = await startFieldServer();
@@ -115,8 +65,9 @@ beforeAll(async () => {
   // Changes go straight through here: consent is tested elsewhere; this is about reading field bodies.
   t = await startTestServer({ sim, config: { confirm: 'never' } });
   for (const tool of catalog) {
-    const args = ARGS[tool.name];
-    if (args) answers.set(tool.name, await t.call(tool.name, args));
+    const missed = field.notFound.length;
+    answers.set(tool.name, await t.call(tool.name, argsFor(tool)));
+    if (field.notFound.length > missed) unserved.add(tool.name);
   }
 }, 60_000);
 afterAll(async () => {
@@ -128,16 +79,15 @@ afterAll(async () => {
 const SECRETS = ['1234abcd-ab12-cd34-ef56-1234abcd1234', 'myPassword', '0123456789abcdef0123456789abcdef'];
 
 describe('every tool on the bodies of a server in the field', () => {
-  it('has arguments for every tool of the catalog (a new tool must be tried here too)', () => {
-    expect(catalog.map((x) => x.name).filter((n) => !ARGS[n])).toEqual([]);
-  });
-
   it('answers every tool: no secret, nothing undefined or unrendered, no empty section', () => {
+    expect([...answers].filter(([n, r]) => r.isError && unserved.has(n)).length).toBeGreaterThan(0);
     for (const [name, r] of answers) {
       const all = `${r.text}\n${JSON.stringify(r.structured ?? {})}`;
-      if (NOT_SERVED.has(name))
+      // A tool fails only where the server lacks what it needs (some do here), and then says so.
+      if (r.isError) {
+        expect(unserved.has(name), `${name}: ${r.text}`).toBe(true);
         expect(r.text, name).toMatch(/RESOURCE_NOT_FOUND|not (found|available|offered)/i);
-      else expect(r.isError, `${name}: ${r.text}`).toBe(false);
+      }
       expect(r.text, name).not.toMatch(/\bundefined\b|\bNaN\b|\[object Object\]/);
       expect(r.text, name).not.toMatch(/(^|[\s:|(])null([\s|)]|$)/m);
       for (const s of SECRETS) expect(all, name).not.toContain(s);

@@ -52,12 +52,15 @@ export interface FieldServer {
   baseUrl: string;
   /** Method and path (after the API prefix) of every request, in order. */
   requests: string[];
+  /** Those the fixtures do not hold, answered 404 as an older or restricted server would. */
+  notFound: string[];
   close(): Promise<void>;
 }
 
 export async function startFieldServer(): Promise<FieldServer> {
   const digest = createDigestVerifier(() => ({ ttlMs: 300_000, maxUses: 0 }));
   const requests: string[] = [];
+  const notFound: string[] = [];
   const prefix = '/api/public/v1.0';
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://field.invalid');
@@ -84,6 +87,7 @@ export async function startFieldServer(): Promise<FieldServer> {
       }
       requests.push(`${req.method} ${path}`);
       const route = ROUTES.find(([m, p]) => m === req.method && p.test(path));
+      if (!route) notFound.push(`${req.method} ${path}`);
       if (!route)
         return send(404, {
           error: 404,
@@ -99,6 +103,7 @@ export async function startFieldServer(): Promise<FieldServer> {
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    notFound,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { toolsets } from '../../tools/toolsets.js';
+import { toolsets } from '../../tools/index.js';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);
 

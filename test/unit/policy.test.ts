@@ -130,6 +130,8 @@ describe('the preview shown before consent', () => {
     defineTool({
       name: 'rotate_key',
       title: 'Rotate a key',
+      toolset: 'access',
+      example: {},
       description: 'test tool',
       kind: 'destructive',
       input: { name: z.string(), apiKey: z.string() },
