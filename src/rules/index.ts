@@ -13,12 +13,14 @@
 //   shard's writability (a primary that pings, or none); disagreeing records are kept, not resolved.
 // - agents.ts — an agent silent past its threshold (its configuration's, else the default).
 // - automation.ts — a process at its goal, or behind it since the goal's publish.
+// - events.ts — what kind of change an event records, or none (what "what changed" keeps).
 // - ranking.ts — causes by urgency (apps and the server's cut alike), projects and causes by tier.
 
 export * from './acknowledgements.js';
 export * from './agents.js';
 export * from './alerts.js';
 export * from './automation.js';
+export * from './events.js';
 export * from './hosts.js';
 export * from './paging.js';
 export * from './ranking.js';
