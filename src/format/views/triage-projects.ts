@@ -9,6 +9,7 @@ import type {
   MaintenanceWindow,
   Project,
 } from '../../api/types.js';
+import type { OpenAlerts } from '../../model/index.js';
 import { agentTypeOfAlert, type Tier } from '../../rules/index.js';
 import { cell, named as nameOf } from '../../untrusted.js';
 import { type AgentType, otherIntegrationName } from '../../vocabulary/index.js';
@@ -17,7 +18,6 @@ import { age, plural } from '../markdown.js';
 import { type AlertGroup, alertWhere, mutedUntil, windowCalled } from './alerts.js';
 import { type AgentCheckView, type AgentReportView, stuckWords } from './deployment.js';
 import { eventWho } from './events.js';
-import type { OpenAlerts } from './triage-alerts.js';
 
 /** What was read of one project; a part that failed is named in errors. */
 export interface ProjectRead {
