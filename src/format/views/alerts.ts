@@ -2,7 +2,7 @@
 // a cause's heading, notes and rows, the headline that counts them; an alert configuration's condition,
 // notification targets and matchers. Tools, triage, feeds and previews draw alerts through this module only.
 import type { Alert, AlertConfig, ApiEvent, GlobalAlertConfig } from '../../api/types.js';
-import { ackInForce, type Muting, windowName } from '../../rules/index.js';
+import { ackInForce, type Muting, severity, windowName } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import type { Preview } from '../consent.js';
@@ -219,6 +219,8 @@ export const ackTool = (groups: AlertGroup[]) =>
 export const groupSummary = (g: AlertGroup) => ({
   cause: g.cause,
   eventTypeName: g.eventTypeName,
+  /** The rule's severity (src/rules/alerts.ts), the one the apps draw. */
+  severity: severity(g.eventTypeName),
   metricName: g.metricName,
   global: g.global,
   conditions: g.conditions,
