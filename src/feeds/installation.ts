@@ -112,7 +112,8 @@ export function viewProject(r: ProjectRead, now: Date): ProjectView {
     },
   );
   const weight = causes.reduce((n, c) => n + c.loud, 0) * 1_000 + (a?.alerts.length ?? 0);
-  return { read: r, causes, behind, failing: failingOnes, agents, windowsActive, tier, weight };
+  const { contradictions } = facts;
+  return { read: r, causes, behind, failing: failingOnes, agents, windowsActive, tier, weight, contradictions };
 }
 
 export const byTier = (x: ProjectView, y: ProjectView) =>

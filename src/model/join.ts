@@ -126,14 +126,16 @@ function contradictions(
   now: Date,
 ): Contradiction[] {
   const out: Contradiction[] = [];
-  for (const h of f.hosts)
-    if (h.state.contradiction)
+  for (const h of f.hosts) {
+    const c = h.state.contradiction;
+    if (c)
       out.push({
         kind: 'host pings and is down',
         host: hostAddress(h.host),
-        ...h.state.contradiction,
-        alertId: h.state.contradiction.hostDownAlertId,
+        lastPing: c.lastPing,
+        alertId: c.hostDownAlertId,
       });
+  }
   for (const s of f.sets)
     if (s.writability.contradiction)
       out.push({

@@ -212,6 +212,7 @@ function projectResult(v: ProjectView) {
             .map((c) => ({ type: c.type, hostname: c.agent.hostname, state: c.agent.stateName })),
         }
       : null,
+    contradictions: v.contradictions,
     errors: v.read.errors,
   };
 }
