@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
 import { listAnswer } from '../src/format/answers.js';
-import { alertWhat, alertWhere, conditionWords } from '../src/format/views/alerts.js';
+import { conditionWords } from '../src/format/views/alerts.js';
 import {
   type Quiet,
   type Silenced,
@@ -16,7 +16,7 @@ import {
   windowUpdatedAnswer,
   windowUpdatePreview,
 } from '../src/format/views/windows.js';
-import { loadOpenAlerts } from '../src/model/index.js';
+import { alertWhat, alertWhere, loadOpenAlerts } from '../src/model/index.js';
 import { alertTypeOf, pagingServices, windowState } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {

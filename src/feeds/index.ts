@@ -10,11 +10,19 @@ import { redact } from '../format/redact.js';
 import { alertColumns, alertRow, groupsMarkdown } from '../format/views/alerts.js';
 import { automationColumns, automationHeadline, automationRow } from '../format/views/deployment.js';
 import { eventColumns, eventRow } from '../format/views/events.js';
-import { loadOpenAlerts, loadRecentEvents, type OpenAlerts, type RecentEvents } from '../model/index.js';
+import {
+  alertContext,
+  groupByCause,
+  loadOpenAlerts,
+  loadRecentEvents,
+  type OpenAlerts,
+  oldestFirst,
+  type RecentEvents,
+} from '../model/index.js';
 import { ackInForce, atGoal } from '../rules/index.js';
 import { safeSegment } from '../tool/ids.js';
 import type { FormatContext } from '../tool/index.js';
-import { alertContext, alertsFingerprint, groupByCause, oldestFirst } from './alerts.js';
+import { alertsFingerprint } from './alerts.js';
 import { eventsFingerprint } from './events.js';
 
 const FEED_EVENT_HOURS = 24;

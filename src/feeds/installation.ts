@@ -7,7 +7,7 @@ import type { ApiClient, Project } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { fetchAll } from '../api/paging.js';
 import type { Installation, ProjectRead, ProjectView } from '../format/views/triage-projects.js';
-import { joinProject, type Part, readProject } from '../model/index.js';
+import { alertContext, groupByCause, joinProject, type Part, readProject } from '../model/index.js';
 import {
   ackInForce,
   causeTier,
@@ -17,7 +17,6 @@ import {
   windowState,
 } from '../rules/index.js';
 import type { ToolContext } from '../tool/index.js';
-import { alertContext, groupByCause } from './alerts.js';
 
 const why = (e: unknown) => (e instanceof ApiError ? e.message : e instanceof Error ? e.message : String(e));
 
@@ -113,7 +112,17 @@ export function viewProject(r: ProjectRead, now: Date): ProjectView {
   );
   const weight = causes.reduce((n, c) => n + c.loud, 0) * 1_000 + (a?.alerts.length ?? 0);
   const { contradictions } = facts;
-  return { read: r, causes, behind, failing: failingOnes, agents, windowsActive, tier, weight, contradictions };
+  return {
+    read: r,
+    causes,
+    behind,
+    failing: failingOnes,
+    agents,
+    windowsActive,
+    tier,
+    weight,
+    contradictions,
+  };
 }
 
 export const byTier = (x: ProjectView, y: ProjectView) =>

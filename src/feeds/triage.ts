@@ -4,11 +4,10 @@
 import { abortError } from '../api/abort.js';
 import type { ApiEvent } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { AlertGroup } from '../format/views/alerts.js';
 import { TRIAGE_SECTIONS, type Triage, type TriageSection } from '../format/views/triage.js';
-import { type Part, type ProjectRecords, readProject } from '../model/index.js';
+import type { AlertGroup } from '../model/index.js';
+import { alertContext, groupByCause, type Part, type ProjectRecords, readProject } from '../model/index.js';
 import type { ToolContext } from '../tool/index.js';
-import { alertContext, groupByCause } from './alerts.js';
 
 /** The model's part each section is read from. */
 const PART_OF: Record<TriageSection, Part> = {

@@ -2,19 +2,16 @@
 // its notification targets and when it last changed, agreeing with its change events), and an acknowledgement.
 import type { Alert, AlertConfig, ApiEvent } from '../../api/types.js';
 import type { OpenAlerts } from '../../model/index.js';
+import { type AlertGroup, alertWhat, alertWhere, condition } from '../../model/index.js';
 import { named } from '../../untrusted.js';
 import { type FormatContext, recordAnswer, type ToolAnswer } from '../answers.js';
 import { when } from '../markdown.js';
 import { redact } from '../redact.js';
 import {
-  type AlertGroup,
   ackTool,
   alertCounts,
   alertHeadline,
-  alertWhat,
-  alertWhere,
   closedNote,
-  condition,
   configName,
   fallbackNote,
   groupSummary,

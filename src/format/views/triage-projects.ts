@@ -10,12 +10,13 @@ import type {
   Project,
 } from '../../api/types.js';
 import type { Contradiction, OpenAlerts } from '../../model/index.js';
+import { type AlertGroup, alertWhere } from '../../model/index.js';
 import { agentTypeOfAlert, type Tier } from '../../rules/index.js';
 import { cell, named as nameOf } from '../../untrusted.js';
 import { type AgentType, otherIntegrationName } from '../../vocabulary/index.js';
 import type { FormatContext } from '../answers.js';
 import { age, plural } from '../markdown.js';
-import { type AlertGroup, alertWhere, mutedUntil, windowCalled } from './alerts.js';
+import { mutedUntil, windowCalled } from './alerts.js';
 import { type AgentCheckView, type AgentReportView, stuckWords } from './deployment.js';
 import { eventWho } from './events.js';
 

@@ -3,18 +3,17 @@
 // the windows in force, and where to go next. The feed (src/feeds/triage.ts) reads; this draws.
 import type { Alert, ApiEvent, AutomationStatus, MaintenanceWindow } from '../../api/types.js';
 import type { OpenAlerts } from '../../model/index.js';
+import { type AlertGroup, alertWhere } from '../../model/index.js';
 import { atGoal, type ChangeKind, changeKind, windowState } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import type { FormatContext, NameBook, ToolAnswer } from '../answers.js';
 import { age, plural, table, when } from '../markdown.js';
 import { redact } from '../redact.js';
 import {
-  type AlertGroup,
   ackTool,
   alertCounts,
   alertHeadline,
   alertInGroup,
-  alertWhere,
   fallbackNote,
   groupHeading,
   groupNotes,
