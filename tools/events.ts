@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
 import { fetchAll } from '../src/api/paging.js';
-import { loadWindows } from '../src/feeds/alerts.js';
 import { conditionWords, configName } from '../src/format/views/alerts.js';
 import {
   type EventTargets,
@@ -12,6 +11,7 @@ import {
   newestFirst,
   noTargets,
 } from '../src/format/views/events.js';
+import { loadWindows } from '../src/model/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   defineTool,

@@ -39,6 +39,7 @@ const LAYERS: Array<[number, string[]]> = [
     1,
     [
       'src/vocabulary',
+      'src/rules',
       'src/log.ts',
       'src/net.ts',
       'src/config',
@@ -48,11 +49,12 @@ const LAYERS: Array<[number, string[]]> = [
     ],
   ],
   [2, ['src/api']],
-  [3, ['src/format', 'src/state']],
-  [4, ['src/tool']],
-  [5, ['src/feeds', 'src/policy', 'src/approval', 'src/identity']],
-  [6, ['tools', 'prompts']],
-  [7, ['src/mcp', 'src/index.ts', 'src/cli.ts', 'src/doctor']],
+  [3, ['src/model']],
+  [4, ['src/format', 'src/state']],
+  [5, ['src/tool']],
+  [6, ['src/feeds', 'src/policy', 'src/approval', 'src/identity']],
+  [7, ['tools', 'prompts']],
+  [8, ['src/mcp', 'src/index.ts', 'src/cli.ts', 'src/doctor']],
 ];
 
 function layerOf(file: string): number | undefined {
@@ -114,8 +116,36 @@ describe('the layering', () => {
     // A view is imported by the tools of its entity; no view imports a tool, a feed or the policy.
     const views = files('src/format/views');
     expect(views.length).toBeGreaterThan(0);
-    const fromViews = edges.filter((e) => under(e.from, 'src/format/views') && layerOf(e.to)! > 3);
+    const fromViews = edges.filter((e) => under(e.from, 'src/format/views') && layerOf(e.to)! > 4);
     expect(show(fromViews)).toEqual([]);
+  });
+
+  it('keeps the rules pure: src/rules/ imports src/vocabulary/ only, no I/O, so the apps may import them', () => {
+    const out = edges.filter(
+      (e) => under(e.from, 'src/rules') && !under(e.to, 'src/rules') && !under(e.to, 'src/vocabulary'),
+    );
+    expect(show(out)).toEqual([]);
+    const io = files('src/rules').filter((f) =>
+      /from 'node:|\bfetch\(|\bprocess\./.test(readFileSync(join(root, f), 'utf8')),
+    );
+    expect(io).toEqual([]);
+  });
+
+  it('lets the apps import ext-apps, each other and the rules only (they run in the host, not here)', () => {
+    const apps = readdirSync(join(root, 'apps'))
+      .filter((n) => n.endsWith('.ts'))
+      .map((n) => `apps/${n}`);
+    const bad = apps.flatMap((from) =>
+      [...readFileSync(join(root, from), 'utf8').matchAll(/\bfrom\s+'([^']+)'/g)]
+        .map((m) => m[1] as string)
+        .filter((spec) =>
+          spec.startsWith('.')
+            ? !(spec.startsWith('./') || under(relative(root, resolve(root, 'apps', spec)), 'src/rules'))
+            : !spec.startsWith('@modelcontextprotocol/ext-apps'),
+        )
+        .map((to) => `${from} → ${to}`),
+    );
+    expect(bad).toEqual([]);
   });
 
   it('lets views take record types from below, not from the client', () => {
