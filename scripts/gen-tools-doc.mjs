@@ -80,7 +80,7 @@ const doc = `${[
   '',
   `## Toolsets`,
   '',
-  `\`DBOPS_TOOLSETS\` (or a client's \`X-MCP-Toolsets\` header) lists only the named sets; \`all\` is the default, and \`dynamic\` starts with \`list_toolsets\`, \`get_toolset_tools\` and \`enable_toolset\` (see the README, "Choosing tools"). ${everySet.map((n) => `\`${n}\``).join(', ')} is in every set.`,
+  `\`DBOPS_TOOLSETS\` (or a client's \`X-MCP-Toolsets\` header) lists only the named sets; \`all\` is the default, and \`dynamic\` starts with \`list_toolsets\`, \`get_toolset_tools\` and \`enable_toolset\` (see [toolsets.md](toolsets.md)). ${everySet.map((n) => `\`${n}\``).join(', ')} is in every set.`,
   '',
   '| toolset | tools | what for |',
   '|---|---|---|',
