@@ -77,3 +77,56 @@ describe('a server never outlives its client', () => {
       expect(outcome).toBe('gone');
     }, 40_000);
 });
+
+describe('start-up answers before the demo world is drawn', () => {
+  it('answers initialize before the demo simulator starts, and the first tool call draws the world', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'dbops-early-'));
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_STATE_HOME: join(home, 'state'),
+      XDG_CONFIG_HOME: join(home, 'config'),
+    };
+    const p = spawn(process.execPath, [cli, 'serve', '--demo'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const answer = (id: number) =>
+      new Promise<{ result?: { content?: Array<{ text: string }> }; logged: string }>((resolve, reject) => {
+        const seen = (d: Buffer) => {
+          out += d.toString();
+          const line = out.split('\n').find((l) => l.includes(`"id":${id}`));
+          if (!line) return;
+          p.stdout.off('data', seen);
+          resolve({ ...JSON.parse(line), logged: err });
+        };
+        p.stdout.on('data', seen);
+        p.once('exit', () => reject(new Error(`the server ended before answering request ${id}: ${err}`)));
+      });
+    const send = (m: object) => p.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+    try {
+      send({
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'probe', version: '1' },
+        },
+      });
+      const init = await answer(1);
+      expect(init.result).toBeDefined();
+      // What the server had logged by its answer: not the world's start (logged long before, were it drawn first).
+      expect(init.logged).not.toContain('simulator listening');
+      send({ method: 'notifications/initialized' });
+      send({ id: 2, method: 'tools/call', params: { name: 'triage_project', arguments: {} } });
+      const triage = await answer(2);
+      expect(triage.result?.content?.[0]?.text).toMatch(/^# Triage of project `payments-prod`/);
+      expect(err).toContain('simulator listening');
+    } finally {
+      p.kill('SIGKILL');
+    }
+  }, 60_000);
+});
