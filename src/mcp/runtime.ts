@@ -29,6 +29,8 @@ export interface Runtime {
   redis?: RedisState;
   /** Set in demo mode: the embedded simulator's base URL. */
   demoBaseUrl?: string;
+  /** Demo mode: draws the demo world now rather than at the first request to it (on-demand.ts). */
+  warm(): void;
   /**
    * Set when the approval page is a confirmation channel. Under stdio its dedicated loopback server is
    * already listening; under HTTP pass `routes` to startHttp and call `useOrigin` with the transport's origin.
@@ -54,6 +56,7 @@ interface Platform {
   several?: ReturnType<typeof loadPlatforms>;
   first?: PlatformSpec;
   demoBaseUrl?: string;
+  warm?: () => void;
   closeSim?: () => Promise<void>;
 }
 
@@ -81,7 +84,7 @@ function checkSettings(config: Config): void {
  */
 async function startDemo(config: Config, logger: Logger, options: RuntimeOptions): Promise<Platform> {
   const dialect = config.dialect === 'field' ? 'field' : 'spec';
-  let sim: { api: Where; orgId: string; projectId?: string; close(): Promise<void> };
+  let sim: { api: Where; orgId: string; projectId?: string; warm?: () => void; close(): Promise<void> };
   if (options.demoDataFile === undefined) {
     const { startSimulatorOnDemand } = await import('../simulator/on-demand.js');
     const s = await startSimulatorOnDemand({ logger, dialect });
@@ -109,6 +112,7 @@ async function startDemo(config: Config, logger: Logger, options: RuntimeOptions
     config: demo,
     api: sim.api,
     demoBaseUrl: sim.api.baseUrl,
+    warm: sim.warm,
     closeSim: () => sim.close(),
   };
 }
@@ -341,6 +345,7 @@ export async function createRuntime(
   return {
     identity,
     demoBaseUrl: platform.demoBaseUrl,
+    warm: () => platform.warm?.(),
     redis: state.redis,
     approvals,
     deps: {

@@ -1,10 +1,10 @@
 // The demo platform for demo mode: it listens at once and draws its world when first asked. Drawing the demo
 // world takes a good part of a second (more on a busy machine), all of it on the server's one thread; a client
 // that gives up on `initialize` after a second would never see an answer. So the MCP server starts against
-// this address and the demo key, which are known before the world is, and the world is drawn on the first
-// request to the platform (a tool call), not at start-up.
+// this address and the demo key, which are known before the world is, and the world is drawn once the client
+// is past its handshake (warm) or at the first request to the platform, whichever comes first.
 import { createServer, type Server, type Socket } from 'node:net';
-import type { StartSimulatorOptions } from './index.js';
+import type { Simulator, StartSimulatorOptions } from './index.js';
 
 /** The demo world's own key and ids (test/unit/simulator-dataset.test.ts checks them against the world drawn). */
 export const DEMO_IDENTITY = {
@@ -20,8 +20,8 @@ export interface OnDemandSimulator {
   keys: { publicKey: string; privateKey: string };
   orgId: string;
   projectId: string;
-  /** Whether the world has been asked for (and so is being drawn or served). */
-  started(): boolean;
+  /** Starts drawing the world now, before the first request asks for it (when the client is past its handshake). */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -39,14 +39,16 @@ export async function startSimulatorOnDemand(
   options: Omit<StartSimulatorOptions, 'dataset' | 'port' | 'host' | 'dataFile'>,
 ): Promise<OnDemandSimulator> {
   const host = '127.0.0.1';
-  let sim: ReturnType<typeof start> | undefined;
-  function start() {
-    return import('./index.js').then((m) => m.startSimulator({ ...options, dataset: 'demo', port: 0, host }));
-  }
+  let sim: Promise<Simulator> | undefined;
+  const warm = () => {
+    sim ??= import('./index.js').then((m) =>
+      m.startSimulator({ ...options, dataset: 'demo', port: 0, host }),
+    );
+    return sim;
+  };
   // Connections are held unread until the simulator takes them (the same socket: its address is the caller's).
   const front = createServer({ pauseOnConnect: true }, (socket: Socket) => {
-    sim ??= start();
-    sim.then(
+    warm().then(
       (s) => s.accept(socket),
       (e: Error) => {
         options.logger?.error('the demo simulator failed to start', { error: e.message });
@@ -61,7 +63,7 @@ export async function startSimulatorOnDemand(
     keys: { publicKey: DEMO_IDENTITY.publicKey, privateKey: DEMO_IDENTITY.privateKey },
     orgId: DEMO_IDENTITY.orgId,
     projectId: DEMO_IDENTITY.projectId,
-    started: () => sim !== undefined,
+    warm: () => void warm().catch(() => {}),
     async close() {
       await new Promise<void>((resolve) => front.close(() => resolve()));
       await (await sim?.catch(() => undefined))?.close();

@@ -21,20 +21,29 @@ export function watchClient(gone: () => void): Readable {
   return input;
 }
 
-/** Serves over stdio, reading `input` (from watchClient); resolves with how to close it. */
+/**
+ * Serves over stdio, reading `input` (from watchClient); resolves with how to close it. `pastHandshake` runs at
+ * the client's second message (2025: `notifications/initialized`), once its opening one was answered.
+ */
 export async function serveOverStdio(
   deps: ServerDeps,
   newServer: () => McpServer,
   logger: Logger,
   input: Readable,
+  pastHandshake: () => void,
 ): Promise<() => Promise<void>> {
   const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
   let pinned: McpServer | undefined;
-  const transport = listenTap(new StdioServerTransport(input), (uris, closed) => {
-    // A 2026-07-28 listen stream: the pinned server's updates are routed onto it by serveStdio.
-    const publish = (uri: string) => void pinned?.server.sendResourceUpdated({ uri }).catch(() => {});
-    void watchWhileOpen(deps, uris, publish, closed);
-  });
+  let messages = 0;
+  const transport = listenTap(
+    new StdioServerTransport(input),
+    () => ++messages === 2 && pastHandshake(),
+    (uris, closed) => {
+      // A 2026-07-28 listen stream: the pinned server's updates are routed onto it by serveStdio.
+      const publish = (uri: string) => void pinned?.server.sendResourceUpdated({ uri }).catch(() => {});
+      void watchWhileOpen(deps, uris, publish, closed);
+    },
+  );
   const handle = serveStdio(
     () => {
       pinned = newServer();
@@ -47,15 +56,17 @@ export async function serveOverStdio(
 }
 
 /**
- * Watches a stdio transport's incoming messages for 2026-07-28 `subscriptions/listen` requests (which the SDK
+ * Sees every incoming message of a stdio transport (`onMessage`), and watches for 2026-07-28 `subscriptions/listen` requests (which the SDK
  * answers itself) so the feeds they name are polled until the listen is cancelled or the connection ends.
  */
 function listenTap<T extends Transport>(
   transport: T,
+  onMessage: () => void,
   onListen: (uris: string[], closed: (stop: () => void) => void) => void,
 ): T {
   const open = new Map<unknown, () => void>();
   const tap = (m: JSONRPCMessage) => {
+    onMessage();
     const msg = m as { id?: unknown; method?: string; params?: { requestId?: unknown } };
     const uris = listenedUris(m);
     if (uris.length > 0 && msg.id !== undefined)

@@ -124,10 +124,12 @@ export async function runServe(args: string[]): Promise<number> {
   const extensions = await loadExtensions();
   const newServer = (person?: Person, client?: ClientToolsets) =>
     createMcpServer({ ...deps, extensions, ...(person ? { person } : {}), ...(client ? { client } : {}) });
+  // The demo world is drawn once a stdio client is past its handshake; HTTP clients come later, so at once.
   const close = input
-    ? await serveOverStdio(deps, () => newServer(), logger, input)
+    ? await serveOverStdio(deps, () => newServer(), logger, input, runtime.warm)
     : await (await import('./serve-http.js')).serveHttp(config, runtime, newServer, logger, release);
   if (typeof close === 'number') return close;
+  if (!input) runtime.warm();
   stop.opened(close);
   checkInBackground(config, logger);
   return 0;
