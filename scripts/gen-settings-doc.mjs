@@ -1,20 +1,27 @@
 #!/usr/bin/env node
-// Writes the README's settings table and its opening list of the five settings a person sets first from
-// src/config/ (settingsTable), between their markers. `--check` writes nothing and exits 1 when the README
-// differs (stale docs). Run after a build: `npm run docs:settings` builds first.
+// Writes the settings table of docs/settings.md and the README's opening list of the five settings a person
+// sets first from src/config/ (settingsTable), each between its markers. `--check` writes nothing and exits 1
+// when either differs (stale docs). Run after a build: `npm run docs:settings` builds first.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const readme = fileURLToPath(new URL('../README.md', import.meta.url));
-const { settingsMarkdown, firstSettingsMarkdown, withSettings } = await import(
+const { settingsMarkdown, firstSettingsMarkdown, withGenerated } = await import(
   new URL('../dist/src/config/index.js', import.meta.url).href
 );
 
-const before = readFileSync(readme, 'utf8');
-const after = withSettings(before, settingsMarkdown(), firstSettingsMarkdown());
-if (process.argv.includes('--check')) {
-  if (after !== before) {
-    process.stderr.write('README.md: the settings are stale; run npm run docs:settings\n');
-    process.exit(1);
-  }
-} else writeFileSync(readme, after);
+const docs = [
+  ['docs/settings.md', 'table', settingsMarkdown()],
+  ['README.md', 'first', firstSettingsMarkdown()],
+];
+let stale = false;
+for (const [name, block, body] of docs) {
+  const file = fileURLToPath(new URL(`../${name}`, import.meta.url));
+  const before = readFileSync(file, 'utf8');
+  const after = withGenerated(before, block, body);
+  if (after === before) continue;
+  if (process.argv.includes('--check')) {
+    process.stderr.write(`${name}: the settings are stale; run npm run docs:settings\n`);
+    stale = true;
+  } else writeFileSync(file, after);
+}
+if (stale) process.exit(1);

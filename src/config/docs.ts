@@ -1,5 +1,5 @@
-// The settings' documentation rendered: the README's table and opening list, `serve --help`, and the words the
-// doctor's hints take a setting's name from.
+// The settings' documentation rendered: the table of docs/settings.md, the README's opening list, `serve --help`,
+// and the words the doctor's hints take a setting's name from. Meanings link as from docs/.
 import { type SettingKey as Key, settingNames } from './schema.js';
 import { firstSettings, type SettingRow, settingsTable } from './settings.js';
 
@@ -14,7 +14,7 @@ function exampleCell(r: SettingRow): string {
   return r.keys.map((k) => (r.example?.[k] === undefined ? '\u2014' : code(r.example[k]))).join(', ');
 }
 
-/** The README's settings table, as generated from settingsTable. */
+/** The settings table of docs/settings.md, as generated from settingsTable. */
 export function settingsMarkdown(): string {
   return [
     '| variable | meaning | default | example |',
@@ -25,11 +25,14 @@ export function settingsMarkdown(): string {
   ].join('\n');
 }
 
+/** A meaning's relative links (written from docs/) as the README at the root reaches them. */
+const fromRoot = (s: string) => s.replace(/\]\((?![a-z]+:|#|\/)([^)]+)\)/g, '](docs/$1)');
+
 /** The README's opening list: the five settings a person sets first, each with its meaning. */
 export function firstSettingsMarkdown(): string {
   return settingsTable
     .filter((r) => r.keys.some((k) => firstSettings.includes(k)))
-    .map((r) => `- ${envList(r.keys.filter((k) => firstSettings.includes(k)))}: ${r.meaning}`)
+    .map((r) => `- ${envList(r.keys.filter((k) => firstSettings.includes(k)))}: ${fromRoot(r.meaning)}`)
     .join('\n');
 }
 
@@ -60,24 +63,19 @@ export function settingsHelp(): string {
     .join('\n');
 }
 
-const BLOCKS = {
+/** The generated blocks: the table in docs/settings.md, the five first settings in the README. */
+export const SETTINGS_BLOCKS = {
   table: ['<!-- settings: generated from src/config/ by npm run docs:settings -->', '<!-- /settings -->'],
   first: ['<!-- first settings: generated from src/config/ -->', '<!-- /first settings -->'],
 } as const;
 
-/** The README with its generated blocks replaced (each between its two markers). */
-export function withSettings(readme: string, table: string, first: string): string {
-  let out = readme;
-  for (const [[open, close], body] of [
-    [BLOCKS.table, table],
-    [BLOCKS.first, first],
-  ] as const) {
-    const i = out.indexOf(open);
-    const j = out.indexOf(close);
-    if (i < 0 || j < i) throw new Error(`README.md has no "${open}" … "${close}" block`);
-    out = `${out.slice(0, i + open.length)}\n${body}\n${out.slice(j)}`;
-  }
-  return out;
+/** A document with one generated block replaced (between its two markers). */
+export function withGenerated(doc: string, block: keyof typeof SETTINGS_BLOCKS, body: string): string {
+  const [open, close] = SETTINGS_BLOCKS[block];
+  const i = doc.indexOf(open);
+  const j = doc.indexOf(close);
+  if (i < 0 || j < i) throw new Error(`no "${open}" … "${close}" block`);
+  return `${doc.slice(0, i + open.length)}\n${body}\n${doc.slice(j)}`;
 }
 
 /**

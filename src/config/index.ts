@@ -20,7 +20,7 @@ export {
   settingHint,
   settingsHelp,
   settingsMarkdown,
-  withSettings,
+  withGenerated,
 } from './docs.js';
 export { loadPlatforms, type PlatformSpec } from './platforms.js';
 export {

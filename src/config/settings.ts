@@ -18,8 +18,8 @@ export interface SettingRow {
 
 /**
  * Each setting in words: what it means, its default and an example, rows grouped as a person reads them. The
- * README's settings table, `serve --help` and the doctor's hints are generated from this
- * (scripts/gen-settings-doc.mjs; a test fails when the README is stale), so a default cannot change in one
+ * settings table of docs/settings.md, the README's first settings, `serve --help` and the doctor's hints are
+ * generated from this (scripts/gen-settings-doc.mjs; a test fails when they are stale), so a default cannot change in one
  * place and not the other.
  */
 export const settingsTable: readonly SettingRow[] = [
@@ -55,7 +55,7 @@ export const settingsTable: readonly SettingRow[] = [
   {
     keys: ['toolsets'],
     meaning:
-      'toolsets listed: `triage`, `alerts`, `windows`, `events`, `deployment`, `access`, `integrations`, `all`; `dynamic` starts with four discovery tools ([Choosing tools](#choosing-tools))',
+      'toolsets listed: `triage`, `alerts`, `windows`, `events`, `deployment`, `access`, `integrations`, `all`; `dynamic` starts with four discovery tools ([toolsets.md](toolsets.md))',
     byDefault: 'all',
     example: { toolsets: 'triage,alerts' },
   },
@@ -163,7 +163,8 @@ export const settingsTable: readonly SettingRow[] = [
   },
   {
     keys: ['platforms'],
-    meaning: 'a JSON file naming several installations (below); every tool then takes `platform`',
+    meaning:
+      'a JSON file naming several installations ([installations.md](installations.md)); every tool then takes `platform`',
     byDefault: '\u2014 (one: `DBOPS_BASE_URL`)',
     example: { platforms: '/etc/dbops-mcp/platforms.json' },
   },
@@ -197,7 +198,7 @@ export const settingsTable: readonly SettingRow[] = [
   {
     keys: ['httpTokensFile'],
     meaning:
-      'named bearer tokens, one person each, stored hashed: lines `<name> sha256:<hash>`; `dbops-mcp token <name>` makes a token and its line ([docs/identity.md](docs/identity.md))',
+      'named bearer tokens, one person each, stored hashed: lines `<name> sha256:<hash>`; `dbops-mcp token <name>` makes a token and its line ([identity.md](identity.md))',
     byDefault: '\u2014',
     example: { httpTokensFile: '/etc/dbops-mcp/tokens' },
   },

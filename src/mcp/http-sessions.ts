@@ -54,6 +54,8 @@ export function createSessions(o: SessionsOptions) {
   return {
     max: o.max,
     size: () => held.size,
+    /** Sessions answering a POST now. */
+    busy: () => [...held.values()].filter((s) => s.inFlight > 0).length,
     get: (id: string) => held.get(id),
     /** Why a new session of this person cannot be held now (after making room where one is idle), or undefined. */
     noRoomFor(person: Person): string | undefined {

@@ -40,6 +40,8 @@ export interface RunningHttp {
   publicOrigin: string;
   server: Server;
   sessions: () => number;
+  /** Sessions answering a request now (what a full server waits on before it refuses new ones). */
+  busySessions: () => number;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export async function startHttp(opts: HttpOptions): Promise<RunningHttp> {
     publicOrigin: core.at.selfOrigin,
     server,
     sessions: () => core.sessions.size(),
+    busySessions: () => core.sessions.busy(),
     async close() {
       await core.eras.close().catch(() => {});
       await core.sessions.close();

@@ -29,6 +29,8 @@ export interface Runtime {
   redis?: RedisState;
   /** Set in demo mode: the embedded simulator's base URL. */
   demoBaseUrl?: string;
+  /** Demo mode: draws the demo world now rather than at the first request to it (on-demand.ts). */
+  warm(): void;
   /**
    * Set when the approval page is a confirmation channel. Under stdio its dedicated loopback server is
    * already listening; under HTTP pass `routes` to startHttp and call `useOrigin` with the transport's origin.
@@ -54,6 +56,7 @@ interface Platform {
   several?: ReturnType<typeof loadPlatforms>;
   first?: PlatformSpec;
   demoBaseUrl?: string;
+  warm?: () => void;
   closeSim?: () => Promise<void>;
 }
 
@@ -74,32 +77,42 @@ function checkSettings(config: Config): void {
   }
 }
 
-/** Demo mode: the embedded simulator with demo data serves the API (loaded only here). */
+/**
+ * Demo mode: the embedded simulator with demo data serves the API (loaded only here). Its world is drawn when
+ * first asked (on-demand.ts), so start-up (and the client's `initialize`) does not wait for it; with a data
+ * file (`call --demo`) the world is loaded from it at once.
+ */
 async function startDemo(config: Config, logger: Logger, options: RuntimeOptions): Promise<Platform> {
-  const { startSimulator } = await import('../simulator/index.js');
-  const sim = await startSimulator({
-    dataset: 'demo',
-    port: 0,
-    logger,
-    dataFile: options.demoDataFile,
-    dialect: config.dialect === 'field' ? 'field' : 'spec',
-  });
-  const demo = {
-    ...config,
-    projectId: config.projectId ?? sim.projectIds[0],
-    orgId: config.orgId ?? sim.orgId,
-  };
+  const dialect = config.dialect === 'field' ? 'field' : 'spec';
+  let sim: { api: Where; orgId: string; projectId?: string; warm?: () => void; close(): Promise<void> };
+  if (options.demoDataFile === undefined) {
+    const { startSimulatorOnDemand } = await import('../simulator/on-demand.js');
+    const s = await startSimulatorOnDemand({ logger, dialect });
+    sim = { ...s, api: { baseUrl: s.baseUrl, ...s.keys } };
+  } else {
+    const { startSimulator } = await import('../simulator/index.js');
+    const s = await startSimulator({
+      dataset: 'demo',
+      port: 0,
+      logger,
+      dataFile: options.demoDataFile,
+      dialect,
+    });
+    sim = { ...s, api: { baseUrl: s.baseUrl, ...s.keys }, projectId: s.projectIds[0] };
+  }
+  const demo = { ...config, projectId: config.projectId ?? sim.projectId, orgId: config.orgId ?? sim.orgId };
   logger.warn(
     'demo mode: DBOPS_BASE_URL is not set, so the embedded simulator with demo data is serving the API',
     {
-      baseUrl: sim.baseUrl,
+      baseUrl: sim.api.baseUrl,
       projectId: demo.projectId,
     },
   );
   return {
     config: demo,
-    api: { baseUrl: sim.baseUrl, ...sim.keys },
-    demoBaseUrl: sim.baseUrl,
+    api: sim.api,
+    demoBaseUrl: sim.api.baseUrl,
+    warm: sim.warm,
     closeSim: () => sim.close(),
   };
 }
@@ -332,6 +345,7 @@ export async function createRuntime(
   return {
     identity,
     demoBaseUrl: platform.demoBaseUrl,
+    warm: () => platform.warm?.(),
     redis: state.redis,
     approvals,
     deps: {

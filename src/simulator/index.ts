@@ -1,7 +1,7 @@
 // Starts the simulator in-process: store (from the dataset or the snapshot file), routes, HTTP layer,
 // faults and stats. Used by the CLI, the MCP server's demo mode, tests and benchmarks.
 
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { type Logger, silentLogger } from '../log.js';
 import { createDigestVerifier } from './digest-server.js';
 import { applyFaults, defaultFaults, type Faults } from './faults.js';
@@ -48,6 +48,8 @@ export interface Simulator {
   /** The live fault settings; change them with setFaults. */
   faults: Faults;
   setFaults(change: Partial<Faults>): Faults;
+  /** Serves a connection accepted elsewhere (on-demand.ts: the port demo mode listens on before the world exists). */
+  accept(socket: Socket): void;
   close(): Promise<void>;
 }
 
@@ -145,6 +147,10 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     stats,
     faults,
     setFaults: (change) => applyFaults(faults, change),
+    accept(socket) {
+      server.emit('connection', socket);
+      socket.resume();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

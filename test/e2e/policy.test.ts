@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTokenSigner, TOKEN_TTL_MS } from '../../src/policy/tokens.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { routes } from '../../src/simulator/routes/index.js';
+import { until } from '../helpers/eras.js';
 import { startTestServer, type TestServer } from '../helpers/mcp.js';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -237,8 +238,10 @@ describe('MCP logging', () => {
       await t.call('get_alert_config', { alertConfigId: 'f'.repeat(24) });
       await t.client.setLoggingLevel('debug');
       await t.call('get_alert_config', { alertConfigId: 'e'.repeat(24) });
-      await new Promise((r) => setTimeout(r, 50));
-      expect(messages.length).toBeGreaterThan(0);
+      // The first call's messages, had they been sent, came before the second's.
+      await until('the debug message of the second call', () =>
+        JSON.stringify(messages).includes('e'.repeat(24)),
+      );
       expect(messages.every((m) => m.level === 'debug')).toBe(true);
       expect(JSON.stringify(messages)).toContain('e'.repeat(24));
       expect(JSON.stringify(messages)).not.toContain('f'.repeat(24));
@@ -269,7 +272,10 @@ describe('MCP logging across sessions', () => {
       await b.setLoggingLevel('debug');
       await a.call('get_alert_config', { alertConfigId: 'd'.repeat(24) });
       await b.callTool({ name: 'get_alert_config', arguments: { alertConfigId: 'c'.repeat(24) } });
-      await new Promise((r) => setTimeout(r, 50));
+      await until(
+        "each session's own debug message",
+        () => seen.a.join().includes('d'.repeat(24)) && seen.b.join().includes('c'.repeat(24)),
+      );
       expect(seen.a.join()).toContain('d'.repeat(24));
       expect(seen.b.join()).toContain('c'.repeat(24));
       expect(seen.a.join()).not.toContain('c'.repeat(24));

@@ -1,7 +1,7 @@
 // What a configuration does not use is not loaded: over stdio with a real DBOPS_BASE_URL the installed command
 // never loads the embedded simulator's code, and a client that does not show MCP Apps never makes it read an
-// app's HTML. Each check has its counterpart (demo mode loads the simulator; reading ui:// reads the page),
-// so the log it reads is known to see what it looks for.
+// app's HTML. Each check has its counterpart (demo mode loads the simulator; reading ui:// reads the page), so
+// the log it reads is known to see what it looks for.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -110,10 +110,12 @@ describe('start-up loads only what the configuration uses', () => {
     expect(appPages(lines)).toEqual([]);
   }, 60_000);
 
-  it('the counterparts: demo mode loads the simulator, and reading an app reads its page', async () => {
+  it('the counterparts: demo mode loads the simulator (once the client is past its handshake: test/e2e/no-orphans), and reading an app reads its page', async () => {
     const lines = await loadsOf('demo', {}, async (c) => {
       const r = await c.request('resources/read', { uri: 'ui://dbops-mcp/incident-timeline' });
       expect(r.result.contents[0].mimeType).toContain('mcp-app');
+      const call = await c.request('tools/call', { name: 'list_projects', arguments: {} });
+      expect(call.result.content[0].text).toContain('payments-prod');
     });
     expect(simulatorCode(lines).length).toBeGreaterThan(0);
     expect(appPages(lines)).toHaveLength(1);

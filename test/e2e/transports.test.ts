@@ -323,7 +323,7 @@ describe('stdio transport (built CLI)', () => {
     const badJson = await run(['get_alert_config', '{nope']);
     expect(badJson.code).toBe(2);
     expect(badJson.err).toContain('not valid JSON');
-  });
+  }, 120_000); // five `call` processes in turn: seconds each on a busy machine
 
   it('keeps demo state between calls in the state directory; --demo-reset starts over', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'dbops-demo-state-'));
@@ -364,7 +364,7 @@ describe('stdio transport (built CLI)', () => {
     const reset = await run(['get_maintenance_window', id, '--demo', '--demo-reset']);
     expect(reset.code, reset.err).toBe(0);
     expect(reset.out).toContain(w.id);
-  });
+  }, 120_000); // four `call` processes in turn
 
   it('keeps all ten of ten parallel demo writes (the state file is changed under an inter-process lock)', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'dbops-demo-parallel-'));
@@ -391,7 +391,7 @@ describe('stdio transport (built CLI)', () => {
     const list = await run(['list_maintenance_windows', '{"itemsPerPage":100}', '--demo']);
     expect(list.code, list.err).toBe(0);
     for (let i = 0; i < 10; i++) expect(list.out, `parallel-${i}`).toContain(`parallel-${i}`);
-  }, 60_000);
+  }, 180_000); // ten `call` processes at once
 
   it('exits quietly when the reader closes the pipe (dbops-mcp tools | head -1)', async () => {
     for (const args of [['tools'], ['call', 'list_alert_configs', '{}', '--demo']]) {

@@ -14,6 +14,7 @@ import { createLogger } from '../../src/log.js';
 import { registerPrompts } from '../../src/mcp/prompts.js';
 import { createSecretKeeper } from '../../src/policy/secrets.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { until } from '../helpers/eras.js';
 import { raw, rawInitialize } from '../helpers/http.js';
 import { startTestHttp, startTestServer, type TestServer } from '../helpers/mcp.js';
 import { fencingProblems } from '../reliability/deps.js';
@@ -280,7 +281,7 @@ describe('finding 8: HTTP holds under load', () => {
       expect(http.sessions()).toBe(3);
       sim.setFaults({ latencyMs: 1_500 });
       const calls = busy.map((b) => b.client.callTool({ name: 'list_hosts', arguments: {} }));
-      await new Promise((r) => setTimeout(r, 300));
+      await until('all three sessions busy with their calls', () => http.busySessions() === 3);
       const init = await rawInitialize(http.url);
       expect(init.status).toBe(503);
       expect(String(init.headers['retry-after'])).toMatch(/^\d+$/);
@@ -321,7 +322,7 @@ describe('finding 8: HTTP holds under load', () => {
       const busy = [await as(alice.token), await as(alice.token)];
       sim.setFaults({ latencyMs: 1_500 });
       const calls = busy.map((c) => c.callTool({ name: 'list_hosts', arguments: {} }));
-      await new Promise((r) => setTimeout(r, 300));
+      await until("both of alice's sessions busy with their calls", () => http.busySessions() === 2);
       const init = (token: string) => rawInitialize(http.url, { authorization: `Bearer ${token}` });
       const refused = await init(alice.token);
       expect(refused.status).toBe(503);

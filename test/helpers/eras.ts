@@ -114,10 +114,14 @@ export function settings(over: Record<string, unknown> = {}) {
   };
 }
 
+/**
+ * Waits for a state (checked every 20 ms) and says which one when it does not come. The bound is wide: on a busy
+ * machine things are slow, and a state that comes costs no more than it takes.
+ */
 export async function until<T>(
   what: string,
   check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 5_000,
+  ms = 15_000,
 ): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {

@@ -10,7 +10,7 @@ import {
   settingsHelp,
   settingsMarkdown,
   settingsTable,
-  withSettings,
+  withGenerated,
 } from '../../src/config/index.js';
 
 describe('configuration', () => {
@@ -57,14 +57,19 @@ describe('configuration', () => {
   });
 });
 
-describe('README', () => {
-  it('documents every setting once, in src/config/, and the README table is the one generated from it', () => {
+describe('README and docs/settings.md', () => {
+  it('documents every setting once, in src/config/; the table and the first five are the ones generated from it', () => {
     const rows = settingsTable.flatMap((r) => r.keys);
     expect([...rows].sort()).toEqual(Object.keys(settingNames).sort());
     expect(new Set(rows).size).toBe(rows.length);
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    // Stale when a setting or its words changed in src/config/: npm run docs:settings rewrites it.
-    expect(withSettings(readme, settingsMarkdown(), firstSettingsMarkdown())).toBe(readme);
+    const read = (name: string) => readFileSync(new URL(`../../${name}`, import.meta.url), 'utf8');
+    // Stale when a setting or its words changed in src/config/: npm run docs:settings rewrites them.
+    const [readme, settings] = [read('README.md'), read('docs/settings.md')];
+    expect(withGenerated(settings, 'table', settingsMarkdown())).toBe(settings);
+    expect(withGenerated(readme, 'first', firstSettingsMarkdown())).toBe(readme);
+    // The table's links are written from docs/; the README's list reaches the same pages from the root.
+    expect(settingsMarkdown()).toContain('([identity.md](identity.md))');
+    expect(firstSettingsMarkdown()).not.toMatch(/\]\((?!docs\/|https?:)/);
     expect(settingsHelp()).toContain('DBOPS_READY_KEEP_MS (--ready-keep-ms)');
   });
   it('names a variable on every row of the table (the proxies row too)', () => {

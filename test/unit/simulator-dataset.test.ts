@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildDemoDataset } from '../../src/simulator/data/index.js';
+import { DEMO_IDENTITY } from '../../src/simulator/on-demand.js';
+import { createStore } from '../../src/simulator/store.js';
 
 // The demo dataset is seeded: these digests pin every byte of it, so a refactor of the generator that
 // changes a single record (or the order the PRNG is drawn in) fails here. Change them only on purpose.
@@ -29,6 +31,15 @@ describe('demo dataset names and ids', () => {
   // README, docs and examples use them, so the world explains them instead of replacing them.
   it('keeps every project, host, person, key and alert configuration id of the default seed', () => {
     expect(identity(20260101)).toBe('ebfc3fd2574348197b0606734de4a08fbeda6ff97a4de44b220f5dd95624a73d');
+  });
+  it('gives demo mode the key and ids it serves before its world is drawn (src/simulator/on-demand.ts)', () => {
+    const { demo } = createStore({ dataset: 'demo', now: () => NOW });
+    expect(DEMO_IDENTITY).toEqual({
+      publicKey: demo.publicKey,
+      privateKey: demo.privateKey,
+      orgId: demo.orgId,
+      projectId: demo.projectIds[0],
+    });
   });
   it('and of another seed', () => {
     expect(identity(7)).toBe('b9d60bd2af0907cb797255175b5c7838e5901ce6eb4fe951a5ca723f5216546e');

@@ -12,7 +12,7 @@ import { catalog, toolsets } from '../catalog.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { type ClientToolsets, createMcpServer } from '../server.js';
 import { fail, loadExtensions } from './common.js';
-import { serveOverStdio } from './serve-stdio.js';
+import { serveOverStdio, watchClient } from './serve-stdio.js';
 
 const serveHelp =
   () => `Usage: dbops-mcp serve [--transport stdio|http] [--host 127.0.0.1] [--port 3000] [--demo] [--config FILE] [settings]
@@ -58,23 +58,26 @@ function checkInBackground(config: Config, logger: Logger): void {
 }
 
 /**
- * Stops the server once: the transport, the runtime, the state directory's claim; the process exits within a
- * second whatever a close is waiting for (an open approval wait, a slow socket).
+ * Stops the server once, closing what start-up opened in reverse order (the transport, the runtime, the state
+ * directory's claim); the process exits within a second whatever a close is waiting for (an open approval
+ * wait, a slow socket). It may stop before start-up is done (the client is gone): what is still starting ends
+ * with the process.
  */
-function stopper(runtime: Runtime, release: () => void) {
+function stopper() {
   let stopping = false;
-  let closeTransport: () => Promise<void> = async () => {};
+  const opened: Array<() => unknown> = [];
   return {
-    closeWith(close: () => Promise<void>) {
-      closeTransport = close;
+    opened(close: () => unknown) {
+      opened.unshift(close);
     },
     async shutdown() {
       if (stopping) return;
       stopping = true;
       setTimeout(() => process.exit(0), 900).unref();
-      await closeTransport().catch(() => {});
-      await runtime.close().catch(() => {});
-      release();
+      for (const close of opened)
+        await Promise.resolve()
+          .then(close)
+          .catch(() => {});
       process.exit(0);
     },
   };
@@ -98,11 +101,17 @@ export async function runServe(args: string[]): Promise<number> {
   }
   const config = settingsOf(args);
   if (typeof config === 'number') return config;
+  const stop = stopper();
+  // Under stdio the client may give up while we start: watched before anything else starts.
+  const input = config.transport === 'stdio' ? watchClient(() => void stop.shutdown()) : undefined;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.once(signal, () => void stop.shutdown());
   const logger = createLogger(config.logLevel);
   for (const warning of unknownSettings()) logger.warn(warning);
   const owned = claimForHttp(config);
   if (typeof owned === 'number') return owned;
   const release = () => owned?.release();
+  stop.opened(release);
   let runtime: Runtime;
   try {
     runtime = await createRuntime(config, logger);
@@ -110,24 +119,18 @@ export async function runServe(args: string[]): Promise<number> {
     release();
     return fail(e);
   }
+  stop.opened(() => runtime.close());
   const { deps } = runtime;
   const extensions = await loadExtensions();
   const newServer = (person?: Person, client?: ClientToolsets) =>
     createMcpServer({ ...deps, extensions, ...(person ? { person } : {}), ...(client ? { client } : {}) });
-  const stop = stopper(runtime, release);
-  const close =
-    config.transport === 'http'
-      ? await (await import('./serve-http.js')).serveHttp(config, runtime, newServer, logger, release)
-      : await serveOverStdio(
-          deps,
-          () => newServer(),
-          logger,
-          () => void stop.shutdown(),
-        );
+  // The demo world is drawn once a stdio client is past its handshake; HTTP clients come later, so at once.
+  const close = input
+    ? await serveOverStdio(deps, () => newServer(), logger, input, runtime.warm)
+    : await (await import('./serve-http.js')).serveHttp(config, runtime, newServer, logger, release);
   if (typeof close === 'number') return close;
-  stop.closeWith(close);
+  if (!input) runtime.warm();
+  stop.opened(close);
   checkInBackground(config, logger);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
-    process.once(signal, () => void stop.shutdown());
   return 0;
 }
