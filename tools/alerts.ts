@@ -71,6 +71,7 @@ export const setAlertConfigEnabled = defineTool({
   description:
     'Enables or disables one alert configuration. Disabling silences its alerts for good; to silence for a time use a maintenance window.',
   kind: (args) => (args.enabled ? 'write' : 'destructive'),
+  asksWhen: 'when disabling',
   checkWith: 'get_alert_config',
   maxKind: 'destructive',
   idempotent: true,

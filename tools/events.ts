@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
 import { fetchAll } from '../src/api/paging.js';
 import { loadWindows } from '../src/feeds/alerts.js';
+import { type History, loadHistory } from '../src/feeds/history.js';
+import { hostMatches } from '../src/feeds/names.js';
 import { conditionWords, configName } from '../src/format/views/alerts.js';
 import {
   type EventTargets,
@@ -12,6 +14,7 @@ import {
   newestFirst,
   noTargets,
 } from '../src/format/views/events.js';
+import { historyAnswer } from '../src/format/views/events-history.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
@@ -64,7 +67,10 @@ function matches(e: ApiEvent, q: Search, targets: Targets): boolean {
       e.alertConfigId && targets.raw?.(e.alertConfigId),
       typeof r.maintenanceWindowId === 'string' && targets.window(r.maintenanceWindowId),
     ];
-    if (!about.some((v) => same(v, q.target!)) && !named.some((v) => holds(v, q.target!))) return false;
+    // A host as people type it: short name, with or without domain or port, or its id.
+    const host = hostMatches(q.target, { id: e.hostId, hostname: e.hostname, port: e.port ?? e.Port });
+    if (!host && !about.some((v) => same(v, q.target!)) && !named.some((v) => holds(v, q.target!)))
+      return false;
   }
   return true;
 }
@@ -137,18 +143,28 @@ export const listProjectEvents = defineTool({
   name: 'list_project_events',
   title: 'List project events',
   description:
-    'Lists a project\'s events, newest first: time, type, who, target. Use for "what changed, and who did it"; for open alerts use list_open_alerts.',
+    'A project\'s events, newest first: time, type, who, target. Use for "what changed, who did it"; with history, for "did it happen before": outages and alerts as episodes.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
     ...filters,
+    history: z.boolean().optional().describe('As episodes: start, end, duration'),
     includeRaw: z.boolean().optional().describe("Add each event's raw document (large)"),
     ...page,
   },
   output: listOutput,
   check: checkRange,
-  run: async (ctx, args) => {
+  run: async (ctx, args): Promise<EventsRead> => {
     const { eventType, minDate, maxDate, includeRaw } = args;
+    if (args.history)
+      return {
+        history: await loadHistory(ctx.api, args.projectId, {
+          host: args.target,
+          minDate,
+          maxDate,
+          signal: ctx.signal,
+        }),
+      };
     const keys = ctx.names.learnKeys({ projectId: args.projectId }, ctx.signal);
     // Names first when searching by target (a condition or description may be what was given).
     const targetsP = projectTargets(ctx, args.projectId);
@@ -169,15 +185,20 @@ export const listProjectEvents = defineTool({
     );
     return { ...page, targets: await targetsP };
   },
-  format: (result, args, f) =>
-    eventsAnswer(
+  format: (result, args, f) => {
+    if ('history' in result)
+      return historyAnswer(result.history, pageQuery(args), { ...args, project: args.projectId }, f);
+    return eventsAnswer(
       result,
       pageQuery(args),
       `Events of project ${f.names.project(args.projectId)}`,
       'get_project_event with an eventId for who, from where and what changed',
       f,
-    ),
+    );
+  },
 });
+
+type EventsRead = { history: History } | (Awaited<ReturnType<typeof searched>> & { targets: Targets });
 
 export const getProjectEvent = defineTool({
   name: 'get_project_event',

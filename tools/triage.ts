@@ -82,7 +82,7 @@ export const listOpenAlerts = defineTool({
   name: 'list_open_alerts',
   title: 'List open alerts of a project',
   description:
-    'Lists a project\'s open alerts across all configurations, by cause, with acknowledgement and age. Use for "what is alerting"; for changes too use triage_project.',
+    'A project\'s open alerts across all configurations, by cause, with acknowledgement and age. Use for "what is alerting"; with changes: triage_project.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -157,7 +157,7 @@ export const acknowledgeAlert = defineTool({
   name: 'acknowledge_alert',
   title: 'Acknowledge or unacknowledge an alert',
   description:
-    'Acknowledges an open project alert until a time, or unacknowledges it without a time. Use while someone works on the cause; for planned work use a maintenance window.',
+    'Acknowledges a project alert until a time; without one, unacknowledges. Use while someone works on the cause; planned work: a maintenance window.',
   kind: 'write',
   checkWith: 'list_open_alerts',
   idempotent: true,

@@ -149,10 +149,10 @@ export const getMaintenanceWindow = defineTool({
 export const createMaintenanceWindow = defineTool({
   name: 'create_maintenance_window',
   title: 'Create a maintenance window',
-  description: `Mutes notifications of the given alert types in a project from startDate to endDate. Use for planned work; for one alert use acknowledge_alert. ${BEYOND}`,
+  description: `Mutes alert types project-wide from startDate to endDate. Use for planned work; for one alert, acknowledge_alert. ${BEYOND}`,
   kind: 'write',
-  // Asks first when it would silence paging alerts (kindFromPreview).
   maxKind: 'destructive',
+  asksWhen: 'if it would silence paging alerts',
   checkWith: 'list_maintenance_windows',
   input: {
     projectId: ids.project.optional(),
@@ -190,8 +190,8 @@ export const updateMaintenanceWindow = defineTool({
   description:
     'Moves, extends or shortens a maintenance window, or changes what it mutes. Use to adjust planned work.',
   kind: 'write',
-  // Asks first when it widens a window that silences paging alerts (kindFromPreview).
   maxKind: 'destructive',
+  asksWhen: 'if it would silence paging alerts longer or more',
   checkWith: 'get_maintenance_window',
   idempotent: true,
   input: {

@@ -6,13 +6,12 @@ import type { Agent, Alert, AlertConfig, ApiClient, GlobalAlertConfig } from '..
 import { fetchAll } from '../api/paging.js';
 import { agentTypeOfAlert } from '../format/views/deployment.js';
 import { AGENT_TYPES, type AgentType } from '../vocabulary/index.js';
+import { hostMatches } from './names.js';
 
 const MINUTE = 60_000;
 /** The platform's default threshold of an agent-down alert, used where no configuration says otherwise. */
 export const DEFAULT_SILENCE_MIN = 10;
 const MAX_AGENTS = 2_000;
-
-const hostOf = (a: Alert) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '');
 
 /** A threshold in minutes from an agent-down configuration ("> 10 MINUTES"), if it states one. */
 function thresholdMin(c: AlertConfig | GlobalAlertConfig): number | undefined {
@@ -114,7 +113,9 @@ export function reconcileAgents(i: ReconcileInput): AgentReport {
       const minutes = thresholds[type]?.minutes ?? DEFAULT_SILENCE_MIN;
       const seen = Date.parse(lastSeen ?? '');
       const alerts = downAlerts.filter(
-        (d) => agentTypeOfAlert(d.alert.eventTypeName) === type && hostOf(d.alert) === agent.hostname,
+        (d) =>
+          agentTypeOfAlert(d.alert.eventTypeName) === type &&
+          hostMatches(d.alert.hostnameAndPort ?? '', { hostname: agent.hostname }),
       );
       for (const d of alerts) matched.add(d);
       return {

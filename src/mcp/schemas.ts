@@ -7,6 +7,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { AnyTool, ToolKind } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
+import { type ConsentSettings, describedAs } from '../policy/consent.js';
 
 const bounded = (what: string, max: number) =>
   z.string().refine((s) => s.length <= max, { message: `${what} must be at most ${max} characters` });
@@ -234,8 +235,15 @@ const prebuilt: Record<string, Tool> | undefined =
   typeof PREBUILT_LISTINGS === 'undefined' ? undefined : PREBUILT_LISTINGS;
 
 const listings = new WeakMap<AnyTool, Tool>();
-/** The tools/list entry of a tool, computed once per process (every HTTP session lists the same catalog). */
-export function listingOf(tool: AnyTool): Tool {
+/**
+ * The tools/list entry of a tool, computed once per process (every HTTP session lists the same catalog); its
+ * description ends with when it asks first under these consent settings (the default policy when not given).
+ */
+export function listingOf(tool: AnyTool, consent: ConsentSettings = { confirm: 'destructive' }): Tool {
+  return { ...listingCached(tool), description: describedAs(tool, consent) };
+}
+
+function listingCached(tool: AnyTool): Tool {
   let entry = listings.get(tool);
   if (!entry) {
     entry = prebuilt?.[tool.name] ?? {

@@ -6,9 +6,9 @@ import { cell, named } from '../../untrusted.js';
 import { isPaging, PAGING_NOTIFICATION_TYPES } from '../../vocabulary/index.js';
 import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import type { Preview } from '../consent.js';
-import { age, due, plural, table, when } from '../markdown.js';
+import { age, due, plural, stamp, table, utc, when } from '../markdown.js';
 
-export const alertColumns = ['alertId', 'status', 'what', 'since', 'where', 'value', 'acknowledged'];
+export const alertColumns = ['alertId', 'status', 'what', utc('since'), 'where', 'value', 'acknowledged'];
 
 export function alertWhat(a: Alert): string {
   return a.metricName ? `${a.eventTypeName ?? ''} ${a.metricName}`.trim() : (a.eventTypeName ?? '—');
@@ -32,7 +32,7 @@ export function alertRow(a: Alert, now: Date, names: NameBook = idsOnly): unknow
   // Some servers send a current value without its number: show the unit alone rather than "undefined".
   const v = a.currentValue;
   const value = v ? `${v.number ?? '—'} ${v.units ?? ''}`.trim() : '—';
-  return [a.id, a.status, alertWhat(a), age(a.created, now), alertWhere(a), value, ackState(a, now, names)];
+  return [a.id, a.status, alertWhat(a), stamp(a.created, now), alertWhere(a), value, ackState(a, now, names)];
 }
 
 /** A closed or cancelled alert sends no notifications: acknowledging it is allowed, and silences nothing. */

@@ -15,7 +15,7 @@ import type {
 import { cell, sanitize } from '../../untrusted.js';
 import type { AgentType } from '../../vocabulary/index.js';
 import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
-import { age, fields, plural, table } from '../markdown.js';
+import { age, fields, plural, stamp, table, utc } from '../markdown.js';
 import { redact } from '../redact.js';
 import { windowName } from './alerts.js';
 import { eventWho } from './events.js';
@@ -37,12 +37,12 @@ export const AGENT_LEGEND: Record<string, string> = {
 export const stateWords = (state: string | undefined) => (state ? (AGENT_STATE_WORDS[state] ?? state) : '—');
 
 export const agentList: ListView<Agent> = {
-  columns: ['hostname', 'state', 'last conf', 'last ping', 'managed', 'tag'],
+  columns: ['hostname', 'state', utc('last conf'), utc('last ping'), 'managed', 'tag'],
   row: (a: Agent, now: Date) => [
     a.hostname,
     a.stateName,
-    age(a.lastConf, now),
-    age(a.lastPing, now),
+    stamp(a.lastConf, now),
+    stamp(a.lastPing, now),
     a.isManaged === undefined ? undefined : a.isManaged ? 'yes' : 'no',
     a.tag,
   ],
@@ -73,13 +73,13 @@ export function agentVerdict(c: AgentCheckView, now: Date): string {
   return `${parts.join('; ')}; state ${c.agent.stateName ?? '—'}`;
 }
 
-export const reconciledColumns = ['hostname', 'state', 'last conf', 'last ping', 'verdict'];
+export const reconciledColumns = ['hostname', 'state', utc('last conf'), utc('last ping'), 'verdict'];
 
 export const reconciledRow = (c: AgentCheckView, now: Date) => [
   c.agent.hostname,
   c.agent.stateName,
-  age(c.agent.lastConf, now),
-  age(c.agent.lastPing, now),
+  stamp(c.agent.lastConf, now),
+  stamp(c.agent.lastPing, now),
   agentVerdict(c, now),
 ];
 
@@ -197,13 +197,13 @@ export const hostAddress = (h: Pick<Host, 'hostname' | 'port'>) =>
   h.port !== undefined ? `${h.hostname ?? '?'}:${h.port}` : h.hostname;
 
 export const hostList: ListView<Host> = {
-  columns: ['hostId', 'host', 'type', 'replica set', 'last ping'],
+  columns: ['hostId', 'host', 'type', 'replica set', utc('last ping')],
   row: (h: Host, now: Date) => [
     h.id,
     hostAddress(h),
     h.typeName,
     h.replicaSetName,
-    age((h as Record<string, unknown>).lastPing, now),
+    stamp((h as Record<string, unknown>).lastPing, now),
   ],
 };
 

@@ -9,11 +9,11 @@ import {
   recordAnswer,
   type ToolAnswer,
 } from '../answers.js';
-import { age, when } from '../markdown.js';
+import { stamp, utc, when } from '../markdown.js';
 import { redact } from '../redact.js';
 
 /** Who caused it: a person's username, or an API key's public key. */
-export const eventColumns = ['eventId', 'time', 'type', 'who', 'target', 'what changed', 'alertId'];
+export const eventColumns = ['eventId', utc('time'), 'type', 'who', 'target', 'what changed', 'alertId'];
 
 /**
  * Names of what events are about, learned for one answer: an alert configuration by its condition in words, a
@@ -34,7 +34,7 @@ export function eventRow(
 ): unknown[] {
   return [
     e.id,
-    age(e.created, now),
+    stamp(e.created, now),
     e.eventTypeName,
     eventWho(e, names),
     eventTarget(e, targets),

@@ -3,7 +3,7 @@ import type { MaintenanceWindow } from '../../api/types.js';
 import { cell, named } from '../../untrusted.js';
 import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
 import type { Preview } from '../consent.js';
-import { when } from '../markdown.js';
+import { stamp, utc, when } from '../markdown.js';
 
 export function windowState(w: MaintenanceWindow, now: Date): string {
   const t = now.getTime();
@@ -34,12 +34,12 @@ export function windowCurrent(w: MaintenanceWindow, now: Date): Record<string, u
 }
 
 export const windowList: ListView<MaintenanceWindow> = {
-  columns: ['windowId', 'state', 'start', 'end', 'alert types', 'description'],
+  columns: ['windowId', 'state', utc('start'), utc('end'), 'alert types', 'description'],
   row: (w: MaintenanceWindow, now: Date) => [
     w.id,
     windowState(w, now),
-    when(w.startDate, now),
-    when(w.endDate, now),
+    stamp(w.startDate, now),
+    stamp(w.endDate, now),
     (w.alertTypeNames ?? []).join(', '),
     w.description,
   ],
@@ -47,8 +47,8 @@ export const windowList: ListView<MaintenanceWindow> = {
 
 /** The windows in force next to a triage: which, until when, what they mute. */
 export const windowInForceList: ListView<MaintenanceWindow> = {
-  columns: ['windowId', 'ends', 'mutes', 'description'],
-  row: (w, now) => [w.id, when(w.endDate, now), (w.alertTypeNames ?? []).join(', '), w.description],
+  columns: ['windowId', utc('ends'), 'mutes', 'description'],
+  row: (w, now) => [w.id, stamp(w.endDate, now), (w.alertTypeNames ?? []).join(', '), w.description],
 };
 
 /** What each alert type a window mutes covers, in words (alert types are categories of event types). */
