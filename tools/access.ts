@@ -98,7 +98,7 @@ export const createUser = defineTool({
   name: 'create_user',
   title: 'Create a user',
   description:
-    'Creates a user with organization or project roles (sent as invitations). Use to add someone; on a fresh installation use create_first_user.',
+    'Creates a user with organization or project roles (sent as invitations). Use to add someone; fresh installation: create_first_user.',
   // A new account is a grant of access (with roles or without), so it needs consent like a role change.
   kind: 'destructive',
   checkWith: 'list_global_events',
@@ -167,7 +167,7 @@ export const getUserAccessList = defineTool({
   name: 'get_user_access_list',
   title: "Get a user's IP access list",
   description:
-    "Lists the IP ranges allowed for the calling key's own user. Use when calls fail with IP_ADDRESS_NOT_ON_ACCESS_LIST.",
+    "IP ranges allowed for the calling key's own user. Use when calls fail with IP_ADDRESS_NOT_ON_ACCESS_LIST.",
   kind: 'read',
   input: { userId: ids.user, ...page },
   output: listOutput,
@@ -288,7 +288,7 @@ export const findUser = defineTool({
   name: 'find_user',
   title: 'Find a user',
   description:
-    "Finds people by part of a name, username or email (query), by username or userId, or a project's members, with roles by project. Use before update_user_roles.",
+    "Finds people by part of a name, username or email (query), by username or userId, or a project's members, with roles. Use before update_user_roles.",
   kind: 'read',
   input: {
     query: text('query', 100).optional().describe('Part of a name, username or email'),
@@ -341,7 +341,7 @@ export const createOrgApiKey = defineTool({
   name: 'create_org_api_key',
   title: 'Create an organization API key',
   description:
-    'Mints an organization API key with organization roles; its private key goes to a file. Use only when asked; for one project use create_project_api_key.',
+    'Mints an organization API key with organization roles; its private key goes to a file. Use only when asked; one project: create_project_api_key.',
   kind: 'destructive',
   checkWith: 'list_global_events',
   input: {

@@ -23,7 +23,7 @@ import { BEYOND, defineTool, listOutput, pageQuery, recordOutput } from '../src/
 export const listGlobalAlertConfigs = defineTool({
   name: 'list_global_alert_configs',
   title: 'List global alert configurations',
-  description: `Lists installation-wide alert configurations. Use for globalAlertConfigId values. ${BEYOND}`,
+  description: `Installation-wide alert configurations. Use for globalAlertConfigId values. ${BEYOND}`,
   kind: 'read',
   input: { ...page },
   output: listOutput,
@@ -46,7 +46,7 @@ export const listAlertConfigs = defineTool({
   name: 'list_alert_configs',
   title: 'List alert configurations',
   description:
-    "Lists a project's alert configurations: event type, enabled, condition, targets. Use for alertConfigId values.",
+    "A project's alert configurations: event type, enabled, condition, targets. Use for alertConfigIds.",
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -98,7 +98,7 @@ export const listOpenAlertsForConfig = defineTool({
   name: 'list_open_alerts_for_config',
   title: 'List open alerts of an alert configuration',
   description:
-    'Lists the open alerts of one alert configuration: status, age, host, value, acknowledgement. For a whole project use list_open_alerts.',
+    'Open alerts of one alert configuration: status, age, host, value, acknowledgement. For a whole project use list_open_alerts.',
   kind: 'read',
   input: { projectId: ids.project.optional(), alertConfigId: ids.alertConfig, ...page },
   output: listOutput,
@@ -127,7 +127,7 @@ export const listMatcherFieldNames = defineTool({
   name: 'list_matcher_field_names',
   title: 'List matcher field names',
   description:
-    'Lists the field names alert-configuration matchers accept (e.g. HOSTNAME, REPLICA_SET_NAME). Rarely needed.',
+    'Field names alert-configuration matchers accept (e.g. HOSTNAME, REPLICA_SET_NAME). Rarely needed.',
   kind: 'read',
   input: {},
   output: { fieldNames: z.array(z.string()) },
@@ -174,7 +174,7 @@ export const listOpenGlobalAlertsForConfig = defineTool({
   name: 'list_open_global_alerts_for_config',
   title: 'List open alerts of a global alert configuration',
   description:
-    'Lists the open alerts of one global alert configuration (needs a global key). Use after list_global_alert_configs.',
+    'Open alerts of one global alert configuration (needs a global key). Use after list_global_alert_configs.',
   kind: 'read',
   input: { globalAlertConfigId: ids.globalAlertConfig, ...page },
   output: listOutput,

@@ -25,7 +25,7 @@ export const getAgentLinks = defineTool({
   name: 'get_agent_links',
   title: 'Get links to agent resources',
   description:
-    'Shows which agent lists a project offers. Rarely needed: call list_agents with MONITORING, BACKUP or AUTOMATION.',
+    'Which agent lists a project offers. Rarely needed: list_agents with MONITORING, BACKUP or AUTOMATION.',
   kind: 'read',
   input: { projectId: ids.project.optional() },
   output: {
@@ -81,7 +81,7 @@ export const getDiskPartition = defineTool({
   name: 'get_disk_partition',
   title: 'Get a disk partition',
   description:
-    "Shows one disk partition of a host; without partitionName, lists the host's partitions. Use when a disk alert names a host.",
+    "A host's disk partitions, by name only: the spec gives no size or usage (disk alerts' values do). Rarely needed.",
   kind: 'read',
   input: {
     projectId: ids.project.optional(),

@@ -4,7 +4,6 @@ import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
 import { fetchAll } from '../src/api/paging.js';
 import { loadWindows } from '../src/feeds/alerts.js';
 import { type History, loadHistory } from '../src/feeds/history.js';
-import { hostMatches } from '../src/feeds/names.js';
 import { conditionWords, configName } from '../src/format/views/alerts.js';
 import {
   type EventTargets,
@@ -15,6 +14,7 @@ import {
   noTargets,
 } from '../src/format/views/events.js';
 import { historyAnswer } from '../src/format/views/events-history.js';
+import { hostMatches } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
@@ -29,7 +29,7 @@ const filters = {
   eventType: upTo(typeName('event type names are upper case, e.g. HOST_DOWN'), 20, 'eventType')
     .min(1)
     .optional()
-    .describe('Only these event types, e.g. AUTOMATION_CONFIG_PUBLISHED_AUDIT'),
+    .describe('Only these types, e.g. HOST_DOWN'),
   minDate: isoTime('minDate').optional().describe('Events since this time'),
   maxDate: isoTime('maxDate').optional().describe('Events up to this time'),
   who: text('who', 200).optional().describe('Username or API public key'),
@@ -143,13 +143,13 @@ export const listProjectEvents = defineTool({
   name: 'list_project_events',
   title: 'List project events',
   description:
-    'A project\'s events, newest first: time, type, who, target. Use for "what changed, who did it"; with history, for "did it happen before": outages and alerts as episodes.',
+    'A project\'s events, newest first. Use for "what changed, who did it"; with history, "did it happen before": outages and alerts as episodes.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
     ...filters,
-    history: z.boolean().optional().describe('As episodes: start, end, duration'),
-    includeRaw: z.boolean().optional().describe("Add each event's raw document (large)"),
+    history: z.boolean().optional().describe('As episodes'),
+    includeRaw: z.boolean().optional().describe("Each event's raw document (large)"),
     ...page,
   },
   output: listOutput,
@@ -203,8 +203,7 @@ type EventsRead = { history: History } | (Awaited<ReturnType<typeof searched>> &
 export const getProjectEvent = defineTool({
   name: 'get_project_event',
   title: 'Get a project event',
-  description:
-    'Shows one project event in full: who, from where, its target and the changes it recorded. Use after list_project_events.',
+  description: 'One project event in full: who, from where, target, changes. Use after list_project_events.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -233,7 +232,7 @@ export const listGlobalEvents = defineTool({
   name: 'list_global_events',
   title: 'List global events',
   description:
-    'Lists installation-wide events (organizations, users, settings), newest first; needs a global key. Use for changes outside projects.',
+    'Installation-wide events (organizations, users, settings), newest first; needs a global key. Use for changes outside projects.',
   kind: 'read',
   input: { ...filters, ...page },
   output: listOutput,

@@ -161,7 +161,7 @@ export function checkSettings(type: string, s: Settings): void {
 export const listIntegrations = defineTool({
   name: 'list_integrations',
   title: 'List integrations',
-  description: `Lists a project's integrations, keys masked. Use before put_integration or to see where notifications go. ${BEYOND}`,
+  description: `A project's integrations, keys masked. Use before put_integration or to see where notifications go. ${BEYOND}`,
   kind: 'read',
   input: { projectId: ids.project.optional() },
   output: listOutput,

@@ -7,7 +7,7 @@ import { BEYOND, defineTool, listOutput, pageQuery } from '../src/tool/index.js'
 export const listProjects = defineTool({
   name: 'list_projects',
   title: 'List projects',
-  description: `Lists the projects (groups) this key sees, with their orgId. Use for projectId and orgId values (a default may be set). ${BEYOND}`,
+  description: `The projects (groups) this key sees, with their orgId. Use for projectId and orgId values (a default may be set). ${BEYOND}`,
   kind: 'read',
   input: { ...page },
   output: listOutput,

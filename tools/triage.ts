@@ -82,7 +82,7 @@ export const listOpenAlerts = defineTool({
   name: 'list_open_alerts',
   title: 'List open alerts of a project',
   description:
-    'A project\'s open alerts across all configurations, by cause, with acknowledgement and age. Use for "what is alerting"; with changes: triage_project.',
+    'A project\'s open alerts, by cause, with acknowledgement and age. Use for "what is alerting"; with changes: triage_project.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -123,7 +123,7 @@ export const getAlertConfig = defineTool({
   name: 'get_alert_config',
   title: 'Get an alert configuration',
   description:
-    'Shows one alert configuration in full: condition, matchers, notification targets (keys masked). Use after list_alert_configs.',
+    'One alert configuration in full: condition, matchers, notification targets (keys masked). Use after list_alert_configs.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),

@@ -111,7 +111,7 @@ function checkDates(start: string | undefined, end: string | undefined, now: Dat
 export const listMaintenanceWindows = defineTool({
   name: 'list_maintenance_windows',
   title: 'List maintenance windows',
-  description: `Lists a project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or to explain silenced alerts. ${BEYOND}`,
+  description: `A project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or for silenced alerts. ${BEYOND}`,
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -134,7 +134,7 @@ export const getMaintenanceWindow = defineTool({
   name: 'get_maintenance_window',
   title: 'Get a maintenance window',
   description:
-    'Shows one maintenance window: state, times, muted alert types, description. Use after list_maintenance_windows.',
+    'One maintenance window: state, times, muted alert types, description. Use after list_maintenance_windows.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -152,7 +152,7 @@ export const createMaintenanceWindow = defineTool({
   description: `Mutes alert types project-wide from startDate to endDate. Use for planned work; for one alert, acknowledge_alert. ${BEYOND}`,
   kind: 'write',
   maxKind: 'destructive',
-  asksWhen: 'if it would silence paging alerts',
+  asksWhen: 'if it silences paging alerts',
   checkWith: 'list_maintenance_windows',
   input: {
     projectId: ids.project.optional(),
@@ -191,7 +191,7 @@ export const updateMaintenanceWindow = defineTool({
     'Moves, extends or shortens a maintenance window, or changes what it mutes. Use to adjust planned work.',
   kind: 'write',
   maxKind: 'destructive',
-  asksWhen: 'if it would silence paging alerts longer or more',
+  asksWhen: 'if it silences more paging alerts',
   checkWith: 'get_maintenance_window',
   idempotent: true,
   input: {

@@ -7,16 +7,15 @@ import { fetchAll } from '../api/paging.js';
 import {
   agentSilent,
   agentTypeOfAlert,
+  hostMatches,
   isOpen,
   lastHeard,
   type SilenceThreshold,
   silenceThreshold,
 } from '../rules/index.js';
 import { AGENT_TYPES, type AgentType } from '../vocabulary/index.js';
-import { hostMatches } from './names.js';
 
 const MAX_AGENTS = 2_000;
-
 
 export interface AgentDownAlert {
   alert: Alert;

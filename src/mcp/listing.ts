@@ -3,6 +3,7 @@
 // hidden by a setting as a note naming the setting; in dynamic mode the discovery tools, whose enable_toolset
 // turns notes into tools. tools/list is answered here from listings built once per process.
 import type { McpServer, Tool } from '@modelcontextprotocol/server';
+import { type ConsentSettings, describedAs } from '../policy/consent.js';
 import {
   ALL,
   type ClientSets,
@@ -15,7 +16,6 @@ import {
   type Toolsets,
   toolsetOf,
 } from '../policy/toolsets.js';
-import { type ConsentSettings, describedAs } from '../policy/consent.js';
 import type { AnyTool } from '../tool/index.js';
 import { withApp } from './apps.js';
 import type { ServerDeps } from './deps.js';

@@ -5,9 +5,9 @@
 // [{name, value}] pairs), no length keywords (lengths are checked in code), no exclusive bounds.
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { type ConsentSettings, describedAs } from '../policy/consent.js';
 import type { AnyTool, ToolKind } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
-import { type ConsentSettings, describedAs } from '../policy/consent.js';
 
 const bounded = (what: string, max: number) =>
   z.string().refine((s) => s.length <= max, { message: `${what} must be at most ${max} characters` });

@@ -4,7 +4,7 @@
 // may decide is the decision point's (src/policy/decide.ts), asked once, here, for every channel.
 import { freshReads } from '../api/cache.js';
 import { ApiError } from '../api/errors.js';
-import { findHosts, HOST_ID, resolveHost } from '../feeds/names.js';
+import { findHosts, resolveHost } from '../feeds/names.js';
 import {
   declinedAnswer,
   executedAnswer,
@@ -13,6 +13,7 @@ import {
   stillPending,
   uncertainAdvice,
 } from '../format/consent.js';
+import { HOST_ID } from '../rules/index.js';
 import type { AnyTool, FormatContext, ToolAnswer, ToolContext } from '../tool/index.js';
 import { type CallArgs, ToolInputError, withDefaults } from '../tool/index.js';
 import type { AuditEntry } from './audit.js';

@@ -2,7 +2,8 @@
 // name, with or without domain or port; an ambiguous name is refused with its candidates.
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
-import { hostMatches, nearNames, resolveHost } from '../../src/feeds/names.js';
+import { resolveHost } from '../../src/feeds/names.js';
+import { hostMatches, nearNames } from '../../src/rules/index.js';
 import { ToolInputError } from '../../src/tool/index.js';
 
 const h = { id: '9e941b31c54e1f7fb84d7a6a055fb5f4', hostname: 'db-prod-06.example.internal', port: 27017 };

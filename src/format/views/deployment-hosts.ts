@@ -1,6 +1,7 @@
 // "Where is db-prod-06?" as a person reads it: each host the name matches — its project, replica set or
 // shard, role, last ping and state — and, when none matched, what was searched and the names near it.
 import type { Alert, Host } from '../../api/types.js';
+import { type HostFields, hostState } from '../../rules/index.js';
 import { cell } from '../../untrusted.js';
 import type { FormatContext, ToolAnswer } from '../answers.js';
 import { plural, stamp, table, utc } from '../markdown.js';
@@ -21,21 +22,19 @@ export interface WhereView {
   }>;
 }
 
-const PING_FRESH_MS = 10 * 60_000;
-
-/**
- * A host's state: down since its oldest open host-down alert (its role then is the last it reported), else
- * pinging when heard from within ten minutes, else silent since its last ping.
- */
-export function hostState(h: Host, alerts: Alert[], now: Date): string {
-  const down = alerts
-    .filter((a) => a.eventTypeName === 'HOST_DOWN' && a.created)
-    .sort((a, b) => Date.parse(a.created ?? '') - Date.parse(b.created ?? ''))[0];
-  if (down) return `DOWN since ${stamp(down.created, now)}; role last known`;
-  const ping = (h as Record<string, unknown>).lastPing;
-  const at = typeof ping === 'string' ? Date.parse(ping) : Number.NaN;
-  if (Number.isNaN(at)) return 'not known (no last ping)';
-  return now.getTime() - at <= PING_FRESH_MS ? 'pinging' : `silent since ${stamp(ping, now)}`;
+/** A host's state in words (the rule: src/rules/hosts.ts), its disagreeing records both named. */
+export function stateWords(h: Host, alerts: Alert[], now: Date): string {
+  const st = hostState(h as HostFields, alerts, now);
+  switch (st.state) {
+    case 'down':
+      return `DOWN since ${stamp(st.downSince, now) ?? '?'}; role last known`;
+    case 'disputed':
+      return `disputed: pinged ${stamp(st.lastPing, now)}, yet HOST_DOWN alert ${st.downAlertId} is open`;
+    case 'pinging':
+      return 'pinging';
+    default:
+      return 'not known (no last ping)';
+  }
 }
 
 const columns = [
@@ -82,7 +81,7 @@ export function whereAnswer(s: WhereView, f: FormatContext): ToolAnswer {
     w.host.typeName,
     group(w.host),
     stamp((w.host as Record<string, unknown>).lastPing, f.now),
-    hostState(w.host, w.alerts, f.now),
+    stateWords(w.host, w.alerts, f.now),
     w.alertsError ? 'not read' : w.alerts.map((a) => `${alertWhat(a)} (${a.id})`).join('; ') || 'none',
   ]);
   const lines = [
@@ -105,7 +104,7 @@ export function whereAnswer(s: WhereView, f: FormatContext): ToolAnswer {
         port: w.host.port,
         role: w.host.typeName,
         group: group(w.host),
-        state: hostState(w.host, w.alerts, f.now),
+        state: stateWords(w.host, w.alerts, f.now),
         openAlerts: w.alerts.map((a) => ({ alertId: a.id, what: alertWhat(a) })),
       })),
     },
