@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
-import { loadOpenAlerts } from '../src/feeds/alerts.js';
+import { loadOpenAlerts, loadWindows } from '../src/feeds/alerts.js';
 import { listAnswer } from '../src/format/answers.js';
 import { alertWhat, alertWhere, conditionWords } from '../src/format/views/alerts.js';
 import {
@@ -17,7 +17,7 @@ import {
   windowUpdatedAnswer,
   windowUpdatePreview,
 } from '../src/format/views/windows.js';
-import { alertTypeOf, pagingServices, windowState } from '../src/rules/index.js';
+import { alertTypeOf, pagingServices, windowNeighbours, windowState } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   BEYOND,
@@ -96,6 +96,19 @@ async function whatGoesQuiet(ctx: ToolContext, projectId: string, types: string[
   };
 }
 
+/** The project's windows that overlap this span or adjoin it (none when the list cannot be read). */
+async function nextTo(
+  ctx: ToolContext,
+  projectId: string,
+  span: { id?: string; startDate?: string; endDate?: string },
+) {
+  const windows = await loadWindows(ctx.api, projectId, ctx.signal).catch((e: unknown) => {
+    if (ctx.signal.aborted) throw e;
+    return null;
+  });
+  return windowNeighbours(span, windows ?? []);
+}
+
 /** Silencing pages is a risk whatever the verb: such a window asks the person first (their own consent). */
 const pagingRisk = (p: Preview) => (Number(p.proposed?.pagesSilenced ?? 0) > 0 ? 'destructive' : 'write');
 
@@ -123,7 +136,7 @@ export const listMaintenanceWindows = defineTool({
       {
         title: `Maintenance windows of project ${f.names.project(args.projectId)}`,
         ...windowList,
-        next: 'update_maintenance_window or delete_maintenance_window with a windowId',
+        next: 'update_maintenance_window or delete_maintenance_window with a maintenanceWindowId',
         empty: 'No active or upcoming maintenance windows. create_maintenance_window adds one.',
       },
       f,
@@ -166,11 +179,14 @@ export const createMaintenanceWindow = defineTool({
   kindFromPreview: pagingRisk,
   preview: async (ctx, args) => {
     const now = ctx.now();
-    const quiet = await whatGoesQuiet(ctx, args.projectId, args.alertTypeNames);
-    return windowCreatePreview(args, quiet, ctx.names.project(args.projectId), now);
+    const [quiet, next] = await Promise.all([
+      whatGoesQuiet(ctx, args.projectId, args.alertTypeNames),
+      nextTo(ctx, args.projectId, args),
+    ]);
+    return windowCreatePreview(args, quiet, ctx.names.project(args.projectId), now, next);
   },
-  run: (ctx, args) => {
-    return ctx.api.maintenanceWindows.create(
+  run: async (ctx, args) => {
+    const w = await ctx.api.maintenanceWindows.create(
       args.projectId,
       {
         startDate: args.startDate,
@@ -180,8 +196,9 @@ export const createMaintenanceWindow = defineTool({
       },
       ctx.req,
     );
+    return { w, next: await nextTo(ctx, args.projectId, w) };
   },
-  format: (w, _args, f) => windowCreatedAnswer(w, f),
+  format: ({ w, next }, _args, f) => windowCreatedAnswer(w, f, next),
 });
 
 export const updateMaintenanceWindow = defineTool({
@@ -217,7 +234,10 @@ export const updateMaintenanceWindow = defineTool({
       );
     const now = ctx.now();
     const types = body.alertTypeNames ?? w.alertTypeNames ?? [];
-    const quiet = await whatGoesQuiet(ctx, projectId, types);
+    const [quiet, next] = await Promise.all([
+      whatGoesQuiet(ctx, projectId, types),
+      nextTo(ctx, projectId, { id: w.id, startDate: start, endDate: end }),
+    ]);
     // Widening: new types, an earlier start or a later end. Pages it silences that it did not before, or
     // silences for longer, ask first; narrowing never does.
     const oldTypes = w.alertTypeNames ?? [];
@@ -225,11 +245,18 @@ export const updateMaintenanceWindow = defineTool({
     const widens =
       types.some((t) => !oldTypes.includes(t)) || later(end, w.endDate) || later(w.startDate, start);
     const change = { ...args, body, start, end, types, widens };
-    return windowUpdatePreview(w, change, quiet, ctx.names.project(projectId), now);
+    return windowUpdatePreview(w, change, quiet, ctx.names.project(projectId), now, next);
   },
-  run: (ctx, args) =>
-    ctx.api.maintenanceWindows.update(args.projectId, args.maintenanceWindowId, updateBody(args), ctx.req),
-  format: (w, args, f) => windowUpdatedAnswer(w, args.maintenanceWindowId, f),
+  run: async (ctx, args) => {
+    const w = await ctx.api.maintenanceWindows.update(
+      args.projectId,
+      args.maintenanceWindowId,
+      updateBody(args),
+      ctx.req,
+    );
+    return { w, next: await nextTo(ctx, args.projectId, { ...w, id: args.maintenanceWindowId }) };
+  },
+  format: ({ w, next }, args, f) => windowUpdatedAnswer(w, args.maintenanceWindowId, f, next),
 });
 
 type WindowUpdate = { startDate?: string; endDate?: string; alertTypeNames?: string[]; description?: string };

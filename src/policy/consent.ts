@@ -76,6 +76,13 @@ export function consentNote(tool: AnyTool, s: ConsentSettings): string | undefin
   return why ? `${ask} An approver, not the asker, decides (${why}).` : ask;
 }
 
+/** Why a change ran without asking anyone, from the same rules that let it (its answer says so). */
+export function unaskedWhy(tool: AnyTool, confirm: ConfirmPolicy): string {
+  if (confirm === 'never') return 'DBOPS_CONFIRM=never applies every change at once';
+  if (tool.asksWhen) return `it asks first only ${tool.asksWhen}, and this one does not`;
+  return `DBOPS_CONFIRM=${confirm} asks first only for destructive changes, and this one is not`;
+}
+
 /** A tool's description as listed under these settings. */
 export const describedAs = (tool: AnyTool, s: ConsentSettings) =>
   [tool.description, consentNote(tool, s)].filter(Boolean).join(' ');

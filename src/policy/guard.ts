@@ -30,7 +30,7 @@ import type {
   Outcome,
   Write,
 } from './channels/types.js';
-import { kindOf, needsConsent } from './consent.js';
+import { kindOf, needsConsent, unaskedWhy } from './consent.js';
 import { createDecisionPoint } from './decide.js';
 
 export type {
@@ -127,7 +127,11 @@ async function guarded(
     tool.kindFromPreview && tool.preview && !needsConsent(kind, c) && needsConsent('destructive', c)
       ? tool.kindFromPreview(await previewOnce(), args)
       : kind;
-  if (!needsConsent(risk, c)) return executeAudited(tool, args, ctx, f, write, 'none');
+  if (!needsConsent(risk, c)) {
+    const quiet = preview && (await preview).quiet;
+    const unasked = { why: unaskedWhy(tool, c), ...(quiet ? { quiet } : {}) };
+    return executeAudited(tool, args, ctx, f, write, 'none', undefined, undefined, unasked);
+  }
 
   const decisions = decisionsOf(deps);
   const secondPerson = decisions.secondPerson(tool.name);
@@ -269,12 +273,13 @@ async function executeAudited(
   channel: string,
   approver?: string,
   approvalId?: string,
+  unasked?: { why: string; quiet?: string[] },
 ): Promise<ToolAnswer> {
   const decided = { channel, ...(approver ? { approver } : {}), ...(approvalId ? { approvalId } : {}) };
   try {
     const answer = await execute(tool, args, ctx, f);
     await write({ tool: tool.name, args, outcome: 'executed', ...decided });
-    return executedAnswer(answer);
+    return executedAnswer(answer, unasked);
   } catch (e) {
     const status = (e as { status?: number }).status;
     const unknown = mayHaveApplied(e);

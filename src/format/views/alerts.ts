@@ -149,11 +149,14 @@ export function groupNotes(g: AlertGroup, now: Date): string[] {
  * table's header costs more than it saves under three rows).
  */
 export function groupTable(g: AlertGroup, now: Date, max: number, names: NameBook = idsOnly): string {
-  const rows = g.alerts.slice(0, Math.max(0, max)).map((a) => groupRow(a, now, names));
+  const first = g.alerts.slice(0, Math.max(0, max));
+  const rows = first.map((a) => groupRow(a, now, names));
   if (rows.length > 2) return table(groupColumns, rows);
   return rows
-    .map((row) => {
-      const [id, since, where, value, acked] = row.map((v) => cell(v ?? '—'));
+    .map((row, i) => {
+      const [id, , where, value, acked] = row.map((v) => cell(v ?? '—'));
+      // Outside a table no header says the zone: the time says it itself.
+      const since = cell(when(first[i]?.created, now) ?? '—');
       const shown = value === '—' ? '' : `, value ${value}`;
       // Not acknowledged is the usual case, and the cause's heading counts the acknowledged ones.
       return `- alertId ${id}: since ${since} on ${where}${shown}${acked === 'no' ? '' : `, acknowledged ${acked}`}`;

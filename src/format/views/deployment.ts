@@ -228,10 +228,16 @@ export function partitionsAnswer(
   const names = partitions.map((p) => String(p.partitionName ?? '?'));
   const body = names.length ? f.fence.wrap(names.join(', ')) : 'No partitions reported.';
   return {
-    text: `# Disk partitions of host ${f.names.host(hostId)} — ${total}\n${body}\nNext: get_disk_partition with a partitionName.`,
-    structured: { partitions: names },
+    text: `# Disk partitions of host ${f.names.host(hostId)} — ${total}\n${body}\n${PARTITION_NAME_ONLY}\nNext: ${DISK_USAGE_NEXT}.`,
+    structured: { partitions: names, note: PARTITION_NAME_ONLY },
   };
 }
+
+/** The honest dead end: what the spec's disk endpoints give, and where disk usage is instead. */
+export const PARTITION_NAME_ONLY =
+  "The spec gives a partition's name only, no size or usage: disk usage comes from disk alerts' values.";
+const DISK_USAGE_NEXT =
+  "list_open_alerts for disk alerts' values (usage now); list_project_events with target and history=true for past disk episodes";
 
 /** One disk partition: the spec names only partitionName; servers add more, so every plain field they send. */
 export const partitionAnswer = (d: DiskPartition, partitionName: string, hostId: string, f: FormatContext) =>
@@ -243,6 +249,7 @@ export const partitionAnswer = (d: DiskPartition, partitionName: string, hostId:
         .filter(([k, v]) => k !== 'links' && (v === null || typeof v !== 'object'))
         .map(([k, v]) => [k, v] as [string, unknown]),
     f,
+    `${DISK_USAGE_NEXT}. ${PARTITION_NAME_ONLY.replace(/\.$/, '')}`,
   );
 
 /** The agents of a project reconciled with their open agent-down alerts (src/feeds/agents.ts), as drawn. */
