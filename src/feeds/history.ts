@@ -1,7 +1,7 @@
 // A project's history for "did it happen before": its outage events and its alerts, open (the global
 // configurations' too) and closed (the field's `?status=CLOSED`, beyond the spec), read and paired into
 // episodes by the rule (src/rules/history.ts), by host when one is given as a person types it.
-import type { Alert, ApiClient, ApiEvent } from '../api/client.js';
+import type { Alert, ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { fetchAll } from '../api/paging.js';
 import { alertEpisodes, type Episode, foldedInto, hostMatches, PAIRS, pairEvents } from '../rules/index.js';

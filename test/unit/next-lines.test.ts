@@ -22,8 +22,8 @@ const nextLines = (text: string) =>
     .split('\n')
     .filter((l) => l.startsWith('Next: '));
 
-/** What is wrong with one Next: line, "" when nothing. */
-export function problems(line: string): string[] {
+/** What is wrong with one Next: line (none when nothing). */
+function problems(line: string): string[] {
   const out: string[] = [];
   // Each call is a clause: "tool … ; tool …" or "tool …, tool …".
   const clauses = line.slice(6).split(/;|, (?=[a-z]+_[a-z_]+)|\bor (?=[a-z]+_[a-z_]+)/);
