@@ -205,7 +205,7 @@ describe('the tool catalog', () => {
 
   it('fits the whole tools/list payload in under 43 KB (35 tools)', () => {
     // The same entries the server's tools/list handler answers with, measured in UTF-8 bytes as sent.
-    const listings = catalog.map(listingOf);
+    const listings = catalog.map((t) => listingOf(t));
     const size = Buffer.byteLength(JSON.stringify({ tools: listings }));
     const part = (pick: (l: (typeof listings)[number]) => unknown) =>
       listings.reduce((n, l) => n + Buffer.byteLength(JSON.stringify(pick(l)) ?? ''), 0);
