@@ -60,6 +60,7 @@ export function redactPreview(p: Preview): Preview {
     ...(p.notes ? { notes: [...p.notes] } : {}),
     ...(p.proposed ? { proposed: redact(p.proposed) } : {}),
     ...(p.names ? { names: { ...p.names } } : {}),
+    ...(p.quiet ? { quiet: [...p.quiet] } : {}),
   };
 }
 

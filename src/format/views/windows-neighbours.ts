@@ -2,7 +2,7 @@
 // project-wide, so a person planning one wants the one that starts an hour later named), and what went quiet
 // when a window was made without asking.
 import type { MaintenanceWindow } from '../../api/types.js';
-import { age, stamp } from '../markdown.js';
+import { age, when } from '../markdown.js';
 import { windowCalled } from './alerts.js';
 
 /** A neighbour as the rule finds it (src/rules/windows.ts windowNeighbours). */
@@ -15,7 +15,7 @@ export interface NeighbourView {
 const gap = (ms: number, now: Date) =>
   ms === 0 ? 'right' : (age(new Date(now.getTime() - ms).toISOString(), now) ?? '').replace(/ ago$/, '');
 
-/** "Next to it in this project: window `Index rebuild` (id) starts 1 h after it ends (2026-… → …; mutes HOST)." */
+/** "- "Index rebuild" starts 1 h after it ends: from 2026-… UTC (in 1 d) to …, mutes HOST", one per neighbour. */
 export function neighbourLines(ns: readonly NeighbourView[], now: Date): string[] {
   if (!ns.length) return [];
   const lines = ns.map(({ window: w, relation, gapMs }) => {
@@ -25,7 +25,7 @@ export function neighbourLines(ns: readonly NeighbourView[], now: Date): string[
         : relation === 'after'
           ? `starts ${gap(gapMs, now)} after it ends`
           : `ends ${gap(gapMs, now)} before it starts`;
-    return `- ${windowCalled(w)} ${how} (${stamp(w.startDate, now)} → ${stamp(w.endDate, now)} UTC; mutes ${(w.alertTypeNames ?? []).join(', ') || '—'})`;
+    return `- ${windowCalled(w)} ${how}: from ${when(w.startDate, now)} to ${when(w.endDate, now)}, mutes ${(w.alertTypeNames ?? []).join(', ') || '—'}`;
   });
   return [`Next to it in this project (${ns.length}):`, ...lines];
 }
