@@ -37,7 +37,7 @@ describe('a window made without asking', () => {
     expect(r.text).toMatch(/Goes quiet while it is in force: /);
     expect(r.text).toContain(`"${next.description}" starts 1 h after it ends`);
     const nextTo = (
-      r.structured?.result as { nextTo: Array<{ maintenanceWindowId: string; relation: string }> }
+      r.structured!.result as { nextTo: Array<{ maintenanceWindowId: string; relation: string }> }
     ).nextTo;
     expect(nextTo).toContainEqual(
       expect.objectContaining({ maintenanceWindowId: next.id, relation: 'after' }),
