@@ -88,7 +88,7 @@ export function historyAnswer(
   if (left > 0 && shown.length) lines.push(`${left} more — call again with pageNum=${q.pageNum + 1}.`);
   lines.push(
     `Paired: ${h.pairs.join('; ')}; an agent's return without an UP event is its agent-down alert closing; alerts opened → closed (status CLOSED), an outage's own alert folded into it. Event names are not in the spec: these are the names servers write.`,
-    `Read ${h.events.read === h.events.of ? `all ${h.events.read}` : `the newest ${h.events.read} of ${h.events.of}`} outage events the platform keeps${range(of, f.now)}, and ${plural(h.alerts.read, 'alert')}.${h.alerts.closedUnread ? ` Closed alerts not readable here (${cell(h.alerts.closedUnread, 160)}).` : ''}`,
+    `Read ${h.events.read === h.events.of ? `all ${h.events.read}` : `the newest ${h.events.read} of ${h.events.of}`} outage events of the project the platform keeps${range(of, f.now)}, and ${plural(h.alerts.read, 'alert')}.${h.alerts.closedUnread ? ` Closed alerts not readable here (${cell(h.alerts.closedUnread, 160)}).` : ''}`,
     'Next: list_project_events with the same target and no history for the events themselves.',
   );
   return {
