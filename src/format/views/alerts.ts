@@ -155,8 +155,8 @@ export function groupTable(g: AlertGroup, now: Date, max: number, names: NameBoo
   return rows
     .map((row, i) => {
       const [id, , where, value, acked] = row.map((v) => cell(v ?? '—'));
-      // Outside a table no header says the zone: the time says it itself.
-      const since = cell(when(first[i]?.created, now) ?? '—');
+      // A line, not a table: the age alone keeps a triage within its budget (tables give the time too).
+      const since = cell(age(first[i]?.created, now) ?? '—');
       const shown = value === '—' ? '' : `, value ${value}`;
       // Not acknowledged is the usual case, and the cause's heading counts the acknowledged ones.
       return `- alertId ${id}: since ${since} on ${where}${shown}${acked === 'no' ? '' : `, acknowledged ${acked}`}`;
