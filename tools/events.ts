@@ -4,6 +4,7 @@ import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
 import { fetchAll } from '../src/api/paging.js';
 import { loadWindows } from '../src/feeds/alerts.js';
 import { type History, loadHistory } from '../src/feeds/history.js';
+import { findHosts } from '../src/feeds/names.js';
 import { conditionWords, configName } from '../src/format/views/alerts.js';
 import {
   type EventTargets,
@@ -183,7 +184,16 @@ export const listProjectEvents = defineTool({
         targets,
       ),
     );
-    return { ...page, targets: await targetsP };
+    // Nothing matched: if a host was meant, the names near what was typed (the resolver's).
+    const near =
+      args.target && page.totalCount === 0
+        ? (
+            await findHosts(ctx.api, args.target, { projectId: args.projectId, signal: ctx.signal }).catch(
+              () => undefined,
+            )
+          )?.near
+        : undefined;
+    return { ...page, targets: await targetsP, ...(near?.length ? { near } : {}) };
   },
   format: (result, args, f) => {
     if ('history' in result)

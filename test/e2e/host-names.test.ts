@@ -34,6 +34,12 @@ describe('a host by the name a person types', () => {
     expect(r.structured?.totalCount).toBe(0);
   });
 
+  it('a target that matches nothing names the hosts near it', async () => {
+    const r = await t.call('list_project_events', { target: 'db-prdo-06' });
+    expect(r.structured?.totalCount).toBe(0);
+    expect(r.text).toContain('near names: db-prod-06');
+  });
+
   it('"where is it?" is one call: project, replica set, role, state, open alerts', async () => {
     const h = host('db-prod-06');
     const r = await t.call('list_hosts', { host: 'db-prod-06' });

@@ -71,8 +71,12 @@ describe('on call, on the demo world', () => {
   it('is the monitoring agent running? — db-prod-01 pings; db-prod-04 silent 45 min', async () => {
     const r = await t.call('list_agents', { projectId: project('payments-prod'), agentType: 'MONITORING' });
     expect(r.isError, r.text).toBe(false);
-    expect(r.text).toMatch(/db-prod-04\.example\.internal \| STANDBY \| [\d-]+ [\d:]+ \(45 min ago\) \| [\d-]+ [\d:]+ \(45 min ago\)/);
-    expect(r.text).toMatch(/db-prod-01\.example\.internal \| ACTIVE \| [\d-]+ [\d:]+ \(\d+ s ago\) \| [\d-]+ [\d:]+ \(\d+ s ago\)/);
+    expect(r.text).toMatch(
+      /db-prod-04\.example\.internal \| STANDBY \| [\d-]+ [\d:]+ \(45 min ago\) \| [\d-]+ [\d:]+ \(45 min ago\)/,
+    );
+    expect(r.text).toMatch(
+      /db-prod-01\.example\.internal \| ACTIVE \| [\d-]+ [\d:]+ \(\d+ s ago\) \| [\d-]+ [\d:]+ \(\d+ s ago\)/,
+    );
   });
 
   it('why is the deployment stuck? — rs-ledger_2 on db-prod-06 failed to start, its plan, behind goal 57', async () => {

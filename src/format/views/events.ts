@@ -138,13 +138,18 @@ export const newestFirst = (p: Page<ApiEvent>): Page<ApiEvent> => ({
 
 /** A page of events, with how many a who/target search read and whether older ones were left unread. */
 export function eventsAnswer(
-  result: Page<ApiEvent> & { searched?: { read: number; of: number }; targets?: EventTargets },
+  result: Page<ApiEvent> & {
+    searched?: { read: number; of: number };
+    targets?: EventTargets;
+    /** Host names near a target that matched nothing (a typo of a host's name). */
+    near?: string[];
+  },
   q: Required<PageQuery>,
   title: string,
   next: string,
   f: FormatContext,
 ): ToolAnswer {
-  const { searched: s, targets, ...page } = result;
+  const { searched: s, targets, near, ...page } = result;
   const answer = listAnswer(
     newestFirst(page),
     q,
@@ -160,6 +165,10 @@ export function eventsAnswer(
     const note = `Matched who/target over the ${s.read} newest of ${s.of} events${s.read < s.of ? `; older ones were not read: narrow with minDate/maxDate or eventType` : ''}.`;
     answer.text += `\n${note}`;
     answer.structured.searched = { ...s, note };
+  }
+  if (near?.length) {
+    answer.text += `\nNo host of the project is named so either; near names: ${near.join(', ')}.`;
+    answer.structured.near = near;
   }
   return answer;
 }
