@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
 import { fetchAll } from '../src/api/paging.js';
-import { loadWindows } from '../src/feeds/alerts.js';
 import { type History, loadHistory } from '../src/feeds/history.js';
 import { findHosts } from '../src/feeds/names.js';
 import { conditionWords, configName } from '../src/format/views/alerts.js';
@@ -15,6 +14,7 @@ import {
   noTargets,
 } from '../src/format/views/events.js';
 import { historyAnswer } from '../src/format/views/events-history.js';
+import { loadWindows } from '../src/model/index.js';
 import { hostMatches } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {

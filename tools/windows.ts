@@ -2,9 +2,8 @@
 import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
-import { loadOpenAlerts, loadWindows } from '../src/feeds/alerts.js';
 import { listAnswer } from '../src/format/answers.js';
-import { alertWhat, alertWhere, conditionWords } from '../src/format/views/alerts.js';
+import { conditionWords } from '../src/format/views/alerts.js';
 import {
   type Quiet,
   type Silenced,
@@ -17,6 +16,7 @@ import {
   windowUpdatedAnswer,
   windowUpdatePreview,
 } from '../src/format/views/windows.js';
+import { alertWhat, alertWhere, loadOpenAlerts, loadWindows } from '../src/model/index.js';
 import { alertTypeOf, pagingServices, windowNeighbours, windowState } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {

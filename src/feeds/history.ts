@@ -4,8 +4,8 @@
 import type { Alert, ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { fetchAll } from '../api/paging.js';
+import { loadOpenAlerts } from '../model/index.js';
 import { alertEpisodes, type Episode, foldedInto, hostMatches, PAIRS, pairEvents } from '../rules/index.js';
-import { loadOpenAlerts } from './alerts.js';
 
 const MAX_EVENTS = 5_000;
 const MAX_ALERTS = 2_000;

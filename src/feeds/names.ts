@@ -5,10 +5,10 @@
 import type { ApiClient } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
 import type { Alert, Host } from '../api/types.js';
+import { loadOpenAlerts } from '../model/index.js';
 import { HOST_ID, hostMatches, hostName, nearNames } from '../rules/names.js';
 import { ToolInputError } from '../tool/errors.js';
 import { cell } from '../untrusted.js';
-import { loadOpenAlerts } from './alerts.js';
 import { projectChoices } from './lookup.js';
 
 /** A host found, with its project. */

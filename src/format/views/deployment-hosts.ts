@@ -1,11 +1,11 @@
 // "Where is db-prod-06?" as a person reads it: each host the name matches — its project, replica set or
 // shard, role, last ping and state — and, when none matched, what was searched and the names near it.
 import type { Alert, Host } from '../../api/types.js';
+import { alertWhat } from '../../model/index.js';
 import { type HostFields, hostState } from '../../rules/index.js';
 import { cell } from '../../untrusted.js';
 import type { FormatContext, ToolAnswer } from '../answers.js';
 import { plural, stamp, table, utc } from '../markdown.js';
-import { alertWhat } from './alerts.js';
 
 /** The shape of a host search (src/feeds/names.ts) as far as drawing it goes. */
 export interface WhereView {

@@ -2,18 +2,18 @@
 // changed, then what broke: each cause a heading over its alerts), the processes behind the automation goal,
 // the windows in force, and where to go next. The feed (src/feeds/triage.ts) reads; this draws.
 import type { Alert, ApiEvent, AutomationStatus, MaintenanceWindow } from '../../api/types.js';
-import { atGoal, type ChangeKind, changeKind, windowState } from '../../rules/index.js';
+import type { OpenAlerts } from '../../model/index.js';
+import { type AlertGroup, alertWhere } from '../../model/index.js';
+import { atGoal, type ChangeKind, changeKind, failing, windowState } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import type { FormatContext, NameBook, ToolAnswer } from '../answers.js';
 import { age, plural, table, when } from '../markdown.js';
 import { redact } from '../redact.js';
 import {
-  type AlertGroup,
   ackTool,
   alertCounts,
   alertHeadline,
   alertInGroup,
-  alertWhere,
   fallbackNote,
   groupHeading,
   groupNotes,
@@ -23,7 +23,6 @@ import {
 } from './alerts.js';
 import { automationColumns, automationRow, behindWords, stuckWords } from './deployment.js';
 import { changeSummary, eventWho } from './events.js';
-import type { OpenAlerts } from './triage-alerts.js';
 import { windowInForceList } from './windows.js';
 
 export const TRIAGE_SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows'] as const;
@@ -267,15 +266,15 @@ function automationLines(d: Drawing): string[] {
   const { t, f, behind, active } = d;
   const automation = t.automation;
   // The summary names up to two processes with their plan; the table is for errors and for more than that.
-  const failing = behind.filter((p) => p.errorCode || p.errorCodeDescription || p.errorString);
-  if (!automation || !(failing.length || behind.length > 2)) return [];
+  const failingOnes = behind.filter(failing);
+  if (!automation || !(failingOnes.length || behind.length > 2)) return [];
   const rows = behind.map(automationRow);
   const pub = (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
   const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
   const windows = active.map((w) => windowCalled(w, 34));
   // Why each failing one is stuck: its error (what the agent reports and the underlying error), the goal's
   // publish within the window, and a window in force.
-  const detail = failing.map(
+  const detail = failingOnes.map(
     (p) => `- ${stuckWords(p, { goalVersion: automation.goalVersion, published, windows, now: f.now })}`,
   );
   // The table is for more than the summary names; a failing process's line holds its plan and error.
@@ -336,7 +335,7 @@ function triageText(d: Drawing): string {
   ].join('\n');
 }
 
-/** The triage of a project, its causes grouped (src/feeds/alerts.ts) by the tool. */
+/** The triage of a project, its causes grouped (src/model/causes.ts) by the tool. */
 export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext): ToolAnswer {
   const changes = (t.events?.events ?? []).filter((e) => changeKind(e) !== undefined);
   const tl = timeline(changes, groups, t.since, f.names);
