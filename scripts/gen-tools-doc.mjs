@@ -58,7 +58,7 @@ function section(tool) {
     '',
     `**${tool.title}** — kind: \`${maxKindOf(tool)}\`${typeof tool.kind === 'function' ? ' (depends on the arguments)' : ''} — toolset: \`${setOf(tool.name)}\``,
     '',
-    tool.description,
+    listing.description,
     '',
     `Annotations: ${hints}`,
     '',

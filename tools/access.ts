@@ -111,7 +111,7 @@ export const createUser = defineTool({
     roles: [{ groupId: '09c5e5335e3468205c5422b1', roleName: 'GROUP_READ_ONLY' }],
   },
   description:
-    'Creates a user with organization or project roles (sent as invitations). Use to add someone; on a fresh installation use create_first_user.',
+    'Creates a user with organization or project roles (sent as invitations). Use to add someone; fresh installation: create_first_user.',
   // A new account is a grant of access (with roles or without), so it needs consent like a role change.
   kind: 'destructive',
   checkWith: 'list_global_events',
@@ -189,7 +189,7 @@ export const getUserAccessList = defineTool({
   toolset: 'access',
   example: { userId: 'e4967f438ba426f40fb44933' },
   description:
-    "Lists the IP ranges allowed for the calling key's own user. Use when calls fail with IP_ADDRESS_NOT_ON_ACCESS_LIST.",
+    "IP ranges allowed for the calling key's own user. Use when calls fail with IP_ADDRESS_NOT_ON_ACCESS_LIST.",
   kind: 'read',
   input: { userId: ids.user, ...page },
   output: listOutput,
@@ -312,7 +312,7 @@ export const findUser = defineTool({
   toolset: 'access',
   example: { query: 'priya' },
   description:
-    "Finds people by part of a name, username or email (query), by username or userId, or a project's members, with roles by project. Use before update_user_roles.",
+    "Finds people by part of a name, username or email (query), by username or userId, or a project's members, with roles. Use before update_user_roles.",
   kind: 'read',
   input: {
     query: text('query', 100).optional().describe('Part of a name, username or email'),
@@ -367,7 +367,7 @@ export const createOrgApiKey = defineTool({
   toolset: 'access',
   example: { desc: 'CI key', roles: ['ORG_MEMBER'] },
   description:
-    'Mints an organization API key with organization roles; its private key goes to a file. Use only when asked; for one project use create_project_api_key.',
+    'Mints an organization API key with organization roles; its private key goes to a file. Use only when asked; one project: create_project_api_key.',
   kind: 'destructive',
   checkWith: 'list_global_events',
   input: {

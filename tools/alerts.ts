@@ -25,7 +25,7 @@ export const listGlobalAlertConfigs = defineTool({
   title: 'List global alert configurations',
   toolset: 'alerts',
   example: {},
-  description: `Lists installation-wide alert configurations. Use for globalAlertConfigId values.`,
+  description: `Installation-wide alert configurations. Use for globalAlertConfigId values.`,
   beyondSpec: true,
   kind: 'read',
   input: { ...page },
@@ -51,7 +51,7 @@ export const listAlertConfigs = defineTool({
   toolset: 'alerts',
   example: {},
   description:
-    "Lists a project's alert configurations: event type, enabled, condition, targets. Use for alertConfigId values.",
+    "A project's alert configurations: event type, enabled, condition, targets. Use for alertConfigIds.",
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
   output: listOutput,
@@ -78,6 +78,7 @@ export const setAlertConfigEnabled = defineTool({
   description:
     'Enables or disables one alert configuration. Disabling silences its alerts for good; to silence for a time use a maintenance window.',
   kind: (args) => (args.enabled ? 'write' : 'destructive'),
+  asksWhen: 'when disabling',
   checkWith: 'get_alert_config',
   maxKind: 'destructive',
   idempotent: true,
@@ -106,7 +107,7 @@ export const listOpenAlertsForConfig = defineTool({
   toolset: 'alerts',
   example: { alertConfigId: 'f4339b2088e78cc14aa40033' },
   description:
-    'Lists the open alerts of one alert configuration: status, age, host, value, acknowledgement. For a whole project use list_open_alerts.',
+    'Open alerts of one alert configuration: status, age, host, value, acknowledgement. For a whole project use list_open_alerts.',
   kind: 'read',
   input: { projectId: ids.project.optional(), alertConfigId: ids.alertConfig, ...page },
   output: listOutput,
@@ -137,7 +138,7 @@ export const listMatcherFieldNames = defineTool({
   toolset: 'alerts',
   example: {},
   description:
-    'Lists the field names alert-configuration matchers accept (e.g. HOSTNAME, REPLICA_SET_NAME). Rarely needed.',
+    'Field names alert-configuration matchers accept (e.g. HOSTNAME, REPLICA_SET_NAME). Rarely needed.',
   kind: 'read',
   input: {},
   output: { fieldNames: z.array(z.string()) },
@@ -188,7 +189,7 @@ export const listOpenGlobalAlertsForConfig = defineTool({
   toolset: 'alerts',
   example: { globalAlertConfigId: 'fee3632e5fbb12c72c863c81' },
   description:
-    'Lists the open alerts of one global alert configuration (needs a global key). Use after list_global_alert_configs.',
+    'Open alerts of one global alert configuration (needs a global key). Use after list_global_alert_configs.',
   kind: 'read',
   input: { globalAlertConfigId: ids.globalAlertConfig, ...page },
   output: listOutput,

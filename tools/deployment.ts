@@ -1,6 +1,7 @@
 // The deployment toolset: hosts, disk partitions and agent links.
 import { z } from 'zod';
 import type { DiskPartition, Page } from '../src/api/client.js';
+import { whereIs } from '../src/feeds/names.js';
 import { listAnswer } from '../src/format/answers.js';
 import {
   agentLinksAnswer,
@@ -8,7 +9,8 @@ import {
   partitionAnswer,
   partitionsAnswer,
 } from '../src/format/views/deployment.js';
-import { ids, page } from '../src/tool/ids.js';
+import { whereAnswer } from '../src/format/views/deployment-hosts.js';
+import { ids, page, text } from '../src/tool/ids.js';
 import { defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
 import type { AGENT_TYPES } from '../src/vocabulary/index.js';
 
@@ -25,7 +27,7 @@ export const getAgentLinks = defineTool({
   toolset: 'deployment',
   example: {},
   description:
-    'Shows which agent lists a project offers. Rarely needed: call list_agents with MONITORING, BACKUP or AUTOMATION.',
+    'Which agent lists a project offers. Rarely needed: list_agents with MONITORING, BACKUP or AUTOMATION.',
   kind: 'read',
   input: { projectId: ids.project.optional() },
   output: {
@@ -48,24 +50,33 @@ export const listHosts = defineTool({
   title: 'List hosts',
   toolset: 'deployment',
   example: {},
-  description: `Lists a project's hosts (processes): hostId, host, type, replica set, last ping. Use to find a hostId; next get_disk_partition.`,
+  description: `A project's hosts: hostId, type, replica set, last ping. Use host for "where is it?" in every project.`,
   beyondSpec: true,
   kind: 'read',
-  input: { projectId: ids.project.optional(), ...page },
+  input: {
+    projectId: ids.project.optional(),
+    host: text('host', 200).optional().describe('Name or id'),
+    ...page,
+  },
   output: listOutput,
-  run: (ctx, args) => ctx.api.hosts.list(args.projectId, pageQuery(args), ctx.req),
+  run: async (ctx, args) =>
+    args.host
+      ? { where: await whereIs(ctx.api, args.host, ctx.signal) }
+      : ctx.api.hosts.list(args.projectId, pageQuery(args), ctx.req),
   format: (result, args, f) =>
-    listAnswer(
-      result,
-      pageQuery(args),
-      {
-        title: `Hosts of project ${f.names.project(args.projectId)}`,
-        ...hostList,
-        next: 'get_disk_partition with a hostId (without partitionName it lists the partitions)',
-        empty: 'No hosts are monitored in this project.',
-      },
-      f,
-    ),
+    'where' in result
+      ? whereAnswer(result.where, f)
+      : listAnswer(
+          result,
+          pageQuery(args),
+          {
+            title: `Hosts of project ${f.names.project(args.projectId)}`,
+            ...hostList,
+            next: "list_hosts with host for one host's project, role and state; list_project_events with target=<host> and history=true for its outages",
+            empty: 'No hosts are monitored in this project.',
+          },
+          f,
+        ),
 });
 
 const isPage = (d: DiskPartition | Page<DiskPartition>): d is Page<DiskPartition> =>
@@ -77,7 +88,7 @@ export const getDiskPartition = defineTool({
   toolset: 'deployment',
   example: { hostId: '65ea5e02b598edb421f9c685486d0a1b' },
   description:
-    "Shows one disk partition of a host; without partitionName, lists the host's partitions. Use when a disk alert names a host.",
+    "A host's disk partitions, by name only: the spec gives no size or usage (disk alerts' values do). Rarely needed.",
   kind: 'read',
   input: {
     projectId: ids.project.optional(),

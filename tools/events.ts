@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
 import { fetchAll } from '../src/api/paging.js';
+import { type History, loadHistory } from '../src/feeds/history.js';
+import { findHosts } from '../src/feeds/names.js';
 import { conditionWords, configName } from '../src/format/views/alerts.js';
 import {
   type EventTargets,
@@ -11,7 +13,9 @@ import {
   newestFirst,
   noTargets,
 } from '../src/format/views/events.js';
+import { historyAnswer } from '../src/format/views/events-history.js';
 import { loadWindows } from '../src/model/index.js';
+import { hostMatches } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
@@ -26,7 +30,7 @@ const filters = {
   eventType: upTo(typeName('event type names are upper case, e.g. HOST_DOWN'), 20, 'eventType')
     .min(1)
     .optional()
-    .describe('Only these event types, e.g. AUTOMATION_CONFIG_PUBLISHED_AUDIT'),
+    .describe('Only these types, e.g. HOST_DOWN'),
   minDate: isoTime('minDate').optional().describe('Events since this time'),
   maxDate: isoTime('maxDate').optional().describe('Events up to this time'),
   who: text('who', 200).optional().describe('Username or API public key'),
@@ -64,7 +68,10 @@ function matches(e: ApiEvent, q: Search, targets: Targets): boolean {
       e.alertConfigId && targets.raw?.(e.alertConfigId),
       typeof r.maintenanceWindowId === 'string' && targets.window(r.maintenanceWindowId),
     ];
-    if (!about.some((v) => same(v, q.target!)) && !named.some((v) => holds(v, q.target!))) return false;
+    // A host as people type it: short name, with or without domain or port, or its id.
+    const host = hostMatches(q.target, { id: e.hostId, hostname: e.hostname, port: e.port ?? e.Port });
+    if (!host && !about.some((v) => same(v, q.target!)) && !named.some((v) => holds(v, q.target!)))
+      return false;
   }
   return true;
 }
@@ -139,18 +146,28 @@ export const listProjectEvents = defineTool({
   toolset: 'events',
   example: {},
   description:
-    'Lists a project\'s events, newest first: time, type, who, target. Use for "what changed, and who did it"; for open alerts use list_open_alerts.',
+    'A project\'s events, newest first. Use for "what changed, who did it"; with history, "did it happen before": outages and alerts as episodes.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
     ...filters,
-    includeRaw: z.boolean().optional().describe("Add each event's raw document (large)"),
+    history: z.boolean().optional().describe('As episodes'),
+    includeRaw: z.boolean().optional().describe("Each event's raw document (large)"),
     ...page,
   },
   output: listOutput,
   check: checkRange,
-  run: async (ctx, args) => {
+  run: async (ctx, args): Promise<EventsRead> => {
     const { eventType, minDate, maxDate, includeRaw } = args;
+    if (args.history)
+      return {
+        history: await loadHistory(ctx.api, args.projectId, {
+          host: args.target,
+          minDate,
+          maxDate,
+          signal: ctx.signal,
+        }),
+      };
     const keys = ctx.names.learnKeys({ projectId: args.projectId }, ctx.signal);
     // Names first when searching by target (a condition or description may be what was given).
     const targetsP = projectTargets(ctx, args.projectId);
@@ -169,25 +186,38 @@ export const listProjectEvents = defineTool({
         targets,
       ),
     );
-    return { ...page, targets: await targetsP };
+    // Nothing matched: if a host was meant, the names near what was typed (the resolver's).
+    const near =
+      args.target && page.totalCount === 0
+        ? (
+            await findHosts(ctx.api, args.target, { projectId: args.projectId, signal: ctx.signal }).catch(
+              () => undefined,
+            )
+          )?.near
+        : undefined;
+    return { ...page, targets: await targetsP, ...(near?.length ? { near } : {}) };
   },
-  format: (result, args, f) =>
-    eventsAnswer(
+  format: (result, args, f) => {
+    if ('history' in result)
+      return historyAnswer(result.history, pageQuery(args), { ...args, project: args.projectId }, f);
+    return eventsAnswer(
       result,
       pageQuery(args),
       `Events of project ${f.names.project(args.projectId)}`,
       'get_project_event with an eventId for who, from where and what changed',
       f,
-    ),
+    );
+  },
 });
+
+type EventsRead = { history: History } | (Awaited<ReturnType<typeof searched>> & { targets: Targets });
 
 export const getProjectEvent = defineTool({
   name: 'get_project_event',
   title: 'Get a project event',
   toolset: 'events',
   example: { eventId: '533a2ad526c21e76a7735798' },
-  description:
-    'Shows one project event in full: who, from where, its target and the changes it recorded. Use after list_project_events.',
+  description: 'One project event in full: who, from where, target, changes. Use after list_project_events.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -218,7 +248,7 @@ export const listGlobalEvents = defineTool({
   toolset: 'events',
   example: {},
   description:
-    'Lists installation-wide events (organizations, users, settings), newest first; needs a global key. Use for changes outside projects.',
+    'Installation-wide events (organizations, users, settings), newest first; needs a global key. Use for changes outside projects.',
   kind: 'read',
   input: { ...filters, ...page },
   output: listOutput,

@@ -163,7 +163,7 @@ export const listIntegrations = defineTool({
   title: 'List integrations',
   toolset: 'integrations',
   example: {},
-  description: `Lists a project's integrations, keys masked. Use before put_integration or to see where notifications go.`,
+  description: `A project's integrations, keys masked. Use before put_integration or to see where notifications go.`,
   beyondSpec: true,
   kind: 'read',
   input: { projectId: ids.project.optional() },

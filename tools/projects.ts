@@ -9,7 +9,7 @@ export const listProjects = defineTool({
   title: 'List projects',
   toolset: 'projects',
   example: {},
-  description: `Lists the projects (groups) this key sees, with their orgId. Use for projectId and orgId values (a default may be set).`,
+  description: `The projects (groups) this key sees, with their orgId. Use for projectId and orgId values (a default may be set).`,
   beyondSpec: true,
   kind: 'read',
   input: { ...page },

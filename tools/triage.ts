@@ -93,7 +93,7 @@ export const listOpenAlerts = defineTool({
   toolset: 'triage',
   example: {},
   description:
-    'Lists a project\'s open alerts across all configurations, by cause, with acknowledgement and age. Use for "what is alerting"; for changes too use triage_project.',
+    'A project\'s open alerts, by cause, with acknowledgement and age. Use for "what is alerting"; with changes: triage_project.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -136,7 +136,7 @@ export const getAlertConfig = defineTool({
   toolset: 'triage',
   example: { alertConfigId: 'f4339b2088e78cc14aa40033' },
   description:
-    'Shows one alert configuration in full: condition, matchers, notification targets (keys masked). Use after list_alert_configs.',
+    'One alert configuration in full: condition, matchers, notification targets (keys masked). Use after list_alert_configs.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -172,7 +172,7 @@ export const acknowledgeAlert = defineTool({
   toolset: 'triage',
   example: { alertId: '64b0d39ce21367b4cbafb13c', forHours: 2 },
   description:
-    'Acknowledges an open project alert until a time, or unacknowledges it without a time. Use while someone works on the cause; for planned work use a maintenance window.',
+    'Acknowledges a project alert until a time; without one, unacknowledges. Use while someone works on the cause; planned work: a maintenance window.',
   kind: 'write',
   checkWith: 'list_open_alerts',
   idempotent: true,

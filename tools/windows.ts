@@ -16,8 +16,8 @@ import {
   windowUpdatedAnswer,
   windowUpdatePreview,
 } from '../src/format/views/windows.js';
-import { alertWhat, alertWhere, loadOpenAlerts } from '../src/model/index.js';
-import { alertTypeOf, pagingServices, windowState } from '../src/rules/index.js';
+import { alertWhat, alertWhere, loadOpenAlerts, loadWindows } from '../src/model/index.js';
+import { alertTypeOf, pagingServices, windowNeighbours, windowState } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   defineTool,
@@ -95,6 +95,19 @@ async function whatGoesQuiet(ctx: ToolContext, projectId: string, types: string[
   };
 }
 
+/** The project's windows that overlap this span or adjoin it (none when the list cannot be read). */
+async function nextTo(
+  ctx: ToolContext,
+  projectId: string,
+  span: { id?: string; startDate?: string; endDate?: string },
+) {
+  const windows = await loadWindows(ctx.api, projectId, ctx.signal).catch((e: unknown) => {
+    if (ctx.signal.aborted) throw e;
+    return null;
+  });
+  return windowNeighbours(span, windows ?? []);
+}
+
 /** Silencing pages is a risk whatever the verb: such a window asks the person first (their own consent). */
 const pagingRisk = (p: Preview) => (Number(p.proposed?.pagesSilenced ?? 0) > 0 ? 'destructive' : 'write');
 
@@ -112,7 +125,7 @@ export const listMaintenanceWindows = defineTool({
   title: 'List maintenance windows',
   toolset: 'windows',
   example: {},
-  description: `Lists a project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or to explain silenced alerts.`,
+  description: `A project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or for silenced alerts.`,
   beyondSpec: true,
   kind: 'read',
   input: { projectId: ids.project.optional(), ...page },
@@ -125,7 +138,7 @@ export const listMaintenanceWindows = defineTool({
       {
         title: `Maintenance windows of project ${f.names.project(args.projectId)}`,
         ...windowList,
-        next: 'update_maintenance_window or delete_maintenance_window with a windowId',
+        next: 'update_maintenance_window or delete_maintenance_window with a maintenanceWindowId',
         empty: 'No active or upcoming maintenance windows. create_maintenance_window adds one.',
       },
       f,
@@ -138,7 +151,7 @@ export const getMaintenanceWindow = defineTool({
   toolset: 'windows',
   example: { maintenanceWindowId: 'ebb313b9c657c7947e3e60aa' },
   description:
-    'Shows one maintenance window: state, times, muted alert types, description. Use after list_maintenance_windows.',
+    'One maintenance window: state, times, muted alert types, description. Use after list_maintenance_windows.',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -158,13 +171,13 @@ export const createMaintenanceWindow = defineTool({
     startDate: at(10),
     endDate: at(12),
     alertTypeNames: ['HOST'],
-    description: 'Kernel patching',
+    description: `Mutes alert types project-wide from startDate to endDate. Use for planned work; for one alert, acknowledge_alert.`,
   }),
-  description: `Mutes notifications of the given alert types in a project from startDate to endDate. Use for planned work; for one alert use acknowledge_alert.`,
+  description: `Mutes alert types project-wide from startDate to endDate. Use for planned work; for one alert, acknowledge_alert.`,
   beyondSpec: true,
   kind: 'write',
-  // Asks first when it would silence paging alerts (kindFromPreview).
   maxKind: 'destructive',
+  asksWhen: 'if it silences paging alerts',
   checkWith: 'list_maintenance_windows',
   input: {
     projectId: ids.project.optional(),
@@ -178,11 +191,14 @@ export const createMaintenanceWindow = defineTool({
   kindFromPreview: pagingRisk,
   preview: async (ctx, args) => {
     const now = ctx.now();
-    const quiet = await whatGoesQuiet(ctx, args.projectId, args.alertTypeNames);
-    return windowCreatePreview(args, quiet, ctx.names.project(args.projectId), now);
+    const [quiet, next] = await Promise.all([
+      whatGoesQuiet(ctx, args.projectId, args.alertTypeNames),
+      nextTo(ctx, args.projectId, args),
+    ]);
+    return windowCreatePreview(args, quiet, ctx.names.project(args.projectId), now, next);
   },
-  run: (ctx, args) => {
-    return ctx.api.maintenanceWindows.create(
+  run: async (ctx, args) => {
+    const w = await ctx.api.maintenanceWindows.create(
       args.projectId,
       {
         startDate: args.startDate,
@@ -192,8 +208,9 @@ export const createMaintenanceWindow = defineTool({
       },
       ctx.req,
     );
+    return { w, next: await nextTo(ctx, args.projectId, w) };
   },
-  format: (w, _args, f) => windowCreatedAnswer(w, f),
+  format: ({ w, next }, _args, f) => windowCreatedAnswer(w, f, next),
 });
 
 export const updateMaintenanceWindow = defineTool({
@@ -204,8 +221,8 @@ export const updateMaintenanceWindow = defineTool({
   description:
     'Moves, extends or shortens a maintenance window, or changes what it mutes. Use to adjust planned work.',
   kind: 'write',
-  // Asks first when it widens a window that silences paging alerts (kindFromPreview).
   maxKind: 'destructive',
+  asksWhen: 'if it silences more paging alerts',
   checkWith: 'get_maintenance_window',
   idempotent: true,
   input: {
@@ -231,7 +248,10 @@ export const updateMaintenanceWindow = defineTool({
       );
     const now = ctx.now();
     const types = body.alertTypeNames ?? w.alertTypeNames ?? [];
-    const quiet = await whatGoesQuiet(ctx, projectId, types);
+    const [quiet, next] = await Promise.all([
+      whatGoesQuiet(ctx, projectId, types),
+      nextTo(ctx, projectId, { id: w.id, startDate: start, endDate: end }),
+    ]);
     // Widening: new types, an earlier start or a later end. Pages it silences that it did not before, or
     // silences for longer, ask first; narrowing never does.
     const oldTypes = w.alertTypeNames ?? [];
@@ -239,11 +259,18 @@ export const updateMaintenanceWindow = defineTool({
     const widens =
       types.some((t) => !oldTypes.includes(t)) || later(end, w.endDate) || later(w.startDate, start);
     const change = { ...args, body, start, end, types, widens };
-    return windowUpdatePreview(w, change, quiet, ctx.names.project(projectId), now);
+    return windowUpdatePreview(w, change, quiet, ctx.names.project(projectId), now, next);
   },
-  run: (ctx, args) =>
-    ctx.api.maintenanceWindows.update(args.projectId, args.maintenanceWindowId, updateBody(args), ctx.req),
-  format: (w, args, f) => windowUpdatedAnswer(w, args.maintenanceWindowId, f),
+  run: async (ctx, args) => {
+    const w = await ctx.api.maintenanceWindows.update(
+      args.projectId,
+      args.maintenanceWindowId,
+      updateBody(args),
+      ctx.req,
+    );
+    return { w, next: await nextTo(ctx, args.projectId, { ...w, id: args.maintenanceWindowId }) };
+  },
+  format: ({ w, next }, args, f) => windowUpdatedAnswer(w, args.maintenanceWindowId, f, next),
 });
 
 type WindowUpdate = { startDate?: string; endDate?: string; alertTypeNames?: string[]; description?: string };

@@ -26,6 +26,8 @@ export interface Preview {
   proposed?: Record<string, unknown>;
   /** What a person calls the ids of `target` (id → name, where learned): views show the names, not the ids. */
   names?: Record<string, string>;
+  /** What goes quiet, a line each (sanitized): said again by the answer of a change that ran without asking. */
+  quiet?: string[];
 }
 
 interface Shown {
@@ -58,6 +60,7 @@ export function redactPreview(p: Preview): Preview {
     ...(p.notes ? { notes: [...p.notes] } : {}),
     ...(p.proposed ? { proposed: redact(p.proposed) } : {}),
     ...(p.names ? { names: { ...p.names } } : {}),
+    ...(p.quiet ? { quiet: [...p.quiet] } : {}),
   };
 }
 
@@ -186,13 +189,26 @@ export function declinedAnswer(
   };
 }
 
-export function executedAnswer(answer: ToolAnswer): ToolAnswer {
+/**
+ * A change done. One that ran without asking says why (the consent rule that let it) and what goes quiet, so
+ * the person hears of it from the answer, not from a silent pager.
+ */
+export function executedAnswer(answer: ToolAnswer, unasked?: { why: string; quiet?: string[] }): ToolAnswer {
+  const said = unasked && [
+    `Ran without asking: ${unasked.why}.`,
+    ...(unasked.quiet?.length ? [`Goes quiet while it is in force: ${unasked.quiet.join('; ')}.`] : []),
+  ];
   return {
-    text: answer.text,
+    text: said ? `${answer.text}\n${said.join('\n')}` : answer.text,
     structured: {
       outcome: 'executed',
       result: answer.structured,
-      nextStep: 'Done: tell the person what changed.',
+      ...(unasked
+        ? { ranWithoutAsking: unasked.why, ...(unasked.quiet ? { quiet: unasked.quiet } : {}) }
+        : {}),
+      nextStep: unasked
+        ? 'Done without asking: tell the person what changed and what goes quiet.'
+        : 'Done: tell the person what changed.',
     },
   };
 }

@@ -45,12 +45,32 @@ export function age(iso: unknown, now: Date = new Date()): string | undefined {
   return diff >= 0 ? `${span(diff)} ago` : `in ${span(-diff)}`;
 }
 
-const utc = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const utcTime = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** "2026-11-21 14:05 UTC (3 h ago)". */
 export function when(iso: unknown, now: Date = new Date()): string | undefined {
   const rel = age(iso, now);
-  return rel && `${utc(iso as string)} (${rel})`;
+  return rel && `${utcTime(iso as string)} (${rel})`;
+}
+
+/**
+ * Times in a table: absolute beside relative, "2026-11-21 14:05 (3 h ago)", the zone said once by the column's
+ * header (`utc('time')` → "time (UTC)"). Every list view draws its times with these two.
+ */
+export function stamp(iso: unknown, now: Date = new Date()): string | undefined {
+  const rel = age(iso, now);
+  if (!rel || rel === 'indefinitely' || rel === 'long ago') return rel;
+  return `${utcTime(iso as string).replace(' UTC', '')} (${rel})`;
+}
+
+export const utc = (column: string) => `${column} (UTC)`;
+
+/** How long from one time to another ("12 min", "1 h 5 min"); undefined when either is missing. */
+export function duration(from: unknown, to: unknown): string | undefined {
+  const a = typeof from === 'string' ? Date.parse(from) : Number.NaN;
+  const b = typeof to === 'string' ? Date.parse(to) : Number.NaN;
+  if (Number.isNaN(a) || Number.isNaN(b)) return undefined;
+  return span(Math.abs(b - a));
 }
 
 /**
@@ -61,7 +81,7 @@ export function due(iso: unknown, now: Date = new Date()): string | undefined {
   const rel = age(iso, now);
   if (!rel) return undefined;
   const ahead = Date.parse(iso as string) - now.getTime();
-  return ahead > 0 && ahead <= 2 * DAY ? `${rel}, ${utc(iso as string)}` : rel;
+  return ahead > 0 && ahead <= 2 * DAY ? `${rel}, ${utcTime(iso as string)}` : rel;
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

@@ -3,6 +3,7 @@
 // hidden by a setting as a note naming the setting; in dynamic mode the discovery tools, whose enable_toolset
 // turns notes into tools. tools/list is answered here from listings built once per process.
 import type { McpServer, Tool } from '@modelcontextprotocol/server';
+import { type ConsentSettings, describedAs } from '../policy/consent.js';
 import {
   ALL,
   type ClientSets,
@@ -57,12 +58,18 @@ export const isListed = (l: Listing, t: AnyTool) => notListedSet(l.sets, l.clien
 export const unlistedSet = (l: Listing, name: string) =>
   l.tools.some((x) => x.name === name) ? notListedSet(l.sets, l.clientSets, name) : undefined;
 
+/** The consent settings descriptions are drawn from: this server's policy and decision point. */
+const consentOf = (l: Listing): ConsentSettings => ({
+  confirm: l.deps.config.confirm,
+  ...(l.deps.decisions ? { secondPerson: (t: string) => l.deps.decisions?.secondPerson(t) } : {}),
+});
+
 function registerListed(l: Listing, scope: CallScope, tool: AnyTool): Registered {
   return l.server.registerTool(
     tool.name,
     {
       title: tool.title,
-      description: tool.description,
+      description: describedAs(tool, consentOf(l)),
       inputSchema: wireSchemas(tool).input,
       outputSchema: wireSchemas(tool).output,
       annotations: annotationsFor(tool),
@@ -111,7 +118,7 @@ export function registerHidden(l: Listing, catalog: AnyTool[], filters: ToolFilt
 
 /** The listed tools' entries, each naming its app (MCP Apps) where it has one: src/mcp/apps.ts. */
 const listedEntries = (l: Listing) =>
-  l.tools.filter((t) => isListed(l, t)).map((t) => withApp(listingOf(t), t));
+  l.tools.filter((t) => isListed(l, t)).map((t) => withApp(listingOf(t, consentOf(l)), t));
 
 /**
  * enable_toolset on a connection of its own (stdio, a 2025 session): the set's tools replace their notes now,

@@ -5,6 +5,7 @@
 // [{name, value}] pairs), no length keywords (lengths are checked in code), no exclusive bounds.
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { type ConsentSettings, describedAs } from '../policy/consent.js';
 import type { AnyTool, ToolKind } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 import { appOf } from './apps.js';
@@ -243,8 +244,15 @@ const prebuilt: Record<string, Tool> | undefined =
   typeof PREBUILT_LISTINGS === 'undefined' ? undefined : PREBUILT_LISTINGS;
 
 const listings = new WeakMap<AnyTool, Tool>();
-/** The tools/list entry of a tool, computed once per process (every HTTP session lists the same catalog). */
-export function listingOf(tool: AnyTool): Tool {
+/**
+ * The tools/list entry of a tool, computed once per process (every HTTP session lists the same catalog); its
+ * description ends with when it asks first under these consent settings (the default policy when not given).
+ */
+export function listingOf(tool: AnyTool, consent: ConsentSettings = { confirm: 'destructive' }): Tool {
+  return { ...listingCached(tool), description: describedAs(tool, consent) };
+}
+
+function listingCached(tool: AnyTool): Tool {
   let entry = listings.get(tool);
   if (!entry) {
     entry = prebuilt?.[tool.name] ?? {

@@ -7,6 +7,7 @@ import { fetchAll } from '../api/paging.js';
 import {
   agentSilent,
   agentTypeOfAlert,
+  hostMatches,
   isOpen,
   lastHeard,
   type SilenceThreshold,
@@ -15,8 +16,6 @@ import {
 import { AGENT_TYPES, type AgentType } from '../vocabulary/index.js';
 
 const MAX_AGENTS = 2_000;
-
-const hostOf = (a: Alert) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '');
 
 export interface AgentDownAlert {
   alert: Alert;
@@ -97,7 +96,9 @@ export function reconcileAgents(i: ReconcileInput): AgentReport {
       const { lastSeen, seenBy } = lastHeard(type, agent);
       const minutes = thresholds[type]!.minutes;
       const alerts = downAlerts.filter(
-        (d) => agentTypeOfAlert(d.alert.eventTypeName) === type && hostOf(d.alert) === agent.hostname,
+        (d) =>
+          agentTypeOfAlert(d.alert.eventTypeName) === type &&
+          hostMatches(d.alert.hostnameAndPort ?? '', { hostname: agent.hostname }),
       );
       for (const d of alerts) matched.add(d);
       return {

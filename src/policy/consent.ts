@@ -4,6 +4,8 @@
 
 import type { Config } from '../config/index.js';
 import type { AnyTool, ToolKind } from '../tool/index.js';
+import { maxKindOf } from '../tool/index.js';
+import { secondPersonWhy } from './decide.js';
 
 export type ConfirmPolicy = Config['confirm'];
 
@@ -48,3 +50,39 @@ export function consentInstruction(confirm: ConfirmPolicy): string {
       return 'This server applies every change at once, without asking the person (DBOPS_CONFIRM=never): agree each change with the person before calling a tool that changes anything.';
   }
 }
+
+/** Who decides under the live settings: the decision point's answer for a tool (four eyes), if any. */
+export interface ConsentSettings {
+  confirm: ConfirmPolicy;
+  /** Whether a second person decides this tool (DecisionPoint.secondPerson); none when absent. */
+  secondPerson?: (tool: string) => unknown;
+}
+
+/**
+ * The sentence a change tool's description ends with: when it asks first, and when a second person decides,
+ * from the same rules the guard applies (needsConsent, the tool's kinds, the decision point), so a change of
+ * those rules or settings changes the descriptions too. Undefined for read tools.
+ */
+export function consentNote(tool: AnyTool, s: ConsentSettings): string | undefined {
+  const max = maxKindOf(tool);
+  if (max === 'read') return undefined;
+  const mildest: ToolKind = typeof tool.kind === 'function' || tool.kindFromPreview ? 'write' : tool.kind;
+  const ask = needsConsent(mildest, s.confirm)
+    ? 'Asks first.'
+    : needsConsent(max, s.confirm)
+      ? `Asks first ${tool.asksWhen ?? 'when destructive'}.`
+      : `Runs at once${s.confirm === 'never' ? ' (DBOPS_CONFIRM=never)' : ''}.`;
+  const why = s.secondPerson?.(tool.name) ? secondPersonWhy(tool.name) : undefined;
+  return why ? `${ask} An approver, not the asker, decides (${why}).` : ask;
+}
+
+/** Why a change ran without asking anyone, from the same rules that let it (its answer says so). */
+export function unaskedWhy(tool: AnyTool, confirm: ConfirmPolicy): string {
+  if (confirm === 'never') return 'DBOPS_CONFIRM=never applies every change at once';
+  if (tool.asksWhen) return `it asks first only ${tool.asksWhen}, and this one does not`;
+  return `DBOPS_CONFIRM=${confirm} asks first only for destructive changes, and this one is not`;
+}
+
+/** A tool's description as listed under these settings. */
+export const describedAs = (tool: AnyTool, s: ConsentSettings) =>
+  [tool.description, consentNote(tool, s)].filter(Boolean).join(' ');

@@ -21,6 +21,12 @@ const WHAT: Record<SecondPersonReason, string> = {
   deletion: 'deletes something',
 };
 
+/** Why a tool needs a second person, in words ("grants or changes access"): tool descriptions say it. */
+export const secondPersonWhy = (tool: string): string | undefined => {
+  const reason = FOUR_EYES[tool];
+  return reason && WHAT[reason];
+};
+
 /** A person looking at a request (the approval page, a script, the requester's own client). */
 export interface Decider {
   person: string;

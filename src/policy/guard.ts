@@ -4,6 +4,7 @@
 // may decide is the decision point's (src/policy/decide.ts), asked once, here, for every channel.
 import { freshReads } from '../api/cache.js';
 import { ApiError } from '../api/errors.js';
+import { findHosts, resolveHost } from '../feeds/names.js';
 import {
   declinedAnswer,
   executedAnswer,
@@ -12,6 +13,7 @@ import {
   stillPending,
   uncertainAdvice,
 } from '../format/consent.js';
+import { HOST_ID } from '../rules/index.js';
 import type { AnyTool, FormatContext, ToolAnswer, ToolContext } from '../tool/index.js';
 import { type CallArgs, ToolInputError, withDefaults } from '../tool/index.js';
 import type { AuditEntry } from './audit.js';
@@ -28,7 +30,7 @@ import type {
   Outcome,
   Write,
 } from './channels/types.js';
-import { kindOf, needsConsent } from './consent.js';
+import { kindOf, needsConsent, unaskedWhy } from './consent.js';
 import { createDecisionPoint } from './decide.js';
 
 export type {
@@ -65,15 +67,39 @@ export async function callTool(
     approvalId?: string;
   };
   // Defaults first, then the tool's own checks, once: every later step sees the same, checked arguments.
-  const args = withDefaults(tool, given, ctx.defaults);
+  const args = withDefaults(tool, await hostProject(tool, given, ctx), ctx.defaults);
   // A project given by name becomes its id here: consent, audit and the platform all see the id.
   if (typeof args.projectId === 'string')
     args.projectId = await ctx.names.projectIdOf(args.projectId, ctx.signal);
+  // So does a host given by name, in the project given (src/feeds/names.ts: one resolver for host names).
+  if (typeof args.hostId === 'string' && !HOST_ID.test(args.hostId))
+    args.hostId = (
+      await resolveHost(ctx.api, args.hostId, { projectId: args.projectId, signal: ctx.signal })
+    ).host.id;
   tool.check?.(args, ctx.now());
   const kind = kindOf(tool, args);
   if (kind === 'read') return execute(tool, args, ctx, f);
   // What a change is previewed and made from is read from the platform, never from kept answers.
   return freshReads(() => guarded(tool, args, kind, { confirmationToken, approvalId }, ctx, env, deps, f));
+}
+
+/**
+ * A host given by name without a project is looked for in every project: its project becomes the call's. So is
+ * an events target that names one host (a target that names none, or several, leaves the default project).
+ */
+async function hostProject(tool: AnyTool, given: Record<string, unknown>, ctx: ToolContext) {
+  const { hostId, target, projectId } = given;
+  if (!('projectId' in tool.input) || projectId !== undefined) return given;
+  if (typeof hostId === 'string' && !HOST_ID.test(hostId)) {
+    const hit = await resolveHost(ctx.api, hostId, { signal: ctx.signal });
+    return { ...given, projectId: hit.projectId, hostId: hit.host.id };
+  }
+  if (typeof target === 'string' && 'target' in tool.input) {
+    const s = await findHosts(ctx.api, target, { signal: ctx.signal }).catch(() => undefined);
+    const hit = s?.hits.length === 1 ? s.hits[0] : undefined;
+    if (hit) return { ...given, projectId: hit.projectId };
+  }
+  return given;
 }
 
 async function guarded(
@@ -101,7 +127,11 @@ async function guarded(
     tool.kindFromPreview && tool.preview && !needsConsent(kind, c) && needsConsent('destructive', c)
       ? tool.kindFromPreview(await previewOnce(), args)
       : kind;
-  if (!needsConsent(risk, c)) return executeAudited(tool, args, ctx, f, write, 'none');
+  if (!needsConsent(risk, c)) {
+    const quiet = preview && (await preview).quiet;
+    const unasked = { why: unaskedWhy(tool, c), ...(quiet ? { quiet } : {}) };
+    return executeAudited(tool, args, ctx, f, write, 'none', undefined, undefined, unasked);
+  }
 
   const decisions = decisionsOf(deps);
   const secondPerson = decisions.secondPerson(tool.name);
@@ -243,12 +273,13 @@ async function executeAudited(
   channel: string,
   approver?: string,
   approvalId?: string,
+  unasked?: { why: string; quiet?: string[] },
 ): Promise<ToolAnswer> {
   const decided = { channel, ...(approver ? { approver } : {}), ...(approvalId ? { approvalId } : {}) };
   try {
     const answer = await execute(tool, args, ctx, f);
     await write({ tool: tool.name, args, outcome: 'executed', ...decided });
-    return executedAnswer(answer);
+    return executedAnswer(answer, unasked);
   } catch (e) {
     const status = (e as { status?: number }).status;
     const unknown = mayHaveApplied(e);

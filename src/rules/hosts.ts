@@ -3,6 +3,7 @@
 // it has a primary that pings. Where the records disagree (a host that pings with an open HOST_DOWN), both are
 // kept and the disagreement named: no rule here picks one in silence.
 import { isOpen } from './alerts.js';
+import { hostMatches } from './names.js';
 
 /**
  * A host not heard from for longer than this has stopped pinging, unless the caller knows the project's own
@@ -49,7 +50,7 @@ export interface HostState {
 export const hostAddress = (h: HostFields): string => `${h.hostname ?? '?'}:${h.port ?? '?'}`;
 
 const onHost = (a: HostAlertFields, h: HostFields): boolean =>
-  (a.hostId !== undefined && a.hostId === h.id) || a.hostnameAndPort === hostAddress(h);
+  a.hostId !== undefined ? a.hostId === h.id : hostMatches(a.hostnameAndPort ?? '', h);
 
 /** A host's state from its last ping and its open HOST_DOWN alert (from the alerts given). */
 export function hostState(

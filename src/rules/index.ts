@@ -14,6 +14,8 @@
 // - agents.ts — an agent silent past its threshold (its configuration's, else the default).
 // - automation.ts — a process at its goal, or behind it since the goal's publish.
 // - events.ts — what kind of change an event records, or none (what "what changed" keeps).
+// - names.ts — a host as people type it (short, with domain or port, or id), and names near a typo.
+// - history.ts — episodes: outages paired from events (else an agent-down alert's close), alerts opened → closed.
 // - ranking.ts — causes by urgency (apps and the server's cut alike), projects and causes by tier.
 
 export * from './acknowledgements.js';
@@ -21,7 +23,9 @@ export * from './agents.js';
 export * from './alerts.js';
 export * from './automation.js';
 export * from './events.js';
+export * from './history.js';
 export * from './hosts.js';
+export * from './names.js';
 export * from './paging.js';
 export * from './ranking.js';
 export * from './windows.js';

@@ -75,3 +75,36 @@ export function windowName(w: { id?: string; description?: string }, max = 60): 
   if (!d) return `window ${w.id ?? '?'}`;
   return `"${d.length > max ? `${d.slice(0, max - 1)}…` : d}"`;
 }
+
+/** Windows this close apart are named beside each other: one that starts an hour after another ends is "next to" it. */
+export const ADJOIN_MS = 2 * 3_600_000;
+
+export interface Neighbour<W> {
+  window: W;
+  /** Overlaps the span, or adjoins it (before or after, within ADJOIN_MS). */
+  relation: 'overlaps' | 'before' | 'after';
+  /** The gap in ms when it adjoins (0 when touching). */
+  gapMs: number;
+}
+
+/**
+ * The project's other windows that overlap a window's span or adjoin it: a person planning one wants to know
+ * of the one that starts an hour later (windows are project-wide, so each silences the other's hosts too).
+ */
+export function windowNeighbours<W extends WindowFields>(
+  span: { id?: string; startDate?: string; endDate?: string },
+  windows: readonly W[],
+): Array<Neighbour<W>> {
+  const s = Date.parse(span.startDate ?? '');
+  const e = Date.parse(span.endDate ?? '');
+  if (!Number.isFinite(s) || !Number.isFinite(e)) return [];
+  return windows.flatMap((w): Array<Neighbour<W>> => {
+    const ws = Date.parse(w.startDate ?? '');
+    const we = Date.parse(w.endDate ?? '');
+    if ((span.id && w.id === span.id) || !Number.isFinite(ws) || !Number.isFinite(we)) return [];
+    if (ws < e && we > s) return [{ window: w, relation: 'overlaps', gapMs: 0 }];
+    if (ws >= e && ws - e <= ADJOIN_MS) return [{ window: w, relation: 'after', gapMs: ws - e }];
+    if (we <= s && s - we <= ADJOIN_MS) return [{ window: w, relation: 'before', gapMs: s - we }];
+    return [];
+  });
+}

@@ -83,6 +83,8 @@ export interface ToolDef<S extends Shape = Shape, R = unknown> {
    * that silences paging alerts asks first). Raises the need to ask, never four eyes; set maxKind with it.
    */
   kindFromPreview?: (preview: Preview, args: Resolved<Args<S>>) => ToolKind;
+  /** When a change whose kind varies asks first, for its description ("when disabling"). */
+  asksWhen?: string;
   run: (ctx: ToolContext, args: Resolved<Args<S>>) => Promise<R>;
   format: (result: R, args: Resolved<Args<S>>, f: FormatContext) => ToolAnswer;
 }

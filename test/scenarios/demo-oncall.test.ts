@@ -61,8 +61,8 @@ describe('on call, on the demo world', () => {
     const analytics = project('analytics-prod');
     const r = await t.call('list_agents', { projectId: analytics, agentType: 'BACKUP' });
     expect(r.isError, r.text).toBe(false);
-    expect(r.text).toMatch(/db-analytics-01\.example\.internal \| ACTIVE \| 2 h ago/);
-    expect(r.text).toMatch(/db-analytics-06\.example\.internal \| STANDBY \| \d+ s ago/);
+    expect(r.text).toMatch(/db-analytics-01\.example\.internal \| ACTIVE \| [\d-]+ [\d:]+ \(2 h ago\)/);
+    expect(r.text).toMatch(/db-analytics-06\.example\.internal \| STANDBY \| [\d-]+ [\d:]+ \(\d+ s ago\)/);
     expect(new Set(openAlerts(analytics, 'BACKUP_AGENT_DOWN').map((a) => a.hostnameAndPort))).toEqual(
       new Set(['db-analytics-01.example.internal:27018']),
     );
@@ -71,8 +71,12 @@ describe('on call, on the demo world', () => {
   it('is the monitoring agent running? — db-prod-01 pings; db-prod-04 silent 45 min', async () => {
     const r = await t.call('list_agents', { projectId: project('payments-prod'), agentType: 'MONITORING' });
     expect(r.isError, r.text).toBe(false);
-    expect(r.text).toMatch(/db-prod-04\.example\.internal \| STANDBY \| 45 min ago \| 45 min ago/);
-    expect(r.text).toMatch(/db-prod-01\.example\.internal \| ACTIVE \| \d+ s ago \| \d+ s ago/);
+    expect(r.text).toMatch(
+      /db-prod-04\.example\.internal \| STANDBY \| [\d-]+ [\d:]+ \(45 min ago\) \| [\d-]+ [\d:]+ \(45 min ago\)/,
+    );
+    expect(r.text).toMatch(
+      /db-prod-01\.example\.internal \| ACTIVE \| [\d-]+ [\d:]+ \(\d+ s ago\) \| [\d-]+ [\d:]+ \(\d+ s ago\)/,
+    );
   });
 
   it('why is the deployment stuck? — rs-ledger_2 on db-prod-06 failed to start, its plan, behind goal 57', async () => {
@@ -90,7 +94,7 @@ describe('on call, on the demo world', () => {
       eventType: ['ALERT_CONFIG_CHANGED_AUDIT'],
     });
     expect(r.isError, r.text).toBe(false);
-    expect(r.text).toMatch(/23 h ago \| ALERT_CONFIG_CHANGED_AUDIT \| dana\.okafor@example\.com/);
+    expect(r.text).toMatch(/\(23 h ago\) \| ALERT_CONFIG_CHANGED_AUDIT \| dana\.okafor@example\.com/);
     expect(r.text).toContain('90 → 85');
   });
 

@@ -42,7 +42,7 @@ describe('alert rows', () => {
       'a'.repeat(24),
       'OPEN',
       'OUTSIDE_METRIC_THRESHOLD CONNECTIONS',
-      '2 h ago',
+      '2026-11-21 10:00 (2 h ago)',
       'db-1:27017',
       '5347.7 RAW',
       'no',

@@ -444,7 +444,7 @@ describe('data operations in events', () => {
     });
     const list = await call(listProjectEvents, ctx, {});
     expect(list.text).toContain(
-      '| e9 | 1 h ago | DATA_EXPLORER_CRUD | priya@example.com | DELETE on payments.ledger |',
+      '| e9 | 2026-11-21 13:00 (1 h ago) | DATA_EXPLORER_CRUD | priya@example.com | DELETE on payments.ledger |',
     );
     const one = await call(getProjectEvent, ctx, { eventId: 'e9' });
     expect(one.text).toContain('**Data operation**: DELETE on payments.ledger');
@@ -527,10 +527,10 @@ describe('answers per state', () => {
       {},
     );
     const header = a.text.split('\n').find((l) => l.startsWith('| hostId'))!;
-    // "…(processes): hostId, host, type, replica set, last ping. Use …" — each one a column.
+    // "A project's hosts: hostId, type, replica set, last ping. Use …" — each one a column (times say UTC).
     const promised = /: ([^.]+)\./.exec(listHosts.description)![1]!.split(', ');
     expect(promised.length).toBeGreaterThan(3);
-    for (const p of promised) expect(header).toContain(`| ${p} |`);
+    for (const p of promised) expect(header).toMatch(new RegExp(`\\| ${p}( \\(UTC\\))? \\|`));
   });
 });
 
@@ -711,8 +711,10 @@ describe('users', () => {
       userId: 'u',
     });
     // Added 51 d 12 h ago: to the nearest day.
-    expect(answer.text).toContain('| 203.0.113.7/32 | 52 d ago | 3 h ago | 203.0.113.7 | 42 |');
-    expect(answer.text).toContain('| 10.0.0.0/8 | 52 d ago | never | — | 0 |');
+    expect(answer.text).toContain(
+      '| 203.0.113.7/32 | 2026-10-01 00:00 (52 d ago) | 2026-11-21 11:00 (3 h ago) | 203.0.113.7 | 42 |',
+    );
+    expect(answer.text).toContain('| 10.0.0.0/8 | 2026-10-01 00:00 (52 d ago) | never | — | 0 |');
   });
 });
 
@@ -747,7 +749,9 @@ describe('agents, hosts and projects', () => {
     const a = await call(listAgents, ctxWith({ agents: { list: async () => agents } }), {
       agentType: 'MONITORING',
     });
-    expect(a.text).toContain('| mon-1 | ACTIVE | 1 min ago | 2 min ago | active: doing the work |');
+    expect(a.text).toContain(
+      '| mon-1 | ACTIVE | 2026-11-21 13:59 (1 min ago) | 2026-11-21 13:58 (2 min ago) | active: doing the work |',
+    );
     const hosts = page([
       {
         id: 'a'.repeat(32),

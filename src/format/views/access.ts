@@ -5,14 +5,14 @@ import type { AccessListEntry, RoleAssignment, User } from '../../api/types.js';
 import { cell, named } from '../../untrusted.js';
 import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
 import type { Preview } from '../consent.js';
-import { age } from '../markdown.js';
+import { stamp, utc } from '../markdown.js';
 
 export const accessList: ListView<AccessListEntry> = {
-  columns: ['address', 'added', 'last used', 'last used from', 'requests'],
+  columns: ['address', utc('added'), utc('last used'), 'last used from', 'requests'],
   row: (e: AccessListEntry, now: Date) => [
     e.cidrBlock ?? e.ipAddress,
-    age(e.created, now),
-    age(e.lastUsed, now) ?? 'never',
+    stamp(e.created, now),
+    stamp(e.lastUsed, now) ?? 'never',
     e.lastUsedAddress,
     e.count,
   ],

@@ -7,9 +7,9 @@ import { ackInForce, severity, windowName } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import type { Preview } from '../consent.js';
-import { age, due, plural, table, when } from '../markdown.js';
+import { age, due, plural, stamp, table, utc, when } from '../markdown.js';
 
-export const alertColumns = ['alertId', 'status', 'what', 'since', 'where', 'value', 'acknowledged'];
+export const alertColumns = ['alertId', 'status', 'what', utc('since'), 'where', 'value', 'acknowledged'];
 
 export function ackState(a: Alert, now: Date, names: NameBook = idsOnly): string {
   if (!ackInForce(a, now)) return 'no';
@@ -25,7 +25,7 @@ export function alertRow(a: Alert, now: Date, names: NameBook = idsOnly): unknow
   // Some servers send a current value without its number: show the unit alone rather than "undefined".
   const v = a.currentValue;
   const value = v ? `${v.number ?? '—'} ${v.units ?? ''}`.trim() : '—';
-  return [a.id, a.status, alertWhat(a), age(a.created, now), alertWhere(a), value, ackState(a, now, names)];
+  return [a.id, a.status, alertWhat(a), stamp(a.created, now), alertWhere(a), value, ackState(a, now, names)];
 }
 
 /** A closed or cancelled alert sends no notifications: acknowledging it is allowed, and silences nothing. */
@@ -118,11 +118,14 @@ export function groupNotes(g: AlertGroup, now: Date): string[] {
  * table's header costs more than it saves under three rows).
  */
 export function groupTable(g: AlertGroup, now: Date, max: number, names: NameBook = idsOnly): string {
-  const rows = g.alerts.slice(0, Math.max(0, max)).map((a) => groupRow(a, now, names));
+  const first = g.alerts.slice(0, Math.max(0, max));
+  const rows = first.map((a) => groupRow(a, now, names));
   if (rows.length > 2) return table(groupColumns, rows);
   return rows
-    .map((row) => {
-      const [id, since, where, value, acked] = row.map((v) => cell(v ?? '—'));
+    .map((row, i) => {
+      const [id, , where, value, acked] = row.map((v) => cell(v ?? '—'));
+      // A line, not a table: the age alone keeps a triage within its budget (tables give the time too).
+      const since = cell(age(first[i]?.created, now) ?? '—');
       const shown = value === '—' ? '' : `, value ${value}`;
       // Not acknowledged is the usual case, and the cause's heading counts the acknowledged ones.
       return `- alertId ${id}: since ${since} on ${where}${shown}${acked === 'no' ? '' : `, acknowledged ${acked}`}`;

@@ -15,7 +15,7 @@ import type {
 import { atGoal, failing, windowState } from '../../rules/index.js';
 import { cell, sanitize } from '../../untrusted.js';
 import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
-import { age, fields, plural, table } from '../markdown.js';
+import { age, fields, plural, stamp, table, utc } from '../markdown.js';
 import { redact } from '../redact.js';
 import { windowCalled } from './alerts.js';
 import { eventWho } from './events.js';
@@ -36,12 +36,12 @@ export const AGENT_LEGEND: Record<string, string> = {
 export const stateWords = (state: string | undefined) => (state ? (AGENT_STATE_WORDS[state] ?? state) : '—');
 
 export const agentList: ListView<Agent> = {
-  columns: ['hostname', 'state', 'last conf', 'last ping', 'managed', 'tag'],
+  columns: ['hostname', 'state', utc('last conf'), utc('last ping'), 'managed', 'tag'],
   row: (a: Agent, now: Date) => [
     a.hostname,
     a.stateName,
-    age(a.lastConf, now),
-    age(a.lastPing, now),
+    stamp(a.lastConf, now),
+    stamp(a.lastPing, now),
     a.isManaged === undefined ? undefined : a.isManaged ? 'yes' : 'no',
     a.tag,
   ],
@@ -72,13 +72,13 @@ export function agentVerdict(c: AgentCheckView, now: Date): string {
   return `${parts.join('; ')}; state ${c.agent.stateName ?? '—'}`;
 }
 
-export const reconciledColumns = ['hostname', 'state', 'last conf', 'last ping', 'verdict'];
+export const reconciledColumns = ['hostname', 'state', utc('last conf'), utc('last ping'), 'verdict'];
 
 export const reconciledRow = (c: AgentCheckView, now: Date) => [
   c.agent.hostname,
   c.agent.stateName,
-  age(c.agent.lastConf, now),
-  age(c.agent.lastPing, now),
+  stamp(c.agent.lastConf, now),
+  stamp(c.agent.lastPing, now),
   agentVerdict(c, now),
 ];
 
@@ -189,13 +189,13 @@ export const hostAddress = (h: Pick<Host, 'hostname' | 'port'>) =>
   h.port !== undefined ? `${h.hostname ?? '?'}:${h.port}` : h.hostname;
 
 export const hostList: ListView<Host> = {
-  columns: ['hostId', 'host', 'type', 'replica set', 'last ping'],
+  columns: ['hostId', 'host', 'type', 'replica set', utc('last ping')],
   row: (h: Host, now: Date) => [
     h.id,
     hostAddress(h),
     h.typeName,
     h.replicaSetName,
-    age((h as Record<string, unknown>).lastPing, now),
+    stamp((h as Record<string, unknown>).lastPing, now),
   ],
 };
 
@@ -228,10 +228,16 @@ export function partitionsAnswer(
   const names = partitions.map((p) => String(p.partitionName ?? '?'));
   const body = names.length ? f.fence.wrap(names.join(', ')) : 'No partitions reported.';
   return {
-    text: `# Disk partitions of host ${f.names.host(hostId)} — ${total}\n${body}\nNext: get_disk_partition with a partitionName.`,
-    structured: { partitions: names },
+    text: `# Disk partitions of host ${f.names.host(hostId)} — ${total}\n${body}\n${PARTITION_NAME_ONLY}\nNext: ${DISK_USAGE_NEXT}.`,
+    structured: { partitions: names, note: PARTITION_NAME_ONLY },
   };
 }
+
+/** The honest dead end: what the spec's disk endpoints give, and where disk usage is instead. */
+export const PARTITION_NAME_ONLY =
+  "The spec gives a partition's name only, no size or usage: disk usage comes from disk alerts' values.";
+const DISK_USAGE_NEXT =
+  "list_open_alerts for disk alerts' values (usage now); list_project_events with target and history=true for past disk episodes";
 
 /** One disk partition: the spec names only partitionName; servers add more, so every plain field they send. */
 export const partitionAnswer = (d: DiskPartition, partitionName: string, hostId: string, f: FormatContext) =>
@@ -243,6 +249,7 @@ export const partitionAnswer = (d: DiskPartition, partitionName: string, hostId:
         .filter(([k, v]) => k !== 'links' && (v === null || typeof v !== 'object'))
         .map(([k, v]) => [k, v] as [string, unknown]),
     f,
+    `${DISK_USAGE_NEXT}. ${PARTITION_NAME_ONLY.replace(/\.$/, '')}`,
   );
 
 /** The agents of a project reconciled with their open agent-down alerts (src/model/agents.ts), as drawn. */

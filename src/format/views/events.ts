@@ -10,11 +10,11 @@ import {
   recordAnswer,
   type ToolAnswer,
 } from '../answers.js';
-import { age, when } from '../markdown.js';
+import { stamp, utc, when } from '../markdown.js';
 import { redact } from '../redact.js';
 
 /** Who caused it: a person's username, or an API key's public key. */
-export const eventColumns = ['eventId', 'time', 'type', 'who', 'target', 'what changed', 'alertId'];
+export const eventColumns = ['eventId', utc('time'), 'type', 'who', 'target', 'what changed', 'alertId'];
 
 /**
  * Names of what events are about, learned for one answer: an alert configuration by its condition in words, a
@@ -35,7 +35,7 @@ export function eventRow(
 ): unknown[] {
   return [
     e.id,
-    age(e.created, now),
+    stamp(e.created, now),
     e.eventTypeName,
     eventWho(e, names),
     eventTarget(e, targets),
@@ -138,13 +138,18 @@ export const newestFirst = (p: Page<ApiEvent>): Page<ApiEvent> => ({
 
 /** A page of events, with how many a who/target search read and whether older ones were left unread. */
 export function eventsAnswer(
-  result: Page<ApiEvent> & { searched?: { read: number; of: number }; targets?: EventTargets },
+  result: Page<ApiEvent> & {
+    searched?: { read: number; of: number };
+    targets?: EventTargets;
+    /** Host names near a target that matched nothing (a typo of a host's name). */
+    near?: string[];
+  },
   q: Required<PageQuery>,
   title: string,
   next: string,
   f: FormatContext,
 ): ToolAnswer {
-  const { searched: s, targets, ...page } = result;
+  const { searched: s, targets, near, ...page } = result;
   const answer = listAnswer(
     newestFirst(page),
     q,
@@ -160,6 +165,10 @@ export function eventsAnswer(
     const note = `Matched who/target over the ${s.read} newest of ${s.of} events${s.read < s.of ? `; older ones were not read: narrow with minDate/maxDate or eventType` : ''}.`;
     answer.text += `\n${note}`;
     answer.structured.searched = { ...s, note };
+  }
+  if (near?.length) {
+    answer.text += `\nNo host of the project is named so either; near names: ${near.join(', ')}.`;
+    answer.structured.near = near;
   }
   return answer;
 }

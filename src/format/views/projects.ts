@@ -2,10 +2,10 @@
 
 import type { Project } from '../../api/types.js';
 import type { ListView } from '../answers.js';
-import { age } from '../markdown.js';
+import { age, stamp, utc } from '../markdown.js';
 export const projectList: ListView<Project> = {
-  columns: ['projectId', 'name', 'orgId', 'created'],
-  row: (p: Project, now: Date) => [p.id, p.name, p.orgId, age(p.created, now)],
+  columns: ['projectId', 'name', 'orgId', utc('created')],
+  row: (p: Project, now: Date) => [p.id, p.name, p.orgId, stamp(p.created, now)],
 };
 
 /** One project's line in an installation-wide triage: how much is on fire, and the call that looks closer. */

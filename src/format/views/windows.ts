@@ -4,8 +4,9 @@ import { windowState } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
 import type { Preview } from '../consent.js';
-import { when } from '../markdown.js';
+import { stamp, utc, when } from '../markdown.js';
 import { windowCalled } from './alerts.js';
+import { type NeighbourView, neighbourLines, neighboursData } from './windows-neighbours.js';
 
 export function windowPairs(w: MaintenanceWindow, now: Date): Array<[string, unknown]> {
   return [
@@ -29,12 +30,12 @@ export function windowCurrent(w: MaintenanceWindow, now: Date): Record<string, u
 }
 
 export const windowList: ListView<MaintenanceWindow> = {
-  columns: ['windowId', 'state', 'start', 'end', 'alert types', 'description'],
+  columns: ['windowId', 'state', utc('start'), utc('end'), 'alert types', 'description'],
   row: (w: MaintenanceWindow, now: Date) => [
     w.id,
     windowState(w, now),
-    when(w.startDate, now),
-    when(w.endDate, now),
+    stamp(w.startDate, now),
+    stamp(w.endDate, now),
     (w.alertTypeNames ?? []).join(', '),
     w.description,
   ],
@@ -42,8 +43,8 @@ export const windowList: ListView<MaintenanceWindow> = {
 
 /** The windows in force next to a triage: which, until when, what they mute. */
 export const windowInForceList: ListView<MaintenanceWindow> = {
-  columns: ['windowId', 'ends', 'mutes', 'description'],
-  row: (w, now) => [w.id, when(w.endDate, now), (w.alertTypeNames ?? []).join(', '), w.description],
+  columns: ['windowId', utc('ends'), 'mutes', 'description'],
+  row: (w, now) => [w.id, stamp(w.endDate, now), (w.alertTypeNames ?? []).join(', '), w.description],
 };
 
 /** What each alert type a window mutes covers, in words (alert types are categories of event types). */
@@ -155,8 +156,15 @@ type NewWindow = {
   description?: string;
 };
 
-export function windowCreatePreview(args: NewWindow, quiet: Quiet, project: string, now: Date): Preview {
+export function windowCreatePreview(
+  args: NewWindow,
+  quiet: Quiet,
+  project: string,
+  now: Date,
+  next: readonly NeighbourView[] = [],
+): Preview {
   return {
+    quiet: quietLines(quiet),
     action: `Create a maintenance window in project ${project} muting ${args.alertTypeNames.join(', ')} project-wide`,
     target: { project: args.projectId },
     changes: [
@@ -178,8 +186,17 @@ export function windowCreatePreview(args: NewWindow, quiet: Quiet, project: stri
       unread: quiet.unread,
       from: when(args.startDate, now),
       to: when(args.endDate, now),
-    }),
+    }).concat(neighbourLines(next, now)),
   };
+}
+
+/** What goes quiet, paging first, a line each ("none" when nothing of these types is configured). */
+function quietLines(q: Quiet): string[] {
+  if (q.unread) return ['not known: the alert configurations could not be read'];
+  const ordered = [...q.configs].sort((a, b) => Number(b.pages.length > 0) - Number(a.pages.length > 0));
+  return ordered.length
+    ? ordered.slice(0, MAX_LISTED).map(silencedLine)
+    : ['no configuration of these types'];
 }
 
 /** A change to a window as resolved against the window now: the fields given, and the window after it. */
@@ -221,8 +238,10 @@ export function windowUpdatePreview(
   quiet: Quiet,
   project: string,
   now: Date,
+  next: readonly NeighbourView[] = [],
 ): Preview {
   return {
+    quiet: quietLines(quiet),
     action: `Update maintenance window ${named(w.description, c.maintenanceWindowId)} in project ${project}`,
     target: { project: c.projectId, maintenanceWindowId: c.maintenanceWindowId },
     current: windowCurrent(w, now),
@@ -241,7 +260,7 @@ export function windowUpdatePreview(
       unread: quiet.unread,
       from: when(c.start, now),
       to: when(c.end, now),
-    }),
+    }).concat(neighbourLines(next, now)),
   };
 }
 
@@ -273,17 +292,43 @@ export const windowAnswer = (w: MaintenanceWindow, id: string, f: FormatContext)
     'update_maintenance_window to move or extend it, delete_maintenance_window to end it',
   );
 
-export const windowCreatedAnswer = (w: MaintenanceWindow, f: FormatContext): ToolAnswer =>
-  recordAnswer(
-    `Maintenance window ${cell(w.id, 40)} created`,
-    w,
-    (s) => windowPairs(s, f.now),
-    f,
-    `delete_maintenance_window with maintenanceWindowId=${cell(w.id, 40)} ends it early`,
+/** A window made or changed, with the project's windows next to it (they overlap it or adjoin it). */
+function withNeighbours(a: ToolAnswer, next: readonly NeighbourView[], now: Date): ToolAnswer {
+  if (!next.length) return a;
+  const lines = a.text.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('Next: '));
+  lines.splice(at < 0 ? lines.length : at, 0, ...neighbourLines(next, now));
+  return { text: lines.join('\n'), structured: { ...a.structured, nextTo: neighboursData(next) } };
+}
+
+export const windowCreatedAnswer = (
+  w: MaintenanceWindow,
+  f: FormatContext,
+  next: readonly NeighbourView[] = [],
+): ToolAnswer =>
+  withNeighbours(
+    recordAnswer(
+      `Maintenance window ${cell(w.id, 40)} created`,
+      w,
+      (s) => windowPairs(s, f.now),
+      f,
+      `delete_maintenance_window with maintenanceWindowId=${cell(w.id, 40)} ends it early`,
+    ),
+    next,
+    f.now,
   );
 
-export const windowUpdatedAnswer = (w: MaintenanceWindow, id: string, f: FormatContext): ToolAnswer =>
-  recordAnswer(`Maintenance window ${id} updated`, w, (s) => windowPairs(s, f.now), f);
+export const windowUpdatedAnswer = (
+  w: MaintenanceWindow,
+  id: string,
+  f: FormatContext,
+  next: readonly NeighbourView[] = [],
+): ToolAnswer =>
+  withNeighbours(
+    recordAnswer(`Maintenance window ${id} updated`, w, (s) => windowPairs(s, f.now), f),
+    next,
+    f.now,
+  );
 
 /** A deleted window: what the delete did depends on whether the window had started. */
 export const windowDeletedAnswer = <R extends { maintenanceWindowId: string; state?: string }>(

@@ -1,0 +1,112 @@
+// "Where is db-prod-06?" as a person reads it: each host the name matches — its project, replica set or
+// shard, role, last ping and state — and, when none matched, what was searched and the names near it.
+import type { Alert, Host } from '../../api/types.js';
+import { alertWhat } from '../../model/index.js';
+import { type HostFields, hostState } from '../../rules/index.js';
+import { cell } from '../../untrusted.js';
+import type { FormatContext, ToolAnswer } from '../answers.js';
+import { plural, stamp, table, utc } from '../markdown.js';
+
+/** The shape of a host search (src/feeds/names.ts) as far as drawing it goes. */
+export interface WhereView {
+  typed: string;
+  projects: Array<{ id: string; name?: string }>;
+  hostCount: number;
+  near: string[];
+  where: Array<{
+    projectId: string;
+    projectName?: string;
+    host: Host;
+    alerts: Alert[];
+    alertsError?: string;
+  }>;
+}
+
+/** A host's state in words (the rule: src/rules/hosts.ts), its disagreeing records both named. */
+export function stateWords(h: Host, alerts: Alert[], now: Date): string {
+  const st = hostState(h as HostFields, alerts, now);
+  switch (st.state) {
+    case 'down':
+      return `DOWN since ${stamp(st.downSince, now) ?? '?'}; role last known`;
+    case 'disputed':
+      return `disputed: pinged ${stamp(st.lastPing, now)}, yet HOST_DOWN alert ${st.downAlertId} is open`;
+    case 'pinging':
+      return 'pinging';
+    default:
+      return 'not known (no last ping)';
+  }
+}
+
+const columns = [
+  'project',
+  'host',
+  'hostId',
+  'role',
+  'replica set / shard',
+  utc('last ping'),
+  'state',
+  'open alerts',
+];
+
+function group(h: Host): string | undefined {
+  const r = h as Record<string, unknown>;
+  return (
+    h.replicaSetName ??
+    (r.shardName as string | undefined) ??
+    (r.clusterId ? `cluster ${r.clusterId}` : undefined)
+  );
+}
+
+export function whereAnswer(s: WhereView, f: FormatContext): ToolAnswer {
+  const typed = cell(s.typed, 100);
+  const searched = `${plural(s.hostCount, 'host')} of ${plural(s.projects.length, 'project')}`;
+  if (!s.where.length) {
+    const near = s.near.length ? ` Near names: ${s.near.join(', ')}.` : ' No name is near it.';
+    return {
+      text: `# Where is \`${typed}\` — no host\nSearched ${searched} by id and by name, with or without domain and port.${near}`,
+      structured: {
+        totalCount: 0,
+        pageNum: 1,
+        itemsPerPage: 0,
+        results: [],
+        searched: { projects: s.projects.length, hosts: s.hostCount },
+        near: s.near,
+      },
+    };
+  }
+  const rows = s.where.map((w) => [
+    w.projectName ?? w.projectId,
+    `${w.host.hostname ?? '?'}${w.host.port === undefined ? '' : `:${w.host.port}`}`,
+    w.host.id,
+    w.host.typeName,
+    group(w.host),
+    stamp((w.host as Record<string, unknown>).lastPing, f.now),
+    stateWords(w.host, w.alerts, f.now),
+    w.alertsError ? 'not read' : w.alerts.map((a) => `${alertWhat(a)} (${a.id})`).join('; ') || 'none',
+  ]);
+  const lines = [
+    `# Where is \`${typed}\` — ${plural(s.where.length, 'host')}, searched ${searched}`,
+    f.fence.notice,
+    f.fence.wrap(table(columns, rows)),
+    'Next: list_project_events with target and history=true for its outages before; get_automation_status for its process.',
+  ];
+  return {
+    text: lines.join('\n'),
+    structured: {
+      totalCount: s.where.length,
+      pageNum: 1,
+      itemsPerPage: s.where.length,
+      results: s.where.map((w) => ({
+        projectId: w.projectId,
+        projectName: w.projectName,
+        hostId: w.host.id,
+        hostname: w.host.hostname,
+        port: w.host.port,
+        role: w.host.typeName,
+        group: group(w.host),
+        state: stateWords(w.host, w.alerts, f.now),
+        openAlerts: w.alerts.map((a) => ({ alertId: a.id, what: alertWhat(a) })),
+      })),
+    },
+  };
+}
