@@ -20,6 +20,8 @@ import { entryMatches, normalizeAddress, timestamp } from './values.js';
 export interface CreateStoreOptions {
   dataset: 'demo' | 'empty';
   seed?: number;
+  /** Projects in the installation: the demo's four, grown to this many (data/installation.ts). */
+  projects?: number;
   now: () => Date;
 }
 
@@ -45,7 +47,9 @@ const COLLECTIONS = [
 
 export function createStore(options: CreateStoreOptions): Store {
   const data =
-    options.dataset === 'demo' ? buildDemoDataset(options.seed ?? DEFAULT_SEED, options.now()) : emptyData();
+    options.dataset === 'demo'
+      ? buildDemoDataset(options.seed ?? DEFAULT_SEED, options.now(), options.projects)
+      : emptyData();
   return new Store(data, options.now);
 }
 
