@@ -64,14 +64,14 @@ function hostRename(short: string, project: string): string {
   return m ? `${m[1]}-${project}-${m[2]}` : `${short}-${project}`;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What a copy of the template replaces: every id, host name and the project's name (longest first, once each). */
 const replacing = (keys: Iterable<string>) =>
   new RegExp(
     [...keys]
       .sort((a, b) => b.length - a.length)
-      .map(escape)
+      .map(literal)
       .join('|'),
     'g',
   );
@@ -162,8 +162,8 @@ export function growInstallation(b: Build, total: number): void {
     const { records, text } = byTemplate.get(template.id)!;
     const map = renames(b, records, template, project);
     // The template's names are the same for every copy of it: one pattern per template.
-    let pattern = patterns.get(template.id);
-    if (!pattern) patterns.set(template.id, (pattern = replacing(map.keys())));
+    const pattern = patterns.get(template.id) ?? replacing(map.keys());
+    patterns.set(template.id, pattern);
     const copy = JSON.parse(text.replace(pattern, (k) => map.get(k) ?? k)) as Copied;
     data.projects.push(project);
     data.hosts.push(...copy.hosts);
