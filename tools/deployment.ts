@@ -1,6 +1,7 @@
 // The deployment toolset: hosts, disk partitions and agent links.
 import { z } from 'zod';
 import type { DiskPartition, Page } from '../src/api/client.js';
+import { hostsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { listAnswer } from '../src/format/answers.js';
 import {
   agentLinksAnswer,
@@ -8,8 +9,17 @@ import {
   partitionAnswer,
   partitionsAnswer,
 } from '../src/format/views/deployment.js';
+import { hostsAcross } from '../src/format/views/deployment-all.js';
 import { ids, page } from '../src/tool/ids.js';
-import { BEYOND, defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
+import {
+  ALL_PROJECTS,
+  acrossQuery,
+  BEYOND,
+  defineTool,
+  listOutput,
+  pageQuery,
+  type ToolAnswer,
+} from '../src/tool/index.js';
 import type { AGENT_TYPES } from '../src/vocabulary/index.js';
 
 // Real servers prefix rels with a vendor URL; only the suffix is meaningful.
@@ -44,23 +54,29 @@ export const getAgentLinks = defineTool({
 export const listHosts = defineTool({
   name: 'list_hosts',
   title: 'List hosts',
-  description: `Lists a project's hosts (processes): hostId, host, type, replica set, last ping. Use to find a hostId; next get_disk_partition. ${BEYOND}`,
+  description: `Lists hosts (processes): hostId, host, type, replica set, last ping. Use to find a hostId; next get_disk_partition. ${BEYOND}`,
   kind: 'read',
-  input: { projectId: ids.project.optional(), ...page },
+  acrossProjects: true,
+  input: { projectId: ids.projects.optional(), ...page },
   output: listOutput,
-  run: (ctx, args) => ctx.api.hosts.list(args.projectId, pageQuery(args), ctx.req),
-  format: (result, args, f) =>
-    listAnswer(
-      result,
-      pageQuery(args),
-      {
-        title: `Hosts of project ${f.names.project(args.projectId)}`,
-        ...hostList,
-        next: 'get_disk_partition with a hostId (without partitionName it lists the partitions)',
-        empty: 'No hosts are monitored in this project.',
-      },
-      f,
-    ),
+  run: async (ctx, args) =>
+    args.projectId === ALL_PROJECTS
+      ? { across: await hostsEverywhere(ctx) }
+      : { page: await ctx.api.hosts.list(args.projectId, pageQuery(args), ctx.req) },
+  format: ({ page: result, across }, args, f) =>
+    across
+      ? hostsAcross(across, acrossQuery(args), f)
+      : listAnswer(
+          result!,
+          pageQuery(args),
+          {
+            title: `Hosts of project ${f.names.project(args.projectId)}`,
+            ...hostList,
+            next: 'get_disk_partition with a hostId (without partitionName it lists the partitions)',
+            empty: 'No hosts are monitored in this project.',
+          },
+          f,
+        ),
 });
 
 const isPage = (d: DiskPartition | Page<DiskPartition>): d is Page<DiskPartition> =>

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
 import { fetchAll } from '../src/api/paging.js';
 import { loadWindows } from '../src/feeds/alerts.js';
+import { eventsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { conditionWords, configName } from '../src/format/views/alerts.js';
 import {
   type EventTargets,
@@ -12,8 +13,11 @@ import {
   newestFirst,
   noTargets,
 } from '../src/format/views/events.js';
+import { eventFilterWords, eventsAcross } from '../src/format/views/events-all.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
+  ALL_PROJECTS,
+  acrossQuery,
   defineTool,
   listOutput,
   pageQuery,
@@ -26,7 +30,7 @@ const filters = {
   eventType: upTo(typeName('event type names are upper case, e.g. HOST_DOWN'), 20, 'eventType')
     .min(1)
     .optional()
-    .describe('Only these event types, e.g. AUTOMATION_CONFIG_PUBLISHED_AUDIT'),
+    .describe('e.g. HOST_DOWN'),
   minDate: isoTime('minDate').optional().describe('Events since this time'),
   maxDate: isoTime('maxDate').optional().describe('Events up to this time'),
   who: text('who', 200).optional().describe('Username or API public key'),
@@ -137,18 +141,30 @@ export const listProjectEvents = defineTool({
   name: 'list_project_events',
   title: 'List project events',
   description:
-    'Lists a project\'s events, newest first: time, type, who, target. Use for "what changed, and who did it"; for open alerts use list_open_alerts.',
+    'Lists events, newest first: time, type, who, target. Use for "what changed, and who did it"; for open alerts use list_open_alerts.',
   kind: 'read',
+  acrossProjects: true,
   input: {
-    projectId: ids.project.optional(),
+    projectId: ids.projects.optional(),
     ...filters,
     includeRaw: z.boolean().optional().describe("Add each event's raw document (large)"),
     ...page,
   },
   output: listOutput,
-  check: checkRange,
+  check: (args) => {
+    checkRange(args);
+    if (args.projectId === ALL_PROJECTS && (args.who || args.target))
+      throw new ToolInputError(
+        'who and target search one project; with projectId "all" narrow by eventType, minDate and maxDate.',
+      );
+  },
   run: async (ctx, args) => {
     const { eventType, minDate, maxDate, includeRaw } = args;
+    if (args.projectId === ALL_PROJECTS) {
+      const q = acrossQuery(args);
+      const rows = q.pageNum * q.itemsPerPage;
+      return { across: await eventsEverywhere(ctx, { eventType, minDate, maxDate, rows }) };
+    }
     const keys = ctx.names.learnKeys({ projectId: args.projectId }, ctx.signal);
     // Names first when searching by target (a condition or description may be what was given).
     const targetsP = projectTargets(ctx, args.projectId);
@@ -167,16 +183,18 @@ export const listProjectEvents = defineTool({
         targets,
       ),
     );
-    return { ...page, targets: await targetsP };
+    return { ...page, targets: await targetsP, across: undefined };
   },
   format: (result, args, f) =>
-    eventsAnswer(
-      result,
-      pageQuery(args),
-      `Events of project ${f.names.project(args.projectId)}`,
-      'get_project_event with an eventId for who, from where and what changed',
-      f,
-    ),
+    result.across
+      ? eventsAcross(result.across, acrossQuery(args), eventFilterWords(args), f)
+      : eventsAnswer(
+          result,
+          pageQuery(args),
+          `Events of project ${f.names.project(args.projectId)}`,
+          'get_project_event with an eventId for who, from where and what changed',
+          f,
+        ),
 });
 
 export const getProjectEvent = defineTool({

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
 import { alertTypeOf, loadOpenAlerts } from '../src/feeds/alerts.js';
+import { windowsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { listAnswer } from '../src/format/answers.js';
 import { alertWhat, alertWhere, conditionWords, pagesVia } from '../src/format/views/alerts.js';
 import {
@@ -18,8 +19,11 @@ import {
   windowUpdatedAnswer,
   windowUpdatePreview,
 } from '../src/format/views/windows.js';
+import { windowsAcross } from '../src/format/views/windows-all.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
+  ALL_PROJECTS,
+  acrossQuery,
   BEYOND,
   defineTool,
   listOutput,
@@ -111,23 +115,34 @@ function checkDates(start: string | undefined, end: string | undefined, now: Dat
 export const listMaintenanceWindows = defineTool({
   name: 'list_maintenance_windows',
   title: 'List maintenance windows',
-  description: `Lists a project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or to explain silenced alerts. ${BEYOND}`,
+  description: `Lists active and upcoming maintenance windows, soonest first: when, what they mute, why. Use before planned work or to explain silenced alerts. ${BEYOND}`,
   kind: 'read',
-  input: { projectId: ids.project.optional(), ...page },
+  acrossProjects: true,
+  input: {
+    projectId: ids.projects.optional(),
+    state: z.enum(['active', 'upcoming']).optional().describe('active: in force'),
+    startsWithinHours: z.number().positive().max(8_760).optional().describe('Starts within N h'),
+    ...page,
+  },
   output: listOutput,
-  run: (ctx, args) => ctx.api.maintenanceWindows.list(args.projectId, pageQuery(args), ctx.req),
-  format: (result, args, f) =>
-    listAnswer(
-      result,
-      pageQuery(args),
-      {
-        title: `Maintenance windows of project ${f.names.project(args.projectId)}`,
-        ...windowList,
-        next: 'update_maintenance_window or delete_maintenance_window with a windowId',
-        empty: 'No active or upcoming maintenance windows. create_maintenance_window adds one.',
-      },
-      f,
-    ),
+  run: async (ctx, args) =>
+    args.projectId === ALL_PROJECTS || args.state !== undefined || args.startsWithinHours !== undefined
+      ? { across: await windowsEverywhere(ctx, args.projectId, args) }
+      : { page: await ctx.api.maintenanceWindows.list(args.projectId, pageQuery(args), ctx.req) },
+  format: ({ page: result, across }, args, f) =>
+    across
+      ? windowsAcross(across, acrossQuery(args), args, f)
+      : listAnswer(
+          result!,
+          pageQuery(args),
+          {
+            title: `Maintenance windows of project ${f.names.project(args.projectId)}`,
+            ...windowList,
+            next: 'update_maintenance_window or delete_maintenance_window with a windowId',
+            empty: 'No active or upcoming maintenance windows. create_maintenance_window adds one.',
+          },
+          f,
+        ),
 });
 
 export const getMaintenanceWindow = defineTool({
