@@ -56,12 +56,12 @@ export const listAlertConfigs = defineTool({
   name: 'list_alert_configs',
   title: 'List alert configurations',
   description:
-    'Lists alert configurations: event type, enabled, condition, targets, who disabled. Use for alertConfigId values.',
+    'Alert configurations: type, enabled, condition, targets, who disabled. Use for alertConfigId.',
   kind: 'read',
   acrossProjects: true,
   input: {
     projectId: ids.projects.optional(),
-    enabled: z.boolean().optional(),
+    enabled: z.boolean().optional().describe('Filter'),
     ...page,
   },
   output: listOutput,

@@ -54,7 +54,7 @@ export const getAgentLinks = defineTool({
 export const listHosts = defineTool({
   name: 'list_hosts',
   title: 'List hosts',
-  description: `Lists hosts (processes): hostId, host, type, replica set, last ping. Use to find a hostId; next get_disk_partition. ${BEYOND}`,
+  description: `Hosts (processes): hostId, host, type, replica set, last ping. Use to find a hostId; next get_disk_partition. ${BEYOND}`,
   kind: 'read',
   acrossProjects: true,
   input: { projectId: ids.projects.optional(), ...page },

@@ -31,10 +31,10 @@ const filters = {
     .min(1)
     .optional()
     .describe('e.g. HOST_DOWN'),
-  minDate: isoTime('minDate').optional().describe('Events since this time'),
-  maxDate: isoTime('maxDate').optional().describe('Events up to this time'),
-  who: text('who', 200).optional().describe('Username or API public key'),
-  target: text('target', 200).optional().describe('Id or name of what it is about'),
+  minDate: isoTime('minDate').optional().describe('Since when'),
+  maxDate: isoTime('maxDate').optional().describe('Until when'),
+  who: text('who', 200).optional().describe('Username or public key'),
+  target: text('target', 200).optional().describe('Id or name it is about'),
 };
 
 /** The platform filters by type and time; who and target are matched here over this many events at most. */
@@ -140,14 +140,13 @@ const withKeys = async <T>(keys: Promise<void>, read: Promise<T>): Promise<T> =>
 export const listProjectEvents = defineTool({
   name: 'list_project_events',
   title: 'List project events',
-  description:
-    'Lists events, newest first: time, type, who, target. Use for "what changed, and who did it"; for open alerts use list_open_alerts.',
+  description: 'Events, newest first: time, type, who, target. Use for "what changed, and who did it".',
   kind: 'read',
   acrossProjects: true,
   input: {
     projectId: ids.projects.optional(),
     ...filters,
-    includeRaw: z.boolean().optional().describe("Add each event's raw document (large)"),
+    includeRaw: z.boolean().optional().describe('Raw documents (large)'),
     ...page,
   },
   output: listOutput,

@@ -63,8 +63,6 @@ export const triageProject = defineTool({
   format: (t, _args, f) => triageAnswer(t, triageCauses(t, f.now), f),
 });
 
-const MAX_PROJECTS = 200;
-
 export const triageInstallation = defineTool({
   name: 'triage_installation',
   title: 'Triage the whole installation',
@@ -72,14 +70,12 @@ export const triageInstallation = defineTool({
     'Projects ranked by urgency: causes, failing automation, agents; sinceHours: changes. Use for "what is on fire".',
   kind: 'read',
   input: {
-    maxProjects: z.number().int().min(1).max(MAX_PROJECTS).optional().describe(`Default ${MAX_PROJECTS}`),
     sinceHours: z.number().int().min(1).max(720).optional().describe('What changed in N hours'),
   },
   output: {
     ...listOutput,
   },
-  run: (ctx, args) =>
-    loadInstallation(ctx, { maxProjects: args.maxProjects ?? MAX_PROJECTS, sinceHours: args.sinceHours }),
+  run: (ctx, args) => loadInstallation(ctx, { sinceHours: args.sinceHours }),
   format: (r, _args, f) => installationAnswer(r, f),
 });
 
@@ -90,16 +86,15 @@ const acrossAsked = (a: { acknowledged?: boolean; paging?: boolean; sort?: strin
 export const listOpenAlerts = defineTool({
   name: 'list_open_alerts',
   title: 'List open alerts',
-  description:
-    'Lists open alerts by cause: acknowledgement, paging, age. Use for "what is alerting"; for changes too use triage_project.',
+  description: 'Open alerts by cause: acknowledged, paging, age. Use for "what is alerting".',
   kind: 'read',
   acrossProjects: true,
   input: {
     projectId: ids.projects.optional(),
     status: z.enum(OPEN_STATUSES).optional().describe('Default both'),
-    acknowledged: z.boolean().optional(),
+    acknowledged: z.boolean().optional().describe('Filter'),
     paging: z.boolean().optional().describe('Pages now'),
-    sort: z.enum(['urgency', 'age']).optional(),
+    sort: z.enum(['urgency', 'age']).optional().describe('Default urgency'),
     pageNum: page.pageNum,
     responseFormat: page.responseFormat,
   },
@@ -231,7 +226,7 @@ export const listAgents = defineTool({
   input: {
     projectId: ids.projects.optional(),
     agentType: z.enum(AGENT_TYPES).describe('Which agents to list'),
-    silent: z.boolean().optional().describe('Silent or alerting'),
+    silent: z.boolean().optional().describe('Silent/alerting'),
     ...page,
   },
   output: {

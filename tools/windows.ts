@@ -2,10 +2,10 @@
 import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
-import { alertTypeOf, loadOpenAlerts } from '../src/feeds/alerts.js';
+import { loadOpenAlerts } from '../src/feeds/alerts.js';
 import { windowsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { listAnswer } from '../src/format/answers.js';
-import { alertWhat, alertWhere, conditionWords, pagesVia } from '../src/format/views/alerts.js';
+import { alertWhat, alertWhere, conditionWords } from '../src/format/views/alerts.js';
 import {
   type Quiet,
   type Silenced,
@@ -15,11 +15,11 @@ import {
   windowDeletedAnswer,
   windowDeletePreview,
   windowList,
-  windowState,
   windowUpdatedAnswer,
   windowUpdatePreview,
 } from '../src/format/views/windows.js';
 import { windowsAcross } from '../src/format/views/windows-all.js';
+import { alertTypeOf, pagingServices, windowState } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   ALL_PROJECTS,
@@ -86,7 +86,7 @@ async function whatGoesQuiet(ctx: ToolContext, projectId: string, types: string[
   const open = r.alerts.filter((a) => !global.has(a.id ?? '') && muted(a.eventTypeName));
   const silenced: Silenced[] = configs.map((c) => ({
     label: conditionWords(c),
-    pages: pagesVia(c),
+    pages: pagingServices(c),
     open: open.filter((a) => a.alertConfigId === c.id).map(alertWhere),
   }));
   // Open alerts of a configuration not listed (disabled since, or unreadable) still go quiet.
@@ -95,7 +95,7 @@ async function whatGoesQuiet(ctx: ToolContext, projectId: string, types: string[
     silenced.push({ label: alertWhat(a), pages: [], open: [alertWhere(a)] });
   return {
     configs: silenced,
-    pagingConfigs: configs.filter((c) => pagesVia(c).length).map((c) => c.id),
+    pagingConfigs: configs.filter((c) => pagingServices(c).length).map((c) => c.id),
     unread: false,
   };
 }
@@ -115,18 +115,17 @@ function checkDates(start: string | undefined, end: string | undefined, now: Dat
 export const listMaintenanceWindows = defineTool({
   name: 'list_maintenance_windows',
   title: 'List maintenance windows',
-  description: `Lists active and upcoming maintenance windows, soonest first: when, what they mute, why. Use before planned work or to explain silenced alerts. ${BEYOND}`,
+  description: `Active and upcoming maintenance windows, soonest first: when, what they mute, why. Use for planned work or silenced alerts. ${BEYOND}`,
   kind: 'read',
   acrossProjects: true,
   input: {
     projectId: ids.projects.optional(),
     state: z.enum(['active', 'upcoming']).optional().describe('active: in force'),
-    startsWithinHours: z.number().positive().max(8_760).optional().describe('Starts within N h'),
     ...page,
   },
   output: listOutput,
   run: async (ctx, args) =>
-    args.projectId === ALL_PROJECTS || args.state !== undefined || args.startsWithinHours !== undefined
+    args.projectId === ALL_PROJECTS || args.state !== undefined
       ? { across: await windowsEverywhere(ctx, args.projectId, args) }
       : { page: await ctx.api.maintenanceWindows.list(args.projectId, pageQuery(args), ctx.req) },
   format: ({ page: result, across }, args, f) =>

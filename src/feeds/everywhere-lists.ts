@@ -3,21 +3,13 @@
 // question needs. The drawing is the views' (projects-all.ts and each area's row).
 import type { Agent, ApiEvent, Host, MaintenanceWindow } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
-import { ackInForce } from '../format/views/alerts.js';
 import type { AlertAcross, ConfigAcross } from '../format/views/alerts-all.js';
 import type { Across, ProjectRef } from '../format/views/projects-all.js';
-import { windowState } from '../format/views/windows.js';
+import { ackInForce, causeTier, dataAvailability, tierRank, windowState } from '../rules/index.js';
 import type { ToolContext } from '../tool/index.js';
 import type { AgentType } from '../vocabulary/index.js';
 import { type AgentCheck, reconcileAgents } from './agents.js';
-import {
-  alertContext,
-  DATA_AVAILABILITY,
-  groupByCause,
-  loadOpenAlerts,
-  type OpenStatus,
-  oldestFirst,
-} from './alerts.js';
+import { alertContext, groupByCause, loadOpenAlerts, type OpenStatus, oldestFirst } from './alerts.js';
 import { type Everywhere, everywhere } from './everywhere.js';
 
 const ALL_ITEMS = { maxItems: 5_000 };
@@ -41,7 +33,7 @@ const time = (s: string | undefined) => Date.parse(s ?? '') || 0;
 // ---------------------------------------------------------------------------------------------------------
 // Open alerts
 
-/** 0 data availability, 1 paging, 2 other unmuted, 3 muted or acknowledged, 4 tracking. */
+/** Its tier's rank (rules/ranking.ts): unmuted data availability first. */
 export interface AlertRowItem extends AlertAcross {
   urgency: number;
 }
@@ -72,16 +64,15 @@ export async function openAlertsEverywhere(
         const acknowledged = ackInForce(alert, now);
         const pages = g.pages ?? [];
         const pagingNow = pages.length > 0 && !muted && !acknowledged && alert.status === 'OPEN';
-        const urgency =
-          alert.status === 'TRACKING'
-            ? 4
-            : muted || acknowledged
-              ? 3
-              : DATA_AVAILABILITY.test(alert.eventTypeName ?? '')
-                ? 0
-                : pages.length
-                  ? 1
-                  : 2;
+        // Ranked as triage_installation ranks causes: the tiers of the rules.
+        const urgency = tierRank(
+          causeTier({
+            tracking: alert.status === 'TRACKING',
+            loud: muted || acknowledged ? 0 : 1,
+            dataAvailability: dataAvailability(alert.eventTypeName),
+            paging: pages.length > 0,
+          }),
+        );
         return {
           alert,
           cause: g.cause,
@@ -162,7 +153,7 @@ export async function alertConfigsEverywhere(
 export async function windowsEverywhere(
   ctx: ToolContext,
   scope: string,
-  o: { state?: 'active' | 'upcoming'; startsWithinHours?: number },
+  o: { state?: 'active' | 'upcoming' },
 ): Promise<Across<MaintenanceWindow>> {
   const e = await everywhere(
     ctx,
@@ -172,14 +163,9 @@ export async function windowsEverywhere(
     scope,
   );
   const now = ctx.now();
-  const until =
-    o.startsWithinHours === undefined ? Infinity : now.getTime() + o.startsWithinHours * 3_600_000;
   const a = across(e, (r) =>
     r.items.filter(
-      (w) =>
-        windowState(w, now) !== 'ended' &&
-        (o.state === undefined || windowState(w, now) === o.state) &&
-        time(w.startDate) <= until,
+      (w) => windowState(w, now) !== 'ended' && (o.state === undefined || windowState(w, now) === o.state),
     ),
   );
   a.rows.sort((x, y) => time(x.item.startDate) - time(y.item.startDate));

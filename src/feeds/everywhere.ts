@@ -39,7 +39,7 @@ export interface Everywhere<T> {
 }
 
 const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
-const spentBudget = (e: unknown) => e instanceof ApiError && e.errorCode === 'RATE_BUDGET_SPENT';
+export const spentBudget = (e: unknown) => e instanceof ApiError && e.errorCode === 'RATE_BUDGET_SPENT';
 
 /** Every project the key can list, all pages (read through the cache: projects change rarely). */
 export async function allProjects(ctx: ToolContext): Promise<Project[]> {
@@ -72,11 +72,14 @@ export async function everywhere<T>(
   ctx: ToolContext,
   what: string,
   read: (project: Project, signal: AbortSignal) => Promise<T>,
-  scope: string = ALL_PROJECTS,
+  scope: string | Project[] = ALL_PROJECTS,
 ): Promise<Everywhere<T>> {
   // One project (a filter of the installation's list asked of one) is read the same way.
-  const projects =
-    scope === ALL_PROJECTS ? await allProjects(ctx) : [await ctx.api.projects.get(scope, ctx.req)];
+  const projects = Array.isArray(scope)
+    ? scope
+    : scope === ALL_PROJECTS
+      ? await allProjects(ctx)
+      : [await ctx.api.projects.get(scope, ctx.req)];
   const limitMs = ctx.installationReadMs ?? READ_MS;
   const limit = new AbortController();
   setMaxListeners(projects.length + 16, limit.signal);

@@ -2,26 +2,27 @@
 // windows that mute them and whether they page), its automation (what fails and why), its agents reconciled with
 // the agent-down alerts, and — when asked for a time window — what changed: events, windows that started or
 // ended, alerts that opened or closed, and who did it. Projects are then ranked by what matters now.
-import { mapBounded } from '../api/bounded.js';
 import { ifSupported } from '../api/capabilities.js';
 import type { ApiClient, Project } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { fetchAll } from '../api/paging.js';
-import { ackInForce } from '../format/views/alerts.js';
-import { atGoal } from '../format/views/deployment.js';
+import type { Installation, ProjectRead, ProjectView } from '../format/views/triage-projects.js';
 import {
-  type CauseView,
-  type Installation,
-  type ProjectRead,
-  type ProjectView,
-  TIERS,
-  type Tier,
-} from '../format/views/triage-projects.js';
+  ackInForce,
+  atGoal,
+  causeTier,
+  dataAvailability,
+  failing,
+  projectTier,
+  tierRank,
+  windowState,
+} from '../rules/index.js';
 import type { ToolContext } from '../tool/index.js';
 import { loadAgents, reconcileAgents } from './agents.js';
-import { alertContext, DATA_AVAILABILITY, groupByCause, loadOpenAlerts } from './alerts.js';
+import { alertContext, groupByCause, loadOpenAlerts } from './alerts.js';
 import { loadPublishes } from './automation.js';
 import { loadRecentEvents } from './events.js';
+import { allProjects, everywhere, spentBudget } from './everywhere.js';
 
 const why = (e: unknown) => (e instanceof ApiError ? e.message : e instanceof Error ? e.message : String(e));
 
@@ -35,7 +36,8 @@ export async function readProject(
   const errors: string[] = [];
   const part = <T>(name: string, p: Promise<T>) =>
     p.catch((e: unknown) => {
-      if (signal.aborted) throw e;
+      // Out of time or budget: the project is missing from the answer, not read with holes.
+      if (signal.aborted || spentBudget(e)) throw e;
       errors.push(`${name}: ${why(e)}`);
       return undefined;
     });
@@ -67,34 +69,6 @@ export async function readProject(
   return r;
 }
 
-export async function readInstallation(
-  api: ApiClient,
-  projects: Project[],
-  o: {
-    since?: Date;
-    signal: AbortSignal;
-    concurrency: number;
-    progress?: (done: number, total: number, m: string) => unknown;
-  },
-): Promise<ProjectRead[]> {
-  let done = 0;
-  return mapBounded(projects, o.concurrency, o.signal, async (p, signal) => {
-    const r = await readProject(api, p, { since: o.since, signal });
-    await o.progress?.(++done, projects.length, `project ${p.name ?? p.id}`);
-    return r;
-  });
-}
-
-const tierRank = (t: Tier) => TIERS.indexOf(t);
-
-function causeTier(c: Omit<CauseView, 'tier'>): Tier {
-  if (c.tracking) return 'informational';
-  if (c.loud === 0) return 'muted or acknowledged';
-  if (c.dataAvailability) return 'unmuted data availability';
-  if (c.paging) return 'unmuted paging';
-  return 'unmuted alerts';
-}
-
 export function viewProject(r: ProjectRead, now: Date): ProjectView {
   const a = r.alerts;
   const groups = a ? groupByCause(a.alerts, a.configs, now, alertContext(a)) : [];
@@ -105,7 +79,7 @@ export function viewProject(r: ProjectRead, now: Date): ProjectView {
         group,
         muted,
         loud: muted ? 0 : group.alerts.filter((x) => !ackInForce(x, now)).length,
-        dataAvailability: DATA_AVAILABILITY.test(group.eventTypeName ?? ''),
+        dataAvailability: dataAvailability(group.eventTypeName),
         paging: (group.pages ?? []).length > 0,
         tracking: group.alerts.every((x) => x.status === 'TRACKING'),
       };
@@ -120,7 +94,7 @@ export function viewProject(r: ProjectRead, now: Date): ProjectView {
     );
   const s = r.automation;
   const behind = s ? (s.processes ?? []).filter((p) => !atGoal(p, s.goalVersion)) : [];
-  const failing = behind.filter((p) => p.errorCode || p.errorString || p.errorCodeDescription);
+  const failingOnes = behind.filter(failing);
   const agents = r.agents
     ? reconcileAgents({
         agents: r.agents,
@@ -131,17 +105,17 @@ export function viewProject(r: ProjectRead, now: Date): ProjectView {
         now,
       })
     : undefined;
-  const windowsActive = (a?.windows ?? []).filter(
-    (w) => Date.parse(w.startDate ?? '') <= now.getTime() && Date.parse(w.endDate ?? '') > now.getTime(),
+  const windowsActive = (a?.windows ?? []).filter((w) => windowState(w, now) === 'active');
+  const tier = projectTier(
+    causes.map((c) => c.tier),
+    {
+      failing: failingOnes.length > 0,
+      silentAgent: Boolean(agents?.checks.some((c) => c.silent)),
+      behind: behind.length > 0,
+    },
   );
-  const tiers: Tier[] = causes.map((c) => c.tier);
-  // Failing automation is data availability too: a process that will not start serves nothing.
-  if (failing.length) tiers.push('unmuted data availability');
-  if (agents?.checks.some((c) => c.silent)) tiers.push('unmuted alerts');
-  if (behind.length) tiers.push('informational');
-  const tier = tiers.sort((x, y) => tierRank(x) - tierRank(y))[0] ?? 'quiet';
   const weight = causes.reduce((n, c) => n + c.loud, 0) * 1_000 + (a?.alerts.length ?? 0);
-  return { read: r, causes, behind, failing, agents, windowsActive, tier, weight };
+  return { read: r, causes, behind, failing: failingOnes, agents, windowsActive, tier, weight };
 }
 
 export const byTier = (x: ProjectView, y: ProjectView) =>
@@ -149,21 +123,13 @@ export const byTier = (x: ProjectView, y: ProjectView) =>
   y.weight - x.weight ||
   String(x.read.project.name ?? '').localeCompare(String(y.read.project.name ?? ''));
 
-/** Projects read at once: the platform's rate limit is shared by every caller of the key. */
-const CONCURRENCY = 4;
-
 /**
- * The installation's triage: every project the key sees (up to `maxProjects`) read and ranked, and over the last
- * `sinceHours` what changed, with the keys of the organization named where they can be read.
+ * The installation's triage: every project the key sees read (a few at a time, within the time limit and the
+ * request budget: everywhere.ts) and ranked, and over the last `sinceHours` what changed, with the keys of
+ * the organization named where they can be read.
  */
-export async function loadInstallation(
-  ctx: ToolContext,
-  o: { maxProjects: number; sinceHours?: number },
-): Promise<Installation> {
-  const { items: projects, truncated } = await fetchAll((q, signal) => ctx.api.projects.list(q, { signal }), {
-    maxItems: o.maxProjects,
-    signal: ctx.signal,
-  });
+export async function loadInstallation(ctx: ToolContext, o: { sinceHours?: number }): Promise<Installation> {
+  const projects = await allProjects(ctx);
   const now = ctx.now();
   // From the start of the minute before: what happened "an hour ago" is in, asked a few seconds later.
   const since =
@@ -172,13 +138,20 @@ export async function loadInstallation(
       : new Date(Math.floor((now.getTime() - o.sinceHours * 3_600_000 - 60_000) / 60_000) * 60_000);
   // Keys are named by their description where the organization's keys can be read (who published, who acked).
   const keys = ctx.names.learnKeys({ orgId: projects[0]?.orgId }, ctx.signal);
-  const reads = await readInstallation(ctx.api, projects, {
-    since,
-    signal: ctx.signal,
-    concurrency: CONCURRENCY,
-    progress: ctx.progress,
-  });
+  const e = await everywhere(
+    ctx,
+    'triage',
+    (p, signal) => readProject(ctx.api, p, { since, signal }),
+    projects,
+  );
   await keys;
-  const views = reads.map((x) => viewProject(x, now)).sort(byTier);
-  return { views, truncated, since: since?.toISOString(), hours: o.sinceHours };
+  const views = e.parts.map((x) => viewProject(x.value, now)).sort(byTier);
+  return {
+    views,
+    projects: e.projects,
+    missing: e.missing,
+    ...(e.partial ? { partial: e.partial } : {}),
+    since: since?.toISOString(),
+    hours: o.sinceHours,
+  };
 }

@@ -47,7 +47,10 @@ const NAMED_MISSING = 8;
 
 const projectCell = (p: ProjectRef) => p.name ?? p.id;
 
-function missingLines(a: Across<unknown>): string[] {
+/** Which projects a read across the installation left out, and why: nothing when none. */
+export function missingLines(
+  a: Pick<Across<unknown>, 'missing' | 'projects' | 'read' | 'partial'>,
+): string[] {
   if (!a.missing.length) return [];
   const byWhy = new Map<string, ProjectRef[]>();
   for (const m of a.missing) byWhy.set(m.why, [...(byWhy.get(m.why) ?? []), m.project]);

@@ -1,23 +1,27 @@
 // The installation at a glance as a person reads it: projects ranked by urgency (each drawn by
 // triage-projects.ts), or, over a time window, the state in a line per project and what changed across them.
+import { TIERS, timelineWorthy } from '../../rules/index.js';
 import { cell, named as nameOf } from '../../untrusted.js';
 import type { FormatContext, ToolAnswer } from '../answers.js';
 import { plural } from '../markdown.js';
 import { redact } from '../redact.js';
-import { alertWhere, windowName } from './alerts.js';
+import { alertWhere, windowCalled } from './alerts.js';
 import { AGENT_LEGEND } from './deployment.js';
-import { changeKind, changeSummary, eventWho } from './events.js';
+import { changeSummary, eventWho } from './events.js';
+import { missingLines } from './projects-all.js';
 import {
   hostNamer,
   type Installation,
   type ProjectView,
   projectBlock,
   type Short,
-  TIERS,
 } from './triage-projects.js';
 
 /** Projects drawn in full; the rest get a line each. The answer must stay under 4,000 characters. */
 const SHOWN = 6;
+
+/** Projects past the ones drawn in full that are still named; the rest are counted by tier. */
+const NAMED = 12;
 
 /** Lines of "what changed" in the text. */
 const CHANGES = 20;
@@ -42,10 +46,10 @@ function changesSince(views: ProjectView[], from: number, f: FormatContext, shor
         out.push({
           time: w.startDate!,
           projectId: pid,
-          line: `window ${windowName(w)} started (mutes ${(w.alertTypeNames ?? []).join(', ')} project-wide, ends ${hhmm(w.endDate)} UTC)`,
+          line: `window ${windowCalled(w)} started (mutes ${(w.alertTypeNames ?? []).join(', ')} project-wide, ends ${hhmm(w.endDate)} UTC)`,
         });
       if (end >= from && end <= now.getTime())
-        out.push({ time: w.endDate!, projectId: pid, line: `window ${windowName(w)} ended` });
+        out.push({ time: w.endDate!, projectId: pid, line: `window ${windowCalled(w)} ended` });
     }
     for (const a of v.read.alerts?.alerts ?? [])
       if (Date.parse(a.created ?? '') >= from)
@@ -60,9 +64,7 @@ function changesSince(views: ProjectView[], from: number, f: FormatContext, shor
         projectId: pid,
         line: `alert closed: ${a.metricName ?? a.eventTypeName} on ${short(alertWhere(a))} (alertId ${a.id})`,
       });
-    const acts = (v.read.events ?? []).filter(
-      (e) => changeKind(e) !== undefined || /^ALERT_(UN)?ACKNOWLEDGED_AUDIT$/.test(e.eventTypeName ?? ''),
-    );
+    const acts = (v.read.events ?? []).filter(timelineWorthy);
     for (const e of acts) {
       const who = eventWho(e, f.names);
       const what = changeSummary(e);
@@ -83,9 +85,14 @@ function rankedLines(views: ProjectView[], f: FormatContext, short: Short): stri
   const blocks = views.slice(0, SHOWN).flatMap((v, i) => projectBlock(v, i + 1, f, short));
   lines.push(f.fence.wrap(blocks.join('\n')));
   const rest = views.slice(SHOWN);
+  // Hundreds of projects: the next ones by name, the quiet tail counted by tier.
+  const named = rest.slice(0, NAMED);
+  const tiers = new Map<string, number>();
+  for (const v of rest.slice(NAMED)) tiers.set(v.tier, (tiers.get(v.tier) ?? 0) + 1);
+  const counted = [...tiers].map(([tier, n]) => `${n} ${tier}`);
   if (rest.length)
     lines.push(
-      `${plural(rest.length, 'more project')}: ${rest.map((v) => `${nameOf(v.read.project.name, v.read.project.id)} (${v.tier})`).join(', ')}.`,
+      `${plural(rest.length, 'more project')}: ${named.map((v) => `${nameOf(v.read.project.name, v.read.project.id)} (${v.tier})`).join(', ')}${counted.length ? `; and ${counted.join(', ')}` : ''}.`,
     );
   const states = new Set(views.flatMap((v) => (v.agents?.checks ?? []).map((c) => c.agent.stateName ?? '')));
   const legend = ['STANDBY', 'NO_PROCESSES']
@@ -148,10 +155,15 @@ function installationText(r: Installation, f: FormatContext): string {
   const counts = TIERS.map((t) => [t, views.filter((v) => v.tier === t).length] as const).filter(
     ([, n]) => n,
   );
+  const read = r.missing.length
+    ? `${views.length} of ${plural(r.projects, 'project')} read`
+    : plural(views.length, 'project');
   const lines = [
-    `# Installation: ${plural(views.length, 'project')} — ${counts.map(([t, n]) => `${n} ${t}`).join(', ') || 'none'}`,
+    `# Installation: ${read} — ${counts.map(([t, n]) => `${n} ${t}`).join(', ') || 'none'}`,
+    // What is missing comes first: a long answer is cut at its end.
+    ...missingLines({ ...r, read: views.length }),
   ];
-  if (!views.length) return `${lines[0]}\nThis API key sees no projects.`;
+  if (!views.length && !r.missing.length) return `${lines[0]}\nThis API key sees no projects.`;
   lines.push(
     // Each heading names its tier: unmuted data availability (host down, no primary, automation failing),
     // unmuted paging, unmuted alerts, muted or acknowledged, informational, quiet.
@@ -162,7 +174,6 @@ function installationText(r: Installation, f: FormatContext): string {
   lines.push(...(r.hours === undefined ? rankedLines(views, f, short) : changedLines(r, f, short)));
   const notes = [...new Set(views.map((v) => v.read.alerts?.globalNote).filter(Boolean))];
   for (const n of notes) lines.push(n!);
-  if (r.truncated) lines.push('More projects exist than were read (maxProjects).');
   const next = ['triage_project'];
   if (views.some((v) => v.behind.length)) next.push('get_automation_status');
   if (views.some((v) => v.agents && (v.agents.downAlerts.length || v.agents.checks.some((c) => c.silent))))

@@ -1,22 +1,15 @@
 // Maintenance windows across every project (`projectId: "all"`), soonest start first.
 import type { MaintenanceWindow, PageQuery } from '../../api/types.js';
 import type { FormatContext, ToolAnswer } from '../answers.js';
-import { plural } from '../markdown.js';
 import { type Across, acrossAnswer } from './projects-all.js';
 import { windowList } from './windows.js';
 
 export function windowsAcross(
   a: Across<MaintenanceWindow>,
   q: Required<PageQuery>,
-  o: { state?: string; startsWithinHours?: number },
+  o: { state?: string },
   f: FormatContext,
 ): ToolAnswer {
-  const filters = [
-    o.state,
-    o.startsWithinHours ? `starting within ${plural(o.startsWithinHours, 'hour')}` : '',
-  ]
-    .filter(Boolean)
-    .join(', ');
   return acrossAnswer(
     a,
     q,
@@ -24,8 +17,8 @@ export function windowsAcross(
       title: 'Maintenance windows',
       ...windowList,
       order: 'soonest start first',
-      filters,
-      narrow: 'state=upcoming, startsWithinHours, or one projectId',
+      filters: o.state,
+      narrow: 'state=upcoming or active, or one projectId',
       next: 'update_maintenance_window or delete_maintenance_window with its projectId and windowId',
       empty: 'No active or upcoming maintenance windows match.',
     },
