@@ -82,7 +82,8 @@ export async function everywhere<T>(
       : [await ctx.api.projects.get(scope, ctx.req)];
   const limitMs = ctx.installationReadMs ?? READ_MS;
   const limit = new AbortController();
-  setMaxListeners(projects.length + 16, limit.signal);
+  // Every read in flight listens here (each project reads several lists at once): a fan-out, not a leak.
+  setMaxListeners(1_000, limit.signal);
   const timer = setTimeout(() => limit.abort(), limitMs);
   const onAbort = () => limit.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });

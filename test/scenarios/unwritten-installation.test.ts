@@ -144,7 +144,11 @@ for (const projects of [4, 500]) {
     beforeAll(async () => {
       sim = await startTestSimulator({ projects });
       // A cold read of 500 projects on a shared machine: the time limit is the test's, not the default.
-      t = await startTestServer({ sim, config: { installationReadMs: 120_000, cacheTtlMs: 60_000 } });
+      t = await startTestServer({
+        sim,
+        config: { installationReadMs: 120_000 },
+        apiOptions: { cacheTtlMs: 60_000 },
+      });
     }, 60_000);
     afterAll(async () => {
       console.log(
