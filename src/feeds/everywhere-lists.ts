@@ -130,10 +130,11 @@ export async function alertConfigsEverywhere(
         ...ALL_ITEMS,
       });
       const configs = items.filter((c) => o.enabled === undefined || Boolean(c.enabled) === o.enabled);
-      // Who disabled what: read only where something is disabled (one request in the project).
-      const off = configs.some((c) => !c.enabled)
-        ? await disablings(ctx, p.id, signal).catch(() => undefined)
-        : undefined;
+      // Who disabled what, when the disabled ones are asked for: one more request where one is disabled.
+      const off =
+        o.enabled === false && configs.some((c) => !c.enabled)
+          ? await disablings(ctx, p.id, signal).catch(() => undefined)
+          : undefined;
       return configs.map((c): ConfigRowItem => {
         const ev = c.enabled ? undefined : off?.get(c.id);
         return ev ? { ...c, disabledBy: ev.username ?? ev.publicKey, disabledAt: ev.created } : c;

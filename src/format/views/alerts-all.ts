@@ -90,23 +90,32 @@ export function configsAcross(
   enabled: boolean | undefined,
   f: FormatContext,
 ): ToolAnswer {
+  const off = enabled === false;
   return acrossAnswer(
     a,
     q,
     {
       title: 'Alert configurations',
-      columns: ['alertConfigId', 'event type', 'enabled', 'condition', 'notifies', 'disabled by'],
+      // Who disabled each is read for the disabled ones (enabled=false).
+      columns: [
+        'alertConfigId',
+        'event type',
+        'enabled',
+        'condition',
+        'notifies',
+        ...(off ? ['disabled by'] : []),
+      ],
       row: (c, now, names) => [
         c.id,
         c.eventTypeName,
         c.enabled ? 'yes' : 'no',
         condition(c),
         notifySummary(c),
-        c.enabled ? '—' : c.disabledBy ? `${names.key(c.disabledBy)}, ${age(c.disabledAt, now)}` : '?',
+        ...(off ? [c.disabledBy ? `${names.key(c.disabledBy)}, ${age(c.disabledAt, now)}` : '?'] : []),
       ],
       order: enabled === false ? 'latest disabled first' : 'by project',
       filters: enabled === undefined ? undefined : enabled ? 'enabled' : 'disabled',
-      narrow: 'enabled=false, or one projectId',
+      narrow: 'enabled=false (with who disabled each), or one projectId',
       next: 'get_alert_config with its projectId and alertConfigId; set_alert_config_enabled to turn one on',
       empty: 'No alert configurations match.',
     },
