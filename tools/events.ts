@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
 import { fetchAll } from '../src/api/paging.js';
-import { loadWindows } from '../src/feeds/alerts.js';
 import { eventsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { conditionWords, configName } from '../src/format/views/alerts.js';
 import {
@@ -14,6 +13,7 @@ import {
   noTargets,
 } from '../src/format/views/events.js';
 import { eventFilterWords, eventsAcross } from '../src/format/views/events-all.js';
+import { loadWindows } from '../src/model/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   ALL_PROJECTS,

@@ -3,8 +3,6 @@
 // a view (src/format/views/): what is here is what the model sees of it, and which feed and view it calls.
 import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
-import { reconcileAgents } from '../src/feeds/agents.js';
-import { alertContext, groupByCause, loadOpenAlerts, OPEN_STATUSES } from '../src/feeds/alerts.js';
 import { readAutomation } from '../src/feeds/automation.js';
 import { agentsEverywhere, openAlertsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { loadInstallation } from '../src/feeds/installation.js';
@@ -16,6 +14,13 @@ import { agentsAcross } from '../src/format/views/deployment-all.js';
 import { triageAnswer } from '../src/format/views/triage.js';
 import { ackAnswer, alertConfigAnswer, openAlertsAnswer } from '../src/format/views/triage-alerts.js';
 import { installationAnswer } from '../src/format/views/triage-installation.js';
+import {
+  alertContext,
+  groupByCause,
+  loadOpenAlerts,
+  OPEN_STATUSES,
+  reconcileAgents,
+} from '../src/model/index.js';
 import { ackComment, ids, isoTime, page } from '../src/tool/ids.js';
 import {
   ALL_PROJECTS,

@@ -2,10 +2,9 @@
 import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
-import { loadOpenAlerts } from '../src/feeds/alerts.js';
 import { windowsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { listAnswer } from '../src/format/answers.js';
-import { alertWhat, alertWhere, conditionWords } from '../src/format/views/alerts.js';
+import { conditionWords } from '../src/format/views/alerts.js';
 import {
   type Quiet,
   type Silenced,
@@ -19,6 +18,7 @@ import {
   windowUpdatePreview,
 } from '../src/format/views/windows.js';
 import { windowsAcross } from '../src/format/views/windows-all.js';
+import { alertWhat, alertWhere, loadOpenAlerts } from '../src/model/index.js';
 import { alertTypeOf, pagingServices, windowState } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {

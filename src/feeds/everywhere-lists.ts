@@ -5,11 +5,18 @@ import type { Agent, ApiEvent, Host, MaintenanceWindow } from '../api/client.js'
 import { fetchAll } from '../api/paging.js';
 import type { AlertAcross, ConfigAcross } from '../format/views/alerts-all.js';
 import type { Across, ProjectRef } from '../format/views/projects-all.js';
+import {
+  type AgentCheck,
+  alertContext,
+  groupByCause,
+  loadOpenAlerts,
+  type OpenStatus,
+  oldestFirst,
+  reconcileAgents,
+} from '../model/index.js';
 import { ackInForce, causeTier, dataAvailability, tierRank, windowState } from '../rules/index.js';
 import type { ToolContext } from '../tool/index.js';
 import type { AgentType } from '../vocabulary/index.js';
-import { type AgentCheck, reconcileAgents } from './agents.js';
-import { alertContext, groupByCause, loadOpenAlerts, type OpenStatus, oldestFirst } from './alerts.js';
 import { type Everywhere, everywhere } from './everywhere.js';
 
 const ALL_ITEMS = { maxItems: 5_000 };

@@ -2,71 +2,61 @@
 // windows that mute them and whether they page), its automation (what fails and why), its agents reconciled with
 // the agent-down alerts, and — when asked for a time window — what changed: events, windows that started or
 // ended, alerts that opened or closed, and who did it. Projects are then ranked by what matters now.
-import { ifSupported } from '../api/capabilities.js';
+import { abortError } from '../api/abort.js';
 import type { ApiClient, Project } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import { fetchAll } from '../api/paging.js';
 import type { Installation, ProjectRead, ProjectView } from '../format/views/triage-projects.js';
+import { alertContext, groupByCause, joinProject, type Part, readProject } from '../model/index.js';
 import {
   ackInForce,
-  atGoal,
   causeTier,
   dataAvailability,
-  failing,
   projectTier,
   tierRank,
   windowState,
 } from '../rules/index.js';
 import type { ToolContext } from '../tool/index.js';
-import { loadAgents, reconcileAgents } from './agents.js';
-import { alertContext, groupByCause, loadOpenAlerts } from './alerts.js';
-import { loadPublishes } from './automation.js';
-import { loadRecentEvents } from './events.js';
 import { allProjects, everywhere, spentBudget } from './everywhere.js';
 
 const why = (e: unknown) => (e instanceof ApiError ? e.message : e instanceof Error ? e.message : String(e));
 
+/** What the installation's triage reads of a project: the model's parts (src/model/project.ts). */
+const PARTS: readonly Part[] = ['alerts', 'windows', 'automation', 'agents', 'publishes'];
+const SINCE_PARTS: readonly Part[] = ['events', 'closed'];
+/** A failed part as the answer names it; windows only annotate the alerts (their failure costs nothing). */
+const LABEL: Partial<Record<Part, string>> = {
+  alerts: 'alerts',
+  automation: 'automation',
+  agents: 'agents',
+  events: 'events',
+  closed: 'closed alerts',
+  publishes: 'automation events',
+};
+
 /** Everything the installation view needs of one project; a part that fails is named, never fatal. */
-export async function readProject(
+export async function readForTriage(
   api: ApiClient,
   project: Project,
   o: { since?: Date; signal: AbortSignal },
 ): Promise<ProjectRead> {
-  const { signal, since } = o;
-  const errors: string[] = [];
-  const part = <T>(name: string, p: Promise<T>) =>
-    p.catch((e: unknown) => {
-      // Out of time or budget: the project is missing from the answer, not read with holes.
-      if (signal.aborted || spentBudget(e)) throw e;
-      errors.push(`${name}: ${why(e)}`);
-      return undefined;
-    });
-  const id = project.id;
-  const [alerts, automation, agents, events, closed] = await Promise.all([
-    part('alerts', loadOpenAlerts(api, id, { signal, windows: true })),
-    part('automation', api.automation.status(id, { signal })),
-    part('agents', loadAgents(api, id, undefined, signal)),
-    since ? part('events', loadRecentEvents(api, { projectId: id }, since, signal)) : undefined,
-    since
-      ? part(
-          'closed alerts',
-          ifSupported(api, 'projectAlerts', () =>
-            fetchAll((q) => api.alerts.list(id, { ...q, status: 'CLOSED' }, { signal }), {
-              signal,
-              maxItems: 2_000,
-            }),
-          ),
-        )
-      : undefined,
-  ]);
-  const r: ProjectRead = { project, alerts, automation, agents, events: events?.events, errors };
-  if (closed) r.closed = closed.items.filter((a) => Date.parse(a.resolved ?? '') >= (since?.getTime() ?? 0));
-  if (automation && (automation.processes ?? []).some((p) => !atGoal(p, automation.goalVersion)))
-    r.publishes = await part(
-      'automation events',
-      loadPublishes(api, id, { now: Date.now(), signal, maxItems: 200 }),
-    );
-  return r;
+  const parts = o.since ? [...PARTS, ...SINCE_PARTS] : PARTS;
+  const r = await readProject(api, project.id, parts, { signal: o.signal, since: o.since, now: new Date() });
+  // Out of time or budget: the project is missing from the answer, not read with holes.
+  if (o.signal.aborted) throw abortError(o.signal);
+  const spent = r.failed.find((f) => spentBudget(f.error));
+  if (spent) throw spent.error;
+  const errors = r.failed.flatMap((f) => (LABEL[f.part] ? [`${LABEL[f.part]}: ${why(f.error)}`] : []));
+  const read: ProjectRead = {
+    project,
+    alerts: r.alerts && { ...r.alerts, windows: r.windows ?? null },
+    automation: r.automation,
+    agents: r.agents,
+    events: r.events?.events,
+    publishes: r.publishes,
+    errors,
+  };
+  if (r.closed) read.closed = r.closed;
+  return read;
 }
 
 export function viewProject(r: ProjectRead, now: Date): ProjectView {
@@ -92,19 +82,11 @@ export function viewProject(r: ProjectRead, now: Date): ProjectView {
         y.loud - x.loud ||
         (Date.parse(x.group.oldest ?? '') || 0) - (Date.parse(y.group.oldest ?? '') || 0),
     );
-  const s = r.automation;
-  const behind = s ? (s.processes ?? []).filter((p) => !atGoal(p, s.goalVersion)) : [];
-  const failingOnes = behind.filter(failing);
-  const agents = r.agents
-    ? reconcileAgents({
-        agents: r.agents,
-        alerts: a?.alerts ?? [],
-        globalAlertIds: a?.globalAlertIds,
-        configs: a?.configs,
-        globalConfigs: a?.globalConfigs,
-        now,
-      })
-    : undefined;
+  // The facts of the model's join: processes behind their goal (failing ones), agents with their silence.
+  const facts = joinProject({ ...r, projectId: r.project.id, events: undefined, failed: [] }, now);
+  const behind = facts.processes.flatMap((p) => (p.behind ? [p.process] : []));
+  const failingOnes = facts.processes.flatMap((p) => (p.behind?.failing ? [p.process] : []));
+  const agents = facts.agents;
   const windowsActive = (a?.windows ?? []).filter((w) => windowState(w, now) === 'active');
   const tier = projectTier(
     causes.map((c) => c.tier),
@@ -115,7 +97,18 @@ export function viewProject(r: ProjectRead, now: Date): ProjectView {
     },
   );
   const weight = causes.reduce((n, c) => n + c.loud, 0) * 1_000 + (a?.alerts.length ?? 0);
-  return { read: r, causes, behind, failing: failingOnes, agents, windowsActive, tier, weight };
+  const { contradictions } = facts;
+  return {
+    read: r,
+    causes,
+    behind,
+    failing: failingOnes,
+    agents,
+    windowsActive,
+    tier,
+    weight,
+    contradictions,
+  };
 }
 
 export const byTier = (x: ProjectView, y: ProjectView) =>
@@ -141,7 +134,7 @@ export async function loadInstallation(ctx: ToolContext, o: { sinceHours?: numbe
   const e = await everywhere(
     ctx,
     'triage',
-    (p, signal) => readProject(ctx.api, p, { since, signal }),
+    (p, signal) => readForTriage(ctx.api, p, { since, signal }),
     projects,
   );
   await keys;

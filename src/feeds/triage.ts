@@ -4,33 +4,40 @@
 import { abortError } from '../api/abort.js';
 import type { ApiEvent } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { AlertGroup } from '../format/views/alerts.js';
 import { TRIAGE_SECTIONS, type Triage, type TriageSection } from '../format/views/triage.js';
+import type { AlertGroup } from '../model/index.js';
+import { alertContext, groupByCause, type Part, type ProjectRecords, readProject } from '../model/index.js';
 import type { ToolContext } from '../tool/index.js';
-import { alertContext, groupByCause, loadOpenAlerts, loadWindows } from './alerts.js';
-import { loadRecentEvents } from './events.js';
+
+/** The model's part each section is read from. */
+const PART_OF: Record<TriageSection, Part> = {
+  alerts: 'alerts',
+  automation: 'automation',
+  events: 'events',
+  maintenanceWindows: 'windows',
+};
 
 /** Puts what each section's read gave into the triage: its value, or its error (once for a spent budget). */
-function settle(t: Triage, settled: PromiseSettledResult<unknown>[], ctx: ToolContext): unknown[] {
+function settle(t: Triage, r: ProjectRecords, ctx: ToolContext): unknown[] {
   const failures: unknown[] = [];
-  settled.forEach((s, i) => {
-    const section = TRIAGE_SECTIONS[i]!;
-    if (s.status === 'rejected') {
-      failures.push(s.reason);
-      const spent = s.reason instanceof ApiError && s.reason.errorCode === 'RATE_BUDGET_SPENT';
-      if (spent) t.budget ??= s.reason.message;
+  for (const section of TRIAGE_SECTIONS) {
+    const failed = r.failed.find((f) => f.part === PART_OF[section]);
+    if (failed) {
+      failures.push(failed.error);
+      const spent = failed.error instanceof ApiError && failed.error.errorCode === 'RATE_BUDGET_SPENT';
+      if (spent) t.budget ??= (failed.error as ApiError).message;
       const message = spent
         ? 'not read: the request budget is spent (above)'
-        : s.reason instanceof ApiError
-          ? s.reason.message
-          : String(s.reason);
+        : failed.error instanceof ApiError
+          ? failed.error.message
+          : String(failed.error);
       t.errors.push({ section, message });
       ctx.logger.debug('triage section failed', { section, error: message });
-    } else if (section === 'alerts') t.alerts = s.value as Triage['alerts'];
-    else if (section === 'automation') t.automation = s.value as Triage['automation'];
-    else if (section === 'events') t.events = s.value as Triage['events'];
-    else t.windows = s.value as Triage['windows'];
-  });
+    } else if (section === 'alerts') t.alerts = r.alerts;
+    else if (section === 'automation') t.automation = r.automation;
+    else if (section === 'events') t.events = r.events;
+    else t.windows = r.windows ?? null;
+  }
   return failures;
 }
 
@@ -40,23 +47,25 @@ export async function readTriage(ctx: ToolContext, projectId: string, hours: num
   const since = new Date(now.getTime() - hours * 3_600_000);
   const { signal, api } = ctx;
   let done = 0;
-  const step = <T>(section: TriageSection, p: Promise<T>) =>
-    p.finally(() => void ctx.progress(++done, TRIAGE_SECTIONS.length, `read ${section}`));
+  const progress = (part: Part) =>
+    void ctx.progress(++done, TRIAGE_SECTIONS.length, `read ${sectionOf(part)}`);
   const keys = api.budget?.limited ? Promise.resolve() : ctx.names.learnKeys({ projectId }, signal);
-  const settled = await Promise.allSettled([
-    step('alerts', loadOpenAlerts(api, projectId, { signal })),
-    step('automation', api.automation.status(projectId, { signal })),
-    step('events', loadRecentEvents(api, { projectId }, since, signal)),
-    step('maintenanceWindows', loadWindows(api, projectId, signal)),
-  ]);
+  const r = await readProject(
+    api,
+    projectId,
+    TRIAGE_SECTIONS.map((s) => PART_OF[s]),
+    { signal, now, since, progress },
+  );
   await (api.budget?.limited ? ctx.names.learnKeys({ projectId }, signal) : keys);
   if (signal.aborted) throw abortError(signal);
   const t: Triage = { projectId, since: since.toISOString(), until: now.toISOString(), hours, errors: [] };
-  const failures = settle(t, settled, ctx);
+  const failures = settle(t, r, ctx);
   // Nothing could be read (an unknown project, a wrong key): that is the answer, not a triage.
   if (failures.length === TRIAGE_SECTIONS.length) throw failures[0];
   return t;
 }
+
+const sectionOf = (part: Part): TriageSection => TRIAGE_SECTIONS.find((s) => PART_OF[s] === part) ?? 'alerts';
 
 /** The change events a configuration's own "updated" must agree with. */
 const CONFIG_CHANGES = [

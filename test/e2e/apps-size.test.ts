@@ -42,7 +42,7 @@ describe('views (MCP Apps) as built', () => {
 });
 
 describe('views (MCP Apps) as sources', () => {
-  it('import ext-apps and each other only: their data is what the host passes them', () => {
+  it('import ext-apps, each other and the rules only: their data is what the host passes them', () => {
     const dir = new URL('../../apps/', import.meta.url);
     const sources = readdirSync(dir).filter((f) => f.endsWith('.ts'));
     // A app too long for one file keeps its parts beside it (<app>-<part>.ts).
@@ -59,6 +59,8 @@ describe('views (MCP Apps) as sources', () => {
           [
             '@modelcontextprotocol/ext-apps',
             './shared.js',
+            // The platform's rules (pure, no I/O): the app decides as the server does.
+            '../src/rules/index.js',
             ...parts.map((p) => `./${p.replace(/\.ts$/, '.js')}`),
           ],
           `${f} imports ${m}`,

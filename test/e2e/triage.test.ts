@@ -4,7 +4,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { supports } from '../../src/api/capabilities.js';
 import { ApiError } from '../../src/api/errors.js';
-import { loadRecentEvents } from '../../src/feeds/events.js';
+import { loadRecentEvents } from '../../src/model/index.js';
 import { changeKind } from '../../src/rules/index.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { routes } from '../../src/simulator/routes/index.js';

@@ -5,11 +5,12 @@ import { mapBounded } from '../../src/api/bounded.js';
 import { ifSupported, supports, withFallback } from '../../src/api/capabilities.js';
 import type { Alert, ApiClient, ApiEvent } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
-import { alertsFingerprint, groupByCause } from '../../src/feeds/alerts.js';
+import { alertsFingerprint } from '../../src/feeds/alerts.js';
 import { eventsFingerprint } from '../../src/feeds/events.js';
 import { feeds, feedUri, matchFeed } from '../../src/feeds/index.js';
 import { activePollers, subscribe } from '../../src/feeds/subscriptions.js';
 import { changeSummary } from '../../src/format/views/events.js';
+import { groupByCause } from '../../src/model/index.js';
 import { changeKind } from '../../src/rules/index.js';
 
 const fakeApi = () => ({}) as ApiClient;

@@ -1,9 +1,10 @@
 // Open alerts and alert configurations across every project (`projectId: "all"`): the row of each, drawn
 // beside its project by acrossAnswer (projects-all.ts).
 import type { Alert, AlertConfig, PageQuery } from '../../api/types.js';
+import { alertWhat, alertWhere, condition } from '../../model/index.js';
 import type { FormatContext, NameBook, ToolAnswer } from '../answers.js';
 import { age } from '../markdown.js';
-import { ackState, alertWhat, alertWhere, condition, notifySummary } from './alerts.js';
+import { ackState, notifySummary } from './alerts.js';
 import { type Across, acrossAnswer } from './projects-all.js';
 
 /** An open alert as the installation's list sees it: its cause, whether it pages, what mutes it. */

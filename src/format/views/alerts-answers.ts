@@ -1,11 +1,12 @@
 // The answers and previews of the alerts toolset's own tools, drawn from the alert and configuration views:
 // enabling or disabling a configuration, acknowledging a global alert, the matchers' field names.
 import type { Alert, AlertConfig } from '../../api/types.js';
+import { alertWhat, alertWhere, condition } from '../../model/index.js';
 import { named } from '../../untrusted.js';
 import { type FormatContext, recordAnswer, type ToolAnswer } from '../answers.js';
 import type { Preview } from '../consent.js';
 import { fields } from '../markdown.js';
-import { ackState, alertWhat, alertWhere, condition, configName } from './alerts.js';
+import { ackState, configName } from './alerts.js';
 
 /** Enabling or disabling one configuration, as the person is asked: its state now and what changes. */
 export function enabledPreview(

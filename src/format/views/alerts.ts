@@ -1,22 +1,15 @@
 // The alerts area as a person sees it: an alert's row and columns, where and what it is, its acknowledgement,
 // a cause's heading, notes and rows, the headline that counts them; an alert configuration's condition,
 // notification targets and matchers. Tools, triage, feeds and previews draw alerts through this module only.
-import type { Alert, AlertConfig, ApiEvent, GlobalAlertConfig } from '../../api/types.js';
-import { ackInForce, type Muting, windowName } from '../../rules/index.js';
+import type { Alert, AlertConfig, GlobalAlertConfig } from '../../api/types.js';
+import { type AlertGroup, alertWhat, alertWhere, condition } from '../../model/index.js';
+import { ackInForce, severity, windowName } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import type { Preview } from '../consent.js';
 import { age, due, plural, table, when } from '../markdown.js';
 
 export const alertColumns = ['alertId', 'status', 'what', 'since', 'where', 'value', 'acknowledged'];
-
-export function alertWhat(a: Alert): string {
-  return a.metricName ? `${a.eventTypeName ?? ''} ${a.metricName}`.trim() : (a.eventTypeName ?? '—');
-}
-
-export function alertWhere(a: Alert): string {
-  return a.hostnameAndPort ?? a.replicaSetName ?? a.clusterName ?? a.hostId ?? '—';
-}
 
 export function ackState(a: Alert, now: Date, names: NameBook = idsOnly): string {
   if (!ackInForce(a, now)) return 'no';
@@ -41,30 +34,6 @@ export function closedNote(a: Alert | undefined, alertId: string): string | unde
   return status === 'CLOSED' || status === 'CANCELLED'
     ? `Alert ${alertId} is ${status}: it sends no notifications, so there is nothing to silence.`
     : undefined;
-}
-
-export interface AlertGroup {
-  /** "OUTSIDE_METRIC_THRESHOLD CONNECTIONS" — event type and metric. */
-  cause: string;
-  eventTypeName?: string;
-  metricName?: string;
-  /** The alerts come from a global alert configuration (acknowledge_global_alert, not acknowledge_alert). */
-  global: boolean;
-  /** The configurations' conditions, e.g. "CONNECTIONS > 4000 RAW (AVERAGE)". */
-  conditions: string[];
-  alertConfigIds: string[];
-  /** Configurations of these alerts that are disabled now: no new alert of this kind opens. */
-  disabledConfigIds: string[];
-  /** Changes to these alerts' configurations (in the events given), oldest first. */
-  configChanges: ApiEvent[];
-  /** The maintenance window whose alert types include these alerts': in force now, else the next one. */
-  window?: Muting;
-  /** Notification types of these alerts' configurations that page someone (PAGER_DUTY, SMS…). */
-  pages?: string[];
-  acknowledged: number;
-  oldest?: string;
-  /** Oldest first. */
-  alerts: Alert[];
 }
 
 // In a cause's table the cause is the heading, and a tracking alert says so next to its age.
@@ -219,6 +188,8 @@ export const ackTool = (groups: AlertGroup[]) =>
 export const groupSummary = (g: AlertGroup) => ({
   cause: g.cause,
   eventTypeName: g.eventTypeName,
+  /** The rule's severity (src/rules/alerts.ts), the one the apps draw. */
+  severity: severity(g.eventTypeName),
   metricName: g.metricName,
   global: g.global,
   conditions: g.conditions,
@@ -285,15 +256,6 @@ export function ackPreview(
 }
 
 /** "ASSERT_REGULAR > 10 RAW (AVERAGE)" — the condition a person reads. */
-export function condition(c: AlertConfig): string {
-  const t = c.metricThreshold ?? c.threshold;
-  if (!t) return '—';
-  const op = { GREATER_THAN: '>', LESS_THAN: '<' }[String(t.operator)] ?? t.operator ?? '';
-  const metric = c.metricThreshold?.metricName ?? '';
-  const mode = c.metricThreshold?.mode ? ` (${c.metricThreshold.mode})` : '';
-  return `${metric} ${op} ${t.threshold ?? ''} ${t.units ?? ''}${mode}`.replace(/\s+/g, ' ').trim();
-}
-
 /** What a person calls a configuration: its condition, or its event type when it has no threshold. */
 export const configName = (c: AlertConfig) => {
   const cond = condition(c);

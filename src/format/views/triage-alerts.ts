@@ -1,19 +1,17 @@
 // The triage toolset's alert answers: a project's open alerts by cause, one alert configuration in full (with
 // its notification targets and when it last changed, agreeing with its change events), and an acknowledgement.
-import type { Alert, AlertConfig, ApiEvent, GlobalAlertConfig, MaintenanceWindow } from '../../api/types.js';
+import type { Alert, AlertConfig, ApiEvent } from '../../api/types.js';
+import type { OpenAlerts } from '../../model/index.js';
+import { type AlertGroup, alertWhat, alertWhere, condition } from '../../model/index.js';
 import { named } from '../../untrusted.js';
 import { type FormatContext, recordAnswer, type ToolAnswer } from '../answers.js';
 import { when } from '../markdown.js';
 import { redact } from '../redact.js';
 import {
-  type AlertGroup,
   ackTool,
   alertCounts,
   alertHeadline,
-  alertWhat,
-  alertWhere,
   closedNote,
-  condition,
   configName,
   fallbackNote,
   groupSummary,
@@ -23,21 +21,6 @@ import {
 import { eventWho, whatChanged } from './events.js';
 
 /** A project's open alerts as read (src/feeds/alerts.ts), with what explains them. */
-export interface OpenAlerts {
-  alerts: Alert[];
-  configs: AlertConfig[];
-  /** 'project': the project-wide alert list; 'per-config': the spec-only fan-out over configurations. */
-  source: 'project' | 'per-config';
-  /** Some list held more than could be read. */
-  truncated: boolean;
-  /** Which of `alerts` come from global alert configurations (on this project's hosts). */
-  globalAlertIds: string[];
-  globalConfigs: GlobalAlertConfig[];
-  /** Why the global alerts could not be read, when they could not. */
-  globalNote?: string;
-  /** Read when asked for; null when the server cannot list them. */
-  windows?: MaintenanceWindow[] | null;
-}
 
 /** The open alerts of a project by cause; `rows` is how many alert rows the concise text draws. */
 export function openAlertsAnswer(

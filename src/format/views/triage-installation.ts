@@ -1,11 +1,13 @@
 // The installation at a glance as a person reads it: projects ranked by urgency (each drawn by
 // triage-projects.ts), or, over a time window, the state in a line per project and what changed across them.
+
+import { alertWhere } from '../../model/index.js';
 import { TIERS, timelineWorthy } from '../../rules/index.js';
 import { cell, named as nameOf } from '../../untrusted.js';
 import type { FormatContext, ToolAnswer } from '../answers.js';
 import { plural } from '../markdown.js';
 import { redact } from '../redact.js';
-import { alertWhere, windowCalled } from './alerts.js';
+import { windowCalled } from './alerts.js';
 import { AGENT_LEGEND } from './deployment.js';
 import { changeSummary, eventWho } from './events.js';
 import { missingLines } from './projects-all.js';
@@ -225,6 +227,7 @@ function projectResult(v: ProjectView) {
             .map((c) => ({ type: c.type, hostname: c.agent.hostname, state: c.agent.stateName })),
         }
       : null,
+    contradictions: v.contradictions,
     errors: v.read.errors,
   };
 }

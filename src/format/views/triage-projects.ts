@@ -10,16 +10,17 @@ import type {
   MaintenanceWindow,
   Project,
 } from '../../api/types.js';
+import type { Contradiction, OpenAlerts } from '../../model/index.js';
+import { type AlertGroup, alertWhere } from '../../model/index.js';
 import { agentTypeOfAlert, type Tier } from '../../rules/index.js';
 import { cell, named as nameOf } from '../../untrusted.js';
 import { type AgentType, otherIntegrationName } from '../../vocabulary/index.js';
 import type { FormatContext } from '../answers.js';
 import { age, plural } from '../markdown.js';
-import { type AlertGroup, alertWhere, mutedUntil, windowCalled } from './alerts.js';
+import { mutedUntil, windowCalled } from './alerts.js';
 import { type AgentCheckView, type AgentReportView, stuckWords } from './deployment.js';
 import { eventWho } from './events.js';
 import type { Missing } from './projects-all.js';
-import type { OpenAlerts } from './triage-alerts.js';
 
 /** What was read of one project; a part that failed is named in errors. */
 export interface ProjectRead {
@@ -59,6 +60,8 @@ export interface ProjectView {
   tier: Tier;
   /** Sort key within a tier: loud alerts, then all alerts. */
   weight: number;
+  /** Records that say opposite things (src/model/join.ts): both are told, neither is picked. */
+  contradictions: Contradiction[];
 }
 
 /** The installation as read: its projects ranked, and the time window when one was asked for. */
@@ -125,6 +128,15 @@ function causeLine(c: CauseView, now: Date, short: Short, withWindow: boolean): 
     withWindow && g.window?.state === 'active' ? mutedUntil(g.window, now) : '',
   ].filter(Boolean);
   return `${what}${g.global ? ' (global)' : ''} on ${where} — ${flags.join('; ')}`;
+}
+
+/** Both sides of a contradiction, in the records' own terms. */
+function disagreement(c: Contradiction, short: Short): string {
+  if (c.kind === 'host pings and is down')
+    return `${short(c.host)} pinged ${c.lastPing} and HOST_DOWN alert ${c.alertId ?? '?'} is open on it`;
+  if (c.kind === 'primary pings and there is no primary')
+    return `${short(c.primary)} pings as primary of ${cell(c.set, 60)} and NO_PRIMARY alert ${c.alertId} is open`;
+  return `alert ${c.alertId} is ${c.status} and acknowledged until ${c.acknowledgedUntil}`;
 }
 
 /** The agents of a project that need a word: down, silent, or not active (standby, no processes). */
@@ -243,6 +255,7 @@ export function projectBlock(v: ProjectView, rank: number, f: FormatContext, sho
   }
   const agents = v.agents && agentLine(v.agents, now, short);
   if (agents) lines.push(`- ${agents}`);
+  for (const c of v.contradictions) lines.push(`- ⚠ the records disagree: ${disagreement(c, short)}`);
   for (const e of v.read.errors) lines.push(`- not read: ${cell(e, 160)}`);
   const head = `## ${rank}. ${nameOf(p.name, p.id)} — ${v.tier}${v.read.alerts ? `, ${v.read.alerts.alerts.length} open` : ''}`;
   return [head, ...lines];

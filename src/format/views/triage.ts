@@ -2,18 +2,18 @@
 // changed, then what broke: each cause a heading over its alerts), the processes behind the automation goal,
 // the windows in force, and where to go next. The feed (src/feeds/triage.ts) reads; this draws.
 import type { Alert, ApiEvent, AutomationStatus, MaintenanceWindow } from '../../api/types.js';
+import type { OpenAlerts } from '../../model/index.js';
+import { type AlertGroup, alertWhere } from '../../model/index.js';
 import { atGoal, type ChangeKind, changeKind, windowState } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import type { FormatContext, NameBook, ToolAnswer } from '../answers.js';
 import { age, plural, table, when } from '../markdown.js';
 import { redact } from '../redact.js';
 import {
-  type AlertGroup,
   ackTool,
   alertCounts,
   alertHeadline,
   alertInGroup,
-  alertWhere,
   fallbackNote,
   groupHeading,
   groupNotes,
@@ -23,7 +23,6 @@ import {
 } from './alerts.js';
 import { automationColumns, automationRow, behindWords, stuckWords } from './deployment.js';
 import { changeSummary, eventWho } from './events.js';
-import type { OpenAlerts } from './triage-alerts.js';
 import { windowInForceList } from './windows.js';
 
 export const TRIAGE_SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows'] as const;
