@@ -31,8 +31,8 @@ const filters = {
     .min(1)
     .optional()
     .describe('e.g. HOST_DOWN'),
-  minDate: isoTime('minDate').optional().describe('Since when'),
-  maxDate: isoTime('maxDate').optional().describe('Until when'),
+  minDate: isoTime('minDate').optional().describe('Earliest'),
+  maxDate: isoTime('maxDate').optional().describe('Latest'),
   who: text('who', 200).optional().describe('Username or public key'),
   target: text('target', 200).optional().describe('Id or name it is about'),
 };
