@@ -6,8 +6,10 @@ import {
   ackInForce,
   agentTypeOfAlert,
   byUrgency,
+  failing,
   SEVERITIES,
   severity as severityOf,
+  windowState,
 } from '../src/rules/index.js';
 import { ago, arr, type Json, ms, obj, str, whenAgo } from './shared.js';
 
@@ -104,7 +106,7 @@ export function automationLine(t: Triage): string {
   const auto = obj(t.s.automation);
   const behind = arr(auto.behind).map(obj);
   const n = Number(auto.processCount ?? 0);
-  const err = behind.find((p) => p.errorString || Number(p.errorCode));
+  const err = behind.find((p) => failing(p));
   return behind.length
     ? `${behind.length} of ${n} processes behind goal version ${str(auto.goalVersion)}: ${behind
         .slice(0, 2)
@@ -131,8 +133,10 @@ export function agentsLine(t: Triage): string {
 
 export function maintenanceLine(t: Triage): string {
   const { windows } = t;
-  const inForce = windows.filter((w) => ms(w.startDate) <= Date.now() && ms(w.endDate) > Date.now());
-  const upcoming = windows.filter((w) => ms(w.startDate) > Date.now());
+  const state = (w: Json) =>
+    windowState({ startDate: str(w.startDate), endDate: str(w.endDate) }, new Date());
+  const inForce = windows.filter((w) => state(w) === 'active');
+  const upcoming = windows.filter((w) => state(w) === 'upcoming');
   return t.s.maintenanceWindows === null
     ? 'this server lists no maintenance windows'
     : inForce.length || upcoming.length

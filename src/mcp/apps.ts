@@ -10,7 +10,7 @@ import {
   RESOURCE_URI_META_KEY,
 } from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities, McpServer, ReadResourceResult, Tool } from '@modelcontextprotocol/server';
-import { ackInForce, byUrgency, type CauseFacts, windowState } from '../rules/index.js';
+import { ackInForce, byUrgency, type CauseFacts, failing, windowState } from '../rules/index.js';
 import type { AnyTool } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 
@@ -76,9 +76,7 @@ export function triageCutOrder(s: Json, now = Date.now()): Json {
       ? {
           automation: {
             ...automation,
-            behind: list(automation.behind).sort(
-              (x, y) => Number(!x.errorString && !x.errorCode) - Number(!y.errorString && !y.errorCode),
-            ),
+            behind: list(automation.behind).sort((x, y) => Number(!failing(x)) - Number(!failing(y))),
           },
         }
       : {}),

@@ -4,7 +4,10 @@
 // kept and the disagreement named: no rule here picks one in silence.
 import { isOpen } from './alerts.js';
 
-/** A host not heard from for longer than this has stopped pinging (the platform's HOST_DOWN default). */
+/**
+ * A host not heard from for longer than this has stopped pinging, unless the caller knows the project's own
+ * HOST_DOWN threshold (the demo's configuration says 5 minutes).
+ */
 export const HOST_SILENT_MIN = 5;
 const MINUTE = 60_000;
 
@@ -49,10 +52,15 @@ const onHost = (a: HostAlertFields, h: HostFields): boolean =>
   (a.hostId !== undefined && a.hostId === h.id) || a.hostnameAndPort === hostAddress(h);
 
 /** A host's state from its last ping and its open HOST_DOWN alert (from the alerts given). */
-export function hostState(h: HostFields, alerts: readonly HostAlertFields[], now: Date): HostState {
+export function hostState(
+  h: HostFields,
+  alerts: readonly HostAlertFields[],
+  now: Date,
+  silentMin = HOST_SILENT_MIN,
+): HostState {
   const down = alerts.find((a) => a.eventTypeName === 'HOST_DOWN' && isOpen(a) && onHost(a, h));
   const ping = Date.parse(h.lastPing ?? '');
-  const pings = Number.isFinite(ping) ? now.getTime() - ping <= HOST_SILENT_MIN * MINUTE : undefined;
+  const pings = Number.isFinite(ping) ? now.getTime() - ping <= silentMin * MINUTE : undefined;
   const base = { role: h.typeName, ...(h.lastPing ? { lastPing: h.lastPing } : {}) };
   const alert = down ? { downAlertId: down.id } : {};
   if (pings === true && down)

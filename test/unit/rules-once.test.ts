@@ -56,20 +56,19 @@ function overNames(r: RegExp): boolean {
 }
 
 /** Where a rule is written outside src/rules/: "file: what". */
-function copies(): string[] {
-  return checked.flatMap((f) => {
-    const text = readFileSync(join(root, f), 'utf8');
-    const out: string[] = [];
-    for (const r of regexes(text)) if (overNames(r)) out.push(`${f}: regex over event types ${r}`);
-    for (const m of text.matchAll(
-      /\b(?:function|const|let|var)\s+(windowName|isPaging)\b|\b(windowName|isPaging)\s*[:=]\s*[(a-z]/g,
-    ))
-      out.push(`${f}: defines ${m[1] ?? m[2]}`);
-    // The MCP logging levels are the protocol's words for a log line, not an alert's severity.
-    if (f !== 'src/mcp/logging.ts')
-      for (const m of text.matchAll(/(['"`])(critical|warning)\1/g)) out.push(`${f}: '${m[2]}'`);
-    return out;
-  });
+const copies = (): string[] => checked.flatMap((f) => copiesIn(f, readFileSync(join(root, f), 'utf8')));
+
+function copiesIn(f: string, text: string): string[] {
+  const out: string[] = [];
+  for (const r of regexes(text)) if (overNames(r)) out.push(`${f}: regex over event types ${r}`);
+  for (const m of text.matchAll(
+    /\b(?:function|const|let|var)\s+(windowName|isPaging)\b|\b(windowName|isPaging)\s*[:=]\s*[(a-z]/g,
+  ))
+    out.push(`${f}: defines ${m[1] ?? m[2]}`);
+  // The MCP logging levels are the protocol's words for a log line, not an alert's severity.
+  if (f !== 'src/mcp/logging.ts')
+    for (const m of text.matchAll(/(['"`])(critical|warning)\1/g)) out.push(`${f}: '${m[2]}'`);
+  return out;
 }
 
 describe('each rule once', () => {
@@ -77,6 +76,13 @@ describe('each rule once', () => {
     const text = "const A = /^(HOST_DOWN|NO_PRIMARY)$/; x.replace(/_AGENT_DOWN$/, ''); const b = 1 / 2 / 3;";
     expect(regexes(text).filter(overNames)).toHaveLength(2);
     expect(regexes('const c = /^[A-Z][A-Z0-9_]*$/; const d = /_/;').filter(overNames)).toHaveLength(0);
+    const copy = "export function windowName(w) {}\nconst isPaging = (t) => 1;\nconst s = 'critical';";
+    expect(copiesIn('apps/x.ts', copy)).toEqual([
+      'apps/x.ts: defines windowName',
+      'apps/x.ts: defines isPaging',
+      "apps/x.ts: 'critical'",
+    ]);
+    expect(copiesIn('tools/x.ts', 'const n = windowName(w, 34); draw({ windowName });')).toEqual([]);
   });
 
   it('writes no regex over event types, windowName, isPaging or severity word outside src/rules/', () => {

@@ -12,7 +12,7 @@ import type {
   Page,
   Process,
 } from '../../api/types.js';
-import { atGoal, windowState } from '../../rules/index.js';
+import { atGoal, failing, windowState } from '../../rules/index.js';
 import { cell, sanitize } from '../../untrusted.js';
 import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
 import { age, fields, plural, table } from '../markdown.js';
@@ -47,7 +47,7 @@ export const agentList: ListView<Agent> = {
   ],
 };
 
-/** The shape of a reconciled agent (src/feeds/agents.ts) as far as drawing it goes. */
+/** The shape of a reconciled agent (src/model/agents.ts) as far as drawing it goes. */
 export interface AgentCheckView {
   type: string;
   agent: Agent;
@@ -178,8 +178,8 @@ const literal = (s: string, max = 80) => {
 export function behindWords(behind: Process[], max = 2): string {
   const shown = behind.slice(0, max).map((p) => {
     const plan = planWords(p);
-    const failing = p.errorCode || p.errorString || p.errorCodeDescription ? ', failing' : '';
-    return `${literal(p.name ?? '?', 60)} (${plan ? `plan ${literal(plan, 100)}` : `at version ${p.lastGoalVersionAchieved ?? '?'}`}${failing})`;
+    const failingWord = failing(p) ? ', failing' : '';
+    return `${literal(p.name ?? '?', 60)} (${plan ? `plan ${literal(plan, 100)}` : `at version ${p.lastGoalVersionAchieved ?? '?'}`}${failingWord})`;
   });
   return `${shown.join(', ')}${behind.length > max ? ` +${behind.length - max} more` : ''}`;
 }
@@ -245,7 +245,7 @@ export const partitionAnswer = (d: DiskPartition, partitionName: string, hostId:
     f,
   );
 
-/** The agents of a project reconciled with their open agent-down alerts (src/feeds/agents.ts), as drawn. */
+/** The agents of a project reconciled with their open agent-down alerts (src/model/agents.ts), as drawn. */
 export interface AgentReportView {
   checks: AgentCheckView[];
   typesRead: readonly string[];

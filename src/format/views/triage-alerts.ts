@@ -20,8 +20,6 @@ import {
 } from './alerts.js';
 import { eventWho, whatChanged } from './events.js';
 
-/** A project's open alerts as read (src/feeds/alerts.ts), with what explains them. */
-
 /** The open alerts of a project by cause; `rows` is how many alert rows the concise text draws. */
 export function openAlertsAnswer(
   r: OpenAlerts & { projectId: string },

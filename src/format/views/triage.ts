@@ -4,7 +4,7 @@
 import type { Alert, ApiEvent, AutomationStatus, MaintenanceWindow } from '../../api/types.js';
 import type { OpenAlerts } from '../../model/index.js';
 import { type AlertGroup, alertWhere } from '../../model/index.js';
-import { atGoal, type ChangeKind, changeKind, windowState } from '../../rules/index.js';
+import { atGoal, type ChangeKind, changeKind, failing, windowState } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import type { FormatContext, NameBook, ToolAnswer } from '../answers.js';
 import { age, plural, table, when } from '../markdown.js';
@@ -266,15 +266,15 @@ function automationLines(d: Drawing): string[] {
   const { t, f, behind, active } = d;
   const automation = t.automation;
   // The summary names up to two processes with their plan; the table is for errors and for more than that.
-  const failing = behind.filter((p) => p.errorCode || p.errorCodeDescription || p.errorString);
-  if (!automation || !(failing.length || behind.length > 2)) return [];
+  const failingOnes = behind.filter(failing);
+  if (!automation || !(failingOnes.length || behind.length > 2)) return [];
   const rows = behind.map(automationRow);
   const pub = (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
   const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
   const windows = active.map((w) => windowCalled(w, 34));
   // Why each failing one is stuck: its error (what the agent reports and the underlying error), the goal's
   // publish within the window, and a window in force.
-  const detail = failing.map(
+  const detail = failingOnes.map(
     (p) => `- ${stuckWords(p, { goalVersion: automation.goalVersion, published, windows, now: f.now })}`,
   );
   // The table is for more than the summary names; a failing process's line holds its plan and error.
@@ -335,7 +335,7 @@ function triageText(d: Drawing): string {
   ].join('\n');
 }
 
-/** The triage of a project, its causes grouped (src/feeds/alerts.ts) by the tool. */
+/** The triage of a project, its causes grouped (src/model/causes.ts) by the tool. */
 export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext): ToolAnswer {
   const changes = (t.events?.events ?? []).filter((e) => changeKind(e) !== undefined);
   const tl = timeline(changes, groups, t.since, f.names);
