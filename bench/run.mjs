@@ -14,6 +14,8 @@
 //   load           bench/load.mjs: platform requests of 50 sessions triaging at once (one process; three
 //                  replicas sharing Redis) vs one triage; RSS of one HTTP server holding 200 sessions
 //   heap           bench/heap.mjs: heap after a full GC over 10,000 calls vs after the warm-up
+//   installation   bench/installation.mjs: projectId "all" and triage_installation at 10, 100, 500 projects
+//                  behind 50 ms: platform requests and time, cold and warm, rate limit unset and set
 // The platform is the simulator in a child process (it is another machine in real use), except for sizes.
 
 import { spawn } from 'node:child_process';
@@ -41,6 +43,7 @@ import {
   spawnWithLine,
 } from './harness.mjs';
 import { runHeap } from './heap.mjs';
+import { installationLines, runInstallation } from './installation.mjs';
 import { runLoad } from './load.mjs';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -451,6 +454,7 @@ try {
     scenarios: await step('scenarios', scenariosHook),
     load: await step('load (bench/load.mjs)', () => runLoad({ quick })),
     heap: await step('heap (bench/heap.mjs)', () => runHeap({ quick })),
+    installation: await step('installation (bench/installation.mjs)', () => runInstallation({ quick })),
   };
   results.durationS = round((Date.now() - started) / 1000, 1);
 } finally {
@@ -600,6 +604,7 @@ if (results.digest?.ratio !== undefined)
   console.log(
     `\ndigest: preemptive ${results.digest.ours.medianMs} ms vs re-challenge ${results.digest.baseline.medianMs} ms`,
   );
+console.log(`\n${installationLines(results.installation).join('\n')}`);
 if (results.scenarios) console.log(`\nscenarios (bench/scenarios.mjs): see "scenarios" in ${resultsPath}`);
 const oncall = results.scenarios?.oncall;
 if (oncall)

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isMissingEndpoint } from '../src/api/capabilities.js';
 import type { Project, User } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
+import { allProjects, everywhere } from '../src/feeds/everywhere.js';
 import { listAnswer } from '../src/format/answers.js';
 import {
   accessList,
@@ -213,10 +214,10 @@ export const getUserAccessList = defineTool({
     ),
 });
 
-/** The projects the key can see (for role labels and the search); none when they cannot be read. */
+/** The projects the key can see (for role labels and the search), every page; none when they cannot be read. */
 async function visibleProjects(ctx: ToolContext): Promise<Project[]> {
   try {
-    return (await ctx.api.projects.list({ itemsPerPage: 500 }, ctx.req)).results;
+    return await allProjects(ctx);
   } catch {
     return [];
   }
@@ -238,41 +239,34 @@ async function orgNames(ctx: ToolContext, orgIds: Iterable<string>): Promise<Map
   return out;
 }
 
-/** The projects a search reads the members of, at most; beyond it the answer says how many were not read. */
-export const SEARCH_PROJECTS = 40;
-
-const SEARCH_CONCURRENCY = 4;
-
 const matches = (u: User, q: string) =>
   [fullName(u), u.firstName, u.lastName, u.username, u.emailAddress].some((v) =>
     v?.toLowerCase().includes(q),
   );
 
-/** Everyone with a role in the projects the key sees (read a few projects at a time) whose name, username or email holds q. */
+/**
+ * Everyone with a role in the projects the key sees whose name, username or email holds q: every project's
+ * members read (a few projects at a time, within the time limit and the budget: feeds/everywhere.ts).
+ */
 async function search(ctx: ToolContext, projects: Project[], query: string) {
   const q = query.trim().toLowerCase();
-  const read = projects.slice(0, SEARCH_PROJECTS);
+  const e = await everywhere(
+    ctx,
+    'members',
+    (p, signal) => ctx.api.users.ofProject(p.id, { itemsPerPage: 500 }, { signal }),
+    projects,
+  );
   const found = new Map<string, User>();
-  let failed = 0;
-  for (let i = 0; i < read.length; i += SEARCH_CONCURRENCY) {
-    const settled = await Promise.allSettled(
-      read
-        .slice(i, i + SEARCH_CONCURRENCY)
-        .map((p) => ctx.api.users.ofProject(p.id, { itemsPerPage: 500 }, ctx.req)),
-    );
-    for (const s of settled) {
-      if (s.status === 'rejected') failed++;
-      else for (const u of s.value.results) if (u.id && matches(u, q)) found.set(u.id, u);
-    }
-  }
+  for (const { value } of e.parts)
+    for (const u of value.results) if (u.id && matches(u, q)) found.set(u.id, u);
   return {
     people: [...found.values()],
     searched: {
-      read: read.length - failed,
-      failed,
-      skipped: projects.length - read.length,
+      read: e.parts.length,
+      failed: e.missing.length,
       projects: projects.length,
-      limit: SEARCH_PROJECTS,
+      missing: e.missing,
+      ...(e.partial ? { partial: e.partial } : {}),
     },
   };
 }

@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
+import { alertConfigsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { listAnswer } from '../src/format/answers.js';
 import {
   ackPreview,
@@ -11,6 +12,7 @@ import {
   globalAlertList,
   globalConfigList,
 } from '../src/format/views/alerts.js';
+import { configsAcross } from '../src/format/views/alerts-all.js';
 import {
   enabledAnswer,
   enabledPreview,
@@ -18,7 +20,14 @@ import {
   matcherNamesAnswer,
 } from '../src/format/views/alerts-answers.js';
 import { ackComment, ids, isoTime, page } from '../src/tool/ids.js';
-import { defineTool, listOutput, pageQuery, recordOutput } from '../src/tool/index.js';
+import {
+  ALL_PROJECTS,
+  acrossQuery,
+  defineTool,
+  listOutput,
+  pageQuery,
+  recordOutput,
+} from '../src/tool/index.js';
 
 export const listGlobalAlertConfigs = defineTool({
   name: 'list_global_alert_configs',
@@ -51,23 +60,33 @@ export const listAlertConfigs = defineTool({
   toolset: 'alerts',
   example: {},
   description:
-    "A project's alert configurations: event type, enabled, condition, targets. Use for alertConfigIds.",
+    'Alert configurations: type, enabled, condition, targets, who disabled. Use for alertConfigId.',
   kind: 'read',
-  input: { projectId: ids.project.optional(), ...page },
+  acrossProjects: true,
+  input: {
+    projectId: ids.projects.optional(),
+    enabled: z.boolean().optional().describe('Filter'),
+    ...page,
+  },
   output: listOutput,
-  run: (ctx, args) => ctx.api.alertConfigs.list(args.projectId, pageQuery(args), ctx.req),
-  format: (result, args, f) =>
-    listAnswer(
-      result,
-      pageQuery(args),
-      {
-        title: `Alert configurations of project ${f.names.project(args.projectId)}`,
-        ...configList,
-        next: 'get_alert_config for details, list_open_alerts_for_config for its open alerts',
-        empty: 'This project has no alert configurations.',
-      },
-      f,
-    ),
+  run: async (ctx, args) =>
+    args.projectId === ALL_PROJECTS || args.enabled !== undefined
+      ? { across: await alertConfigsEverywhere(ctx, args.projectId, { enabled: args.enabled }) }
+      : { page: await ctx.api.alertConfigs.list(args.projectId, pageQuery(args), ctx.req) },
+  format: ({ page: result, across }, args, f) =>
+    across
+      ? configsAcross(across, acrossQuery(args), args.enabled, f)
+      : listAnswer(
+          result!,
+          pageQuery(args),
+          {
+            title: `Alert configurations of project ${f.names.project(args.projectId)}`,
+            ...configList,
+            next: 'get_alert_config for details, list_open_alerts_for_config for its open alerts',
+            empty: 'This project has no alert configurations.',
+          },
+          f,
+        ),
 });
 
 export const setAlertConfigEnabled = defineTool({

@@ -1,6 +1,7 @@
 // The deployment toolset: hosts, disk partitions and agent links.
 import { z } from 'zod';
 import type { DiskPartition, Page } from '../src/api/client.js';
+import { hostsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { whereIs } from '../src/feeds/names.js';
 import { listAnswer } from '../src/format/answers.js';
 import {
@@ -9,9 +10,17 @@ import {
   partitionAnswer,
   partitionsAnswer,
 } from '../src/format/views/deployment.js';
+import { hostsAcross } from '../src/format/views/deployment-all.js';
 import { whereAnswer } from '../src/format/views/deployment-hosts.js';
 import { ids, page, text } from '../src/tool/ids.js';
-import { defineTool, listOutput, pageQuery, type ToolAnswer } from '../src/tool/index.js';
+import {
+  ALL_PROJECTS,
+  acrossQuery,
+  defineTool,
+  listOutput,
+  pageQuery,
+  type ToolAnswer,
+} from '../src/tool/index.js';
 import type { AGENT_TYPES } from '../src/vocabulary/index.js';
 
 // Real servers prefix rels with a vendor URL; only the suffix is meaningful.
@@ -50,11 +59,12 @@ export const listHosts = defineTool({
   title: 'List hosts',
   toolset: 'deployment',
   example: {},
-  description: `A project's hosts: hostId, type, replica set, last ping. Use host for "where is it?" in every project.`,
+  description: `Hosts: hostId, type, replica set, last ping. Use host for "where is it?" in every project.`,
   beyondSpec: true,
   kind: 'read',
+  acrossProjects: true,
   input: {
-    projectId: ids.project.optional(),
+    projectId: ids.projects.optional(),
     host: text('host', 200).optional().describe('Name or id'),
     ...page,
   },
@@ -62,21 +72,25 @@ export const listHosts = defineTool({
   run: async (ctx, args) =>
     args.host
       ? { where: await whereIs(ctx.api, args.host, ctx.signal) }
-      : ctx.api.hosts.list(args.projectId, pageQuery(args), ctx.req),
+      : args.projectId === ALL_PROJECTS
+        ? { across: await hostsEverywhere(ctx) }
+        : { page: await ctx.api.hosts.list(args.projectId, pageQuery(args), ctx.req) },
   format: (result, args, f) =>
-    'where' in result
+    result.where
       ? whereAnswer(result.where, f)
-      : listAnswer(
-          result,
-          pageQuery(args),
-          {
-            title: `Hosts of project ${f.names.project(args.projectId)}`,
-            ...hostList,
-            next: "list_hosts with host for one host's project, role and state; list_project_events with target=<host> and history=true for its outages",
-            empty: 'No hosts are monitored in this project.',
-          },
-          f,
-        ),
+      : result.across
+        ? hostsAcross(result.across, acrossQuery(args), f)
+        : listAnswer(
+            result.page!,
+            pageQuery(args),
+            {
+              title: `Hosts of project ${f.names.project(args.projectId)}`,
+              ...hostList,
+              next: "list_hosts with host for one host's project, role and state; list_project_events with target=<host> and history=true for its outages",
+              empty: 'No hosts are monitored in this project.',
+            },
+            f,
+          ),
 });
 
 const isPage = (d: DiskPartition | Page<DiskPartition>): d is Page<DiskPartition> =>

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
 import { fetchAll } from '../src/api/paging.js';
+import { eventsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { type History, loadHistory } from '../src/feeds/history.js';
 import { findHosts } from '../src/feeds/names.js';
 import { conditionWords, configName } from '../src/format/views/alerts.js';
@@ -13,11 +14,14 @@ import {
   newestFirst,
   noTargets,
 } from '../src/format/views/events.js';
+import { eventFilterWords, eventsAcross } from '../src/format/views/events-all.js';
 import { historyAnswer } from '../src/format/views/events-history.js';
 import { loadWindows } from '../src/model/index.js';
 import { hostMatches } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
+  ALL_PROJECTS,
+  acrossQuery,
   defineTool,
   listOutput,
   pageQuery,
@@ -30,11 +34,11 @@ const filters = {
   eventType: upTo(typeName('event type names are upper case, e.g. HOST_DOWN'), 20, 'eventType')
     .min(1)
     .optional()
-    .describe('Only these types, e.g. HOST_DOWN'),
-  minDate: isoTime('minDate').optional().describe('Events since this time'),
-  maxDate: isoTime('maxDate').optional().describe('Events up to this time'),
-  who: text('who', 200).optional().describe('Username or API public key'),
-  target: text('target', 200).optional().describe('Id or name of what it is about'),
+    .describe('e.g. HOST_DOWN'),
+  minDate: isoTime('minDate').optional().describe('Earliest'),
+  maxDate: isoTime('maxDate').optional().describe('Latest'),
+  who: text('who', 200).optional().describe('Username or public key'),
+  target: text('target', 200).optional().describe('Id or name it is about'),
 };
 
 /** The platform filters by type and time; who and target are matched here over this many events at most. */
@@ -146,19 +150,31 @@ export const listProjectEvents = defineTool({
   toolset: 'events',
   example: {},
   description:
-    'A project\'s events, newest first. Use for "what changed, who did it"; with history, "did it happen before": outages and alerts as episodes.',
+    'Events, newest first. Use for "what changed, who did it"; with history, "did it happen before": outages and alerts as episodes.',
   kind: 'read',
+  acrossProjects: true,
   input: {
-    projectId: ids.project.optional(),
+    projectId: ids.projects.optional(),
     ...filters,
     history: z.boolean().optional().describe('As episodes'),
-    includeRaw: z.boolean().optional().describe("Each event's raw document (large)"),
+    includeRaw: z.boolean().optional().describe('Raw documents (large)'),
     ...page,
   },
   output: listOutput,
-  check: checkRange,
+  check: (args) => {
+    checkRange(args);
+    if (args.projectId === ALL_PROJECTS && (args.who || args.target || args.history))
+      throw new ToolInputError(
+        'who, target and history search one project; with projectId "all" narrow by eventType, minDate and maxDate.',
+      );
+  },
   run: async (ctx, args): Promise<EventsRead> => {
     const { eventType, minDate, maxDate, includeRaw } = args;
+    if (args.projectId === ALL_PROJECTS) {
+      const q = acrossQuery(args);
+      const rows = q.pageNum * q.itemsPerPage;
+      return { across: await eventsEverywhere(ctx, { eventType, minDate, maxDate, rows }) };
+    }
     if (args.history)
       return {
         history: await loadHistory(ctx.api, args.projectId, {
@@ -198,6 +214,7 @@ export const listProjectEvents = defineTool({
     return { ...page, targets: await targetsP, ...(near?.length ? { near } : {}) };
   },
   format: (result, args, f) => {
+    if ('across' in result) return eventsAcross(result.across, acrossQuery(args), eventFilterWords(args), f);
     if ('history' in result)
       return historyAnswer(result.history, pageQuery(args), { ...args, project: args.projectId }, f);
     return eventsAnswer(
@@ -210,7 +227,10 @@ export const listProjectEvents = defineTool({
   },
 });
 
-type EventsRead = { history: History } | (Awaited<ReturnType<typeof searched>> & { targets: Targets });
+type EventsRead =
+  | { history: History }
+  | { across: Awaited<ReturnType<typeof eventsEverywhere>> }
+  | (Awaited<ReturnType<typeof searched>> & { targets: Targets });
 
 export const getProjectEvent = defineTool({
   name: 'get_project_event',

@@ -4,10 +4,13 @@
 import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
 import { readAutomation } from '../src/feeds/automation.js';
+import { agentsEverywhere, openAlertsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { loadInstallation } from '../src/feeds/installation.js';
 import { configChanges, readTriage, triageCauses } from '../src/feeds/triage.js';
 import { ackPreview } from '../src/format/views/alerts.js';
+import { openAlertsAcross } from '../src/format/views/alerts-all.js';
 import { agentsAnswer, automationAnswer } from '../src/format/views/deployment.js';
+import { agentsAcross } from '../src/format/views/deployment-all.js';
 import { triageAnswer } from '../src/format/views/triage.js';
 import { ackAnswer, alertConfigAnswer, openAlertsAnswer } from '../src/format/views/triage-alerts.js';
 import { installationAnswer } from '../src/format/views/triage-installation.js';
@@ -20,6 +23,8 @@ import {
 } from '../src/model/index.js';
 import { ackComment, ids, isoTime, page } from '../src/tool/ids.js';
 import {
+  ALL_PROJECTS,
+  acrossQuery,
   DEFAULT_ROWS,
   defineTool,
   listOutput,
@@ -65,8 +70,6 @@ export const triageProject = defineTool({
   format: (t, _args, f) => triageAnswer(t, triageCauses(t, f.now), f),
 });
 
-const MAX_PROJECTS = 200;
-
 export const triageInstallation = defineTool({
   name: 'triage_installation',
   title: 'Triage the whole installation',
@@ -76,31 +79,34 @@ export const triageInstallation = defineTool({
     'Projects ranked by urgency: causes, failing automation, agents; sinceHours: changes. Use for "what is on fire".',
   kind: 'read',
   input: {
-    maxProjects: z.number().int().min(1).max(MAX_PROJECTS).optional().describe(`Default ${MAX_PROJECTS}`),
     sinceHours: z.number().int().min(1).max(720).optional().describe('What changed in N hours'),
   },
   output: {
     ...listOutput,
   },
-  run: (ctx, args) =>
-    loadInstallation(ctx, { maxProjects: args.maxProjects ?? MAX_PROJECTS, sinceHours: args.sinceHours }),
+  run: (ctx, args) => loadInstallation(ctx, { sinceHours: args.sinceHours }),
   format: (r, _args, f) => installationAnswer(r, f),
 });
 
+/** Whether a filter or order of the installation's list was asked for (then one project is listed so too). */
+const acrossAsked = (a: { acknowledged?: boolean; paging?: boolean; sort?: string }) =>
+  a.acknowledged !== undefined || a.paging !== undefined || a.sort !== undefined;
+
 export const listOpenAlerts = defineTool({
   name: 'list_open_alerts',
-  title: 'List open alerts of a project',
+  title: 'List open alerts',
   toolset: 'triage',
   example: {},
-  description:
-    'A project\'s open alerts, by cause, with acknowledgement and age. Use for "what is alerting"; with changes: triage_project.',
+  description: 'Open alerts by cause: acknowledged, paging, age. Use for "what is alerting".',
   kind: 'read',
+  acrossProjects: true,
   input: {
-    projectId: ids.project.optional(),
-    status: z
-      .enum(OPEN_STATUSES)
-      .optional()
-      .describe('OPEN, or TRACKING (before the notification delay); default both'),
+    projectId: ids.projects.optional(),
+    status: z.enum(OPEN_STATUSES).optional().describe('Default both'),
+    acknowledged: z.boolean().optional().describe('Filter'),
+    paging: z.boolean().optional().describe('Pages now'),
+    sort: z.enum(['urgency', 'age']).optional().describe('Default urgency'),
+    pageNum: page.pageNum,
     responseFormat: page.responseFormat,
   },
   output: {
@@ -115,19 +121,24 @@ export const listOpenAlerts = defineTool({
   },
   run: async (ctx, args) => {
     const projectId = args.projectId;
+    const statuses = args.status ? [args.status] : OPEN_STATUSES;
+    if (projectId === ALL_PROJECTS || acrossAsked(args))
+      return { across: await openAlertsEverywhere(ctx, projectId, { ...args, statuses }) };
     const [r] = await Promise.all([
       loadOpenAlerts(ctx.api, projectId, {
         signal: ctx.signal,
         windows: true,
-        statuses: args.status ? [args.status] : OPEN_STATUSES,
+        statuses,
         progress: (done, total, message) => ctx.progress(done, total, `read ${message}`),
       }),
       ctx.names.learnKeys({ projectId }, ctx.signal),
     ]);
-    return { projectId, ...r };
+    return { projectId, ...r, across: undefined };
   },
-  format: (r, _args, f) =>
-    openAlertsAnswer(r, groupByCause(r.alerts, r.configs, f.now, alertContext(r)), f, DEFAULT_ROWS),
+  format: (r, args, f) =>
+    r.across
+      ? openAlertsAcross(r.across, acrossQuery(args), args, f)
+      : openAlertsAnswer(r, groupByCause(r.alerts, r.configs, f.now, alertContext(r)), f, DEFAULT_ROWS),
 });
 
 export const getAlertConfig = defineTool({
@@ -230,15 +241,19 @@ export const listAgents = defineTool({
   example: { agentType: 'MONITORING' },
   description: 'Agents of one type, with agent-down alerts and silence. Use for "is the agent running?".',
   kind: 'read',
+  acrossProjects: true,
   input: {
-    projectId: ids.project.optional(),
+    projectId: ids.projects.optional(),
     agentType: z.enum(AGENT_TYPES).describe('Which agents to list'),
+    silent: z.boolean().optional().describe('Silent/alerting'),
     ...page,
   },
   output: {
     ...listOutput,
   },
   run: async (ctx, args) => {
+    if (args.projectId === ALL_PROJECTS)
+      return { across: await agentsEverywhere(ctx, args.agentType, { silent: args.silent }) };
     const [agents, alerts] = await Promise.all([
       ctx.api.agents.list(args.projectId, args.agentType, pageQuery(args), ctx.req),
       // The alerts only explain the agents: failing to read them must not cost the list.
@@ -247,9 +262,11 @@ export const listAgents = defineTool({
         return e instanceof Error ? e.message : String(e);
       }),
     ]);
-    return { agents, alerts };
+    return { agents, alerts, across: undefined };
   },
-  format: ({ agents, alerts }, args, f) => {
+  format: ({ agents, alerts, across }, args, f) => {
+    if (across)
+      return agentsAcross(across, acrossQuery(args), { type: args.agentType, silent: args.silent }, f);
     const read = typeof alerts === 'string' ? undefined : alerts;
     const report = reconcileAgents({
       agents: { [args.agentType]: agents.results },

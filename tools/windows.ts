@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
+import { windowsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { listAnswer } from '../src/format/answers.js';
 import { conditionWords } from '../src/format/views/alerts.js';
 import {
@@ -16,10 +17,13 @@ import {
   windowUpdatedAnswer,
   windowUpdatePreview,
 } from '../src/format/views/windows.js';
+import { windowsAcross } from '../src/format/views/windows-all.js';
 import { alertWhat, alertWhere, loadOpenAlerts, loadWindows } from '../src/model/index.js';
 import { alertTypeOf, pagingServices, windowNeighbours, windowState } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
+  ALL_PROJECTS,
+  acrossQuery,
   defineTool,
   listOutput,
   type Preview,
@@ -125,24 +129,34 @@ export const listMaintenanceWindows = defineTool({
   title: 'List maintenance windows',
   toolset: 'windows',
   example: {},
-  description: `A project's active and upcoming maintenance windows: when, what they mute, why. Use before planned work or for silenced alerts.`,
+  description: `Active and upcoming maintenance windows, soonest first: when, what they mute, why. Use for planned work or silenced alerts.`,
   beyondSpec: true,
   kind: 'read',
-  input: { projectId: ids.project.optional(), ...page },
+  acrossProjects: true,
+  input: {
+    projectId: ids.projects.optional(),
+    state: z.enum(['active', 'upcoming']).optional().describe('active: in force'),
+    ...page,
+  },
   output: listOutput,
-  run: (ctx, args) => ctx.api.maintenanceWindows.list(args.projectId, pageQuery(args), ctx.req),
-  format: (result, args, f) =>
-    listAnswer(
-      result,
-      pageQuery(args),
-      {
-        title: `Maintenance windows of project ${f.names.project(args.projectId)}`,
-        ...windowList,
-        next: 'update_maintenance_window or delete_maintenance_window with a maintenanceWindowId',
-        empty: 'No active or upcoming maintenance windows. create_maintenance_window adds one.',
-      },
-      f,
-    ),
+  run: async (ctx, args) =>
+    args.projectId === ALL_PROJECTS || args.state !== undefined
+      ? { across: await windowsEverywhere(ctx, args.projectId, args) }
+      : { page: await ctx.api.maintenanceWindows.list(args.projectId, pageQuery(args), ctx.req) },
+  format: ({ page: result, across }, args, f) =>
+    across
+      ? windowsAcross(across, acrossQuery(args), args, f)
+      : listAnswer(
+          result!,
+          pageQuery(args),
+          {
+            title: `Maintenance windows of project ${f.names.project(args.projectId)}`,
+            ...windowList,
+            next: 'update_maintenance_window or delete_maintenance_window with a maintenanceWindowId',
+            empty: 'No active or upcoming maintenance windows. create_maintenance_window adds one.',
+          },
+          f,
+        ),
 });
 
 export const getMaintenanceWindow = defineTool({

@@ -113,7 +113,8 @@ export interface ReadCache {
 
 export function createReadCache(o: ReadCacheOptions): ReadCache {
   const now = o.now ?? Date.now;
-  const max = o.maxEntries ?? 2_000;
+  // A read across every project keeps one answer per project and list: a triage of 500 projects is ~4,300.
+  const max = o.maxEntries ?? 10_000;
   const kept = new Map<string, Kept>();
   const flights = new Map<string, Flight>();
   let shared: SharedReads | undefined;

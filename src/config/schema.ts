@@ -96,6 +96,8 @@ export const configSchema = z.object({
   rateLimit: int(0, 1_000_000).default(0),
   maxConcurrentRequests: int(0, 10_000).default(16),
   maxOutputChars: int(1_000, 1_000_000).default(12_000),
+  /** A read across every project answers with what it has after this long, marked partial. */
+  installationReadMs: int(1_000, 600_000).default(20_000),
   feedPollMs: int(100, 3_600_000).default(30_000),
   httpToken: z.string().min(16).optional(),
   /** Named bearer tokens, one person each, stored hashed (`dbops-mcp token <name>` makes a line). */

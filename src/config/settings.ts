@@ -176,6 +176,13 @@ export const settingsTable: readonly SettingRow[] = [
     example: { rateLimit: '120', maxConcurrentRequests: '4' },
   },
   {
+    keys: ['installationReadMs'],
+    meaning:
+      'how long a read across every project (`projectId: "all"`, `triage_installation`, `find_user`) may take: past it the answer gives the projects read, marked partial, and names the ones missing',
+    byDefault: '20000',
+    example: { installationReadMs: '30000' },
+  },
+  {
     keys: ['maxOutputChars'],
     meaning:
       "the most one tool answer hands a model, text and `structuredContent` together, counted as the result's JSON (the text takes at most two thirds); a resource's text alone",

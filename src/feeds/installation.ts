@@ -2,10 +2,9 @@
 // windows that mute them and whether they page), its automation (what fails and why), its agents reconciled with
 // the agent-down alerts, and — when asked for a time window — what changed: events, windows that started or
 // ended, alerts that opened or closed, and who did it. Projects are then ranked by what matters now.
-import { mapBounded } from '../api/bounded.js';
+import { abortError } from '../api/abort.js';
 import type { ApiClient, Project } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import { fetchAll } from '../api/paging.js';
 import type { Installation, ProjectRead, ProjectView } from '../format/views/triage-projects.js';
 import { alertContext, groupByCause, joinProject, type Part, readProject } from '../model/index.js';
 import {
@@ -17,6 +16,7 @@ import {
   windowState,
 } from '../rules/index.js';
 import type { ToolContext } from '../tool/index.js';
+import { allProjects, everywhere, spentBudget } from './everywhere.js';
 
 const why = (e: unknown) => (e instanceof ApiError ? e.message : e instanceof Error ? e.message : String(e));
 
@@ -41,6 +41,10 @@ export async function readForTriage(
 ): Promise<ProjectRead> {
   const parts = o.since ? [...PARTS, ...SINCE_PARTS] : PARTS;
   const r = await readProject(api, project.id, parts, { signal: o.signal, since: o.since, now: new Date() });
+  // Out of time or budget: the project is missing from the answer, not read with holes.
+  if (o.signal.aborted) throw abortError(o.signal);
+  const spent = r.failed.find((f) => spentBudget(f.error));
+  if (spent) throw spent.error;
   const errors = r.failed.flatMap((f) => (LABEL[f.part] ? [`${LABEL[f.part]}: ${why(f.error)}`] : []));
   const read: ProjectRead = {
     project,
@@ -53,24 +57,6 @@ export async function readForTriage(
   };
   if (r.closed) read.closed = r.closed;
   return read;
-}
-
-export async function readInstallation(
-  api: ApiClient,
-  projects: Project[],
-  o: {
-    since?: Date;
-    signal: AbortSignal;
-    concurrency: number;
-    progress?: (done: number, total: number, m: string) => unknown;
-  },
-): Promise<ProjectRead[]> {
-  let done = 0;
-  return mapBounded(projects, o.concurrency, o.signal, async (p, signal) => {
-    const r = await readForTriage(api, p, { since: o.since, signal });
-    await o.progress?.(++done, projects.length, `project ${p.name ?? p.id}`);
-    return r;
-  });
 }
 
 export function viewProject(r: ProjectRead, now: Date): ProjectView {
@@ -130,21 +116,13 @@ export const byTier = (x: ProjectView, y: ProjectView) =>
   y.weight - x.weight ||
   String(x.read.project.name ?? '').localeCompare(String(y.read.project.name ?? ''));
 
-/** Projects read at once: the platform's rate limit is shared by every caller of the key. */
-const CONCURRENCY = 4;
-
 /**
- * The installation's triage: every project the key sees (up to `maxProjects`) read and ranked, and over the last
- * `sinceHours` what changed, with the keys of the organization named where they can be read.
+ * The installation's triage: every project the key sees read (a few at a time, within the time limit and the
+ * request budget: everywhere.ts) and ranked, and over the last `sinceHours` what changed, with the keys of
+ * the organization named where they can be read.
  */
-export async function loadInstallation(
-  ctx: ToolContext,
-  o: { maxProjects: number; sinceHours?: number },
-): Promise<Installation> {
-  const { items: projects, truncated } = await fetchAll((q, signal) => ctx.api.projects.list(q, { signal }), {
-    maxItems: o.maxProjects,
-    signal: ctx.signal,
-  });
+export async function loadInstallation(ctx: ToolContext, o: { sinceHours?: number }): Promise<Installation> {
+  const projects = await allProjects(ctx);
   const now = ctx.now();
   // From the start of the minute before: what happened "an hour ago" is in, asked a few seconds later.
   const since =
@@ -153,13 +131,20 @@ export async function loadInstallation(
       : new Date(Math.floor((now.getTime() - o.sinceHours * 3_600_000 - 60_000) / 60_000) * 60_000);
   // Keys are named by their description where the organization's keys can be read (who published, who acked).
   const keys = ctx.names.learnKeys({ orgId: projects[0]?.orgId }, ctx.signal);
-  const reads = await readInstallation(ctx.api, projects, {
-    since,
-    signal: ctx.signal,
-    concurrency: CONCURRENCY,
-    progress: ctx.progress,
-  });
+  const e = await everywhere(
+    ctx,
+    'triage',
+    (p, signal) => readForTriage(ctx.api, p, { since, signal }),
+    projects,
+  );
   await keys;
-  const views = reads.map((x) => viewProject(x, now)).sort(byTier);
-  return { views, truncated, since: since?.toISOString(), hours: o.sinceHours };
+  const views = e.parts.map((x) => viewProject(x.value, now)).sort(byTier);
+  return {
+    views,
+    projects: e.projects,
+    missing: e.missing,
+    ...(e.partial ? { partial: e.partial } : {}),
+    since: since?.toISOString(),
+    hours: o.sinceHours,
+  };
 }

@@ -155,6 +155,7 @@ function contextFor(scope: CallScope, { api, platform }: ResolvedCall, extra: Se
     logger: deps.logger,
     names: callNames(api, deps.logger),
     secrets: deps.secrets,
+    installationReadMs: deps.config.installationReadMs,
     progress: async (progress, total, message) => {
       if (progressToken === undefined) return;
       await extra.mcpReq

@@ -53,7 +53,8 @@ export async function loadPublishes(
   o: { now: number; signal: AbortSignal; maxItems: number },
 ): Promise<ApiEvent[]> {
   const { signal } = o;
-  const minDate = new Date(o.now - PUBLISH_LOOKBACK_MS).toISOString();
+  // From the start of the hour: the same read for an hour, so it is kept and shared (the read cache keys on it).
+  const minDate = new Date(Math.floor((o.now - PUBLISH_LOOKBACK_MS) / 3_600_000) * 3_600_000).toISOString();
   const { items } = await fetchAll(
     (q) => api.events.listForProject(projectId, { ...q, eventType: [PUBLISHED], minDate }, { signal }),
     { signal, maxItems: o.maxItems },

@@ -15,7 +15,7 @@ import {
 } from '../format/consent.js';
 import { HOST_ID } from '../rules/index.js';
 import type { AnyTool, FormatContext, ToolAnswer, ToolContext } from '../tool/index.js';
-import { type CallArgs, ToolInputError, withDefaults } from '../tool/index.js';
+import { ALL_PROJECTS, type CallArgs, ToolInputError, withDefaults } from '../tool/index.js';
 import type { AuditEntry } from './audit.js';
 import { argsHash } from './canonical.js';
 import { approvalPageChannel } from './channels/approval-page.js';
@@ -68,8 +68,13 @@ export async function callTool(
   };
   // Defaults first, then the tool's own checks, once: every later step sees the same, checked arguments.
   const args = withDefaults(tool, await hostProject(tool, given, ctx), ctx.defaults);
-  // A project given by name becomes its id here: consent, audit and the platform all see the id.
-  if (typeof args.projectId === 'string')
+  // A project given by name becomes its id here: consent, audit and the platform all see the id. "all" is
+  // the whole installation, for the list tools that take it.
+  if (args.projectId === ALL_PROJECTS && !tool.acrossProjects)
+    throw new ToolInputError(
+      `projectId "all" (every project) is for the list tools; ${tool.name} takes one project: its id or name (list_projects shows them).`,
+    );
+  if (typeof args.projectId === 'string' && args.projectId !== ALL_PROJECTS)
     args.projectId = await ctx.names.projectIdOf(args.projectId, ctx.signal);
   // So does a host given by name, in the project given (src/feeds/names.ts: one resolver for host names).
   if (typeof args.hostId === 'string' && !HOST_ID.test(args.hostId))

@@ -16,6 +16,7 @@ Options:
   --host HOST                 address to bind (default 127.0.0.1; others need --allow-remote)
   --port N                    port (default 8080; 0 = any free port)
   --dataset demo|empty        initial data (default demo)
+  --projects N                the demo grown to an installation of N projects (its four stories first)
   --data FILE                 keep the data in FILE (loaded at start, saved after every change)
   --json                      print one JSON line {baseUrl, publicKey, privateKey, orgId, projectIds} on stdout
   --latency-ms N              added latency per request
@@ -40,6 +41,7 @@ const options = {
   host: { type: 'string', default: '127.0.0.1' },
   port: { type: 'string', default: '8080' },
   dataset: { type: 'string', default: 'demo' },
+  projects: { type: 'string' },
   dialect: { type: 'string', default: 'spec' },
   data: { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -131,6 +133,7 @@ export function parseSimulatorArgs(args: string[]): {
       host: values.host.replace(/^\[(.*)\]$/, '$1'),
       port: number('port', values.port, 0, 65_535, true),
       dataset: oneOf('dataset', values.dataset, ['demo', 'empty'] as const),
+      projects: number('projects', values.projects, 1, 10_000, true),
       dataFile: values.data,
       seed: number('seed', values.seed, 0, 2 ** 31 - 1, true),
       faults,

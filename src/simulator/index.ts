@@ -17,6 +17,8 @@ export interface StartSimulatorOptions {
   /** 0 = an ephemeral port. */
   port?: number;
   dataset?: 'demo' | 'empty';
+  /** The demo grown to an installation of this many projects (the demo's four first). */
+  projects?: number;
   /** Snapshot file: loaded at start when it exists, written atomically after every change. */
   dataFile?: string;
   seed?: number;
@@ -64,7 +66,12 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
   const store =
     options.store ??
     (saved === undefined
-      ? createStore({ dataset: options.dataset ?? 'demo', seed: options.seed, now })
+      ? createStore({
+          dataset: options.dataset ?? 'demo',
+          seed: options.seed,
+          projects: options.projects,
+          now,
+        })
       : Store.fromSnapshot(saved, now));
   // Serialised straight from the live data: a copy first (store.snapshot()) would only be thrown away.
   let stamp: string | undefined;

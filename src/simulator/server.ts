@@ -121,7 +121,13 @@ function injectFault(h: Http, req: IncomingMessage, res: ServerResponse, route: 
 function runRoute(h: Http, route: SimRoute, simReq: SimRequest): SimResponse {
   const { ctx, persist, shared } = h.opts;
   const apply = (): SimResponse => {
-    const answer = route.handle(simReq, ctx);
+    let answer: SimResponse;
+    try {
+      answer = route.handle(simReq, ctx);
+    } finally {
+      // Even a refused change may have touched a record: per-project views are rebuilt.
+      if (route.mutates) ctx.store.changed();
+    }
     if (route.mutates && answer.status >= 200 && answer.status < 300) persist?.();
     return answer;
   };

@@ -20,6 +20,8 @@ import { entryMatches, normalizeAddress, timestamp } from './values.js';
 export interface CreateStoreOptions {
   dataset: 'demo' | 'empty';
   seed?: number;
+  /** Projects in the installation: the demo's four, grown to this many (data/installation.ts). */
+  projects?: number;
   now: () => Date;
 }
 
@@ -45,15 +47,65 @@ const COLLECTIONS = [
 
 export function createStore(options: CreateStoreOptions): Store {
   const data =
-    options.dataset === 'demo' ? buildDemoDataset(options.seed ?? DEFAULT_SEED, options.now()) : emptyData();
+    options.dataset === 'demo'
+      ? buildDemoDataset(options.seed ?? DEFAULT_SEED, options.now(), options.projects)
+      : emptyData();
   return new Store(data, options.now);
 }
 
+/** The collections whose records belong to one project (groupId), read per project by the routes. */
+type ByProject =
+  | 'alerts'
+  | 'alertConfigs'
+  | 'events'
+  | 'maintenanceWindows'
+  | 'hosts'
+  | 'agents'
+  | 'integrations';
+
+interface ProjectIndex {
+  list: readonly { groupId?: string }[];
+  length: number;
+  changes: number;
+  by: Map<string, unknown[]>;
+}
+
 export class Store {
+  /** Per-project views of the large collections: an installation of hundreds of projects is read per project. */
+  private readonly indexes = new Map<ByProject, ProjectIndex>();
+  /** Bumped after every change a route makes (server.ts): an index older than it is rebuilt. */
+  private changes = 0;
+
   constructor(
     readonly data: StoreData,
     readonly now: () => Date,
   ) {}
+
+  /** A change was made: per-project views are rebuilt on their next read. */
+  changed(): void {
+    this.changes++;
+  }
+
+  /**
+   * The records of `name` in one project, in stored order. Rebuilt when the collection was replaced, grew or
+   * shrank, or a route changed something since: records are plain data that routes and tests edit in place.
+   */
+  ofProject<K extends ByProject>(name: K, groupId: string): StoreData[K] {
+    const list = this.data[name] as readonly { groupId?: string }[];
+    let ix = this.indexes.get(name);
+    if (!ix || ix.list !== list || ix.length !== list.length || ix.changes !== this.changes) {
+      const by = new Map<string, unknown[]>();
+      for (const x of list) {
+        const g = x.groupId ?? '';
+        const at = by.get(g);
+        if (at) at.push(x);
+        else by.set(g, [x]);
+      }
+      ix = { list, length: list.length, changes: this.changes, by };
+      this.indexes.set(name, ix);
+    }
+    return (ix.by.get(groupId) ?? []) as StoreData[K];
+  }
 
   get demo(): DemoInfo {
     return this.data.demo;

@@ -19,6 +19,8 @@ export const idFrom = (what: string, description: string) => segment(what).descr
 
 export const ids = {
   project: idFrom('Project id', 'Id or name'),
+  /** The list tools' scope: one project, or the whole installation (ALL_PROJECTS). */
+  projects: idFrom('Project id', 'Id, name or all'),
   org: idFrom('Organization id', 'From list_projects; default DBOPS_ORG_ID'),
   alertConfig: idFrom('Alert configuration id', 'From list_alert_configs'),
   alert: idFrom('Alert id', 'From list_open_alerts'),

@@ -29,6 +29,8 @@ export interface ToolContext {
   progress: (done: number, total?: number, message?: string) => Promise<void>;
   /** The names of the ids this call touches (the same book as its FormatContext's). */
   names: CallNames;
+  /** How long a read across every project may take before it answers with what it has (DBOPS_INSTALLATION_READ_MS). */
+  installationReadMs?: number;
   /** Keeps a minted secret out of the model's sight (policy/secrets.ts). */
   secrets: {
     keep(label: string, value: string, always?: boolean): Promise<{ shown: string; path?: string }>;
@@ -74,6 +76,8 @@ export interface ToolDef<S extends Shape = Shape, R = unknown> {
   /** The remote system it changes is outside the platform (an integration's webhook or paging service). */
   openWorld?: boolean;
   input: S;
+  /** Takes `projectId: "all"` (ALL_PROJECTS): the list across every project the key sees. */
+  acrossProjects?: true;
   output: Shape;
   /** Checks across fields the schema cannot express (throw ToolInputError); run once, before preview and run. */
   check?: (args: Resolved<Args<S>>, now: Date) => void;
@@ -143,6 +147,16 @@ export function withDefaults(
 export type CallArgs = Resolved<Record<string, unknown>>;
 
 export const DEFAULT_ROWS = 20;
+
+/** The one scope value every list tool takes for the whole installation. */
+export const ALL_PROJECTS = 'all';
+
+/** Rows of a list across every project: fewer by default, each row is wider and names its project. */
+export const ACROSS_ROWS = 10;
+
+export function acrossQuery(args: { pageNum?: number; itemsPerPage?: number }): Required<PageQuery> {
+  return { pageNum: args.pageNum ?? 1, itemsPerPage: args.itemsPerPage ?? ACROSS_ROWS };
+}
 
 export function pageQuery(args: { pageNum?: number; itemsPerPage?: number }): Required<PageQuery> {
   return { pageNum: args.pageNum ?? 1, itemsPerPage: args.itemsPerPage ?? DEFAULT_ROWS };

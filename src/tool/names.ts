@@ -140,7 +140,7 @@ export function callNames(api: ApiClient, logger?: Logger): CallNames {
       } catch (e) {
         if (e instanceof ApiError && e.status === 404)
           throw new ToolInputError(
-            `No project named "${cell(value, 60)}" is visible to this API key. list_projects shows the projects and their ids.`,
+            `No project named "${cell(value, 60)}" is visible to this API key. Give a project's id or name (list_projects shows them), or "all" for every project (list tools).`,
           );
         throw e;
       }

@@ -36,6 +36,8 @@ export interface TestServerOptions {
   tokens?: TokenSigner;
   /** More client capabilities (e.g. the MCP Apps extension a host with views declares). */
   capabilities?: Record<string, unknown>;
+  /** The API client's own settings (a rate limit, a read cache): config alone does not reach the client here. */
+  apiOptions?: Partial<Parameters<typeof createApiClient>[0]>;
 }
 
 export interface CallResult {
@@ -67,6 +69,7 @@ export async function startTestServer(opts: TestServerOptions = {}) {
     logger,
     maxRetries: 1,
     dialect: config.dialect,
+    ...opts.apiOptions,
   });
   const deps: ServerDeps = {
     config,

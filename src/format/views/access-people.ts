@@ -1,11 +1,13 @@
 // The people the access area finds, as a person sees them: each person as a block with one line per role
 // (named by project and organization where known), and the find_user answer around them.
+
 import type { User } from '../../api/types.js';
 import { cell } from '../../untrusted.js';
 import type { FormatContext, ToolAnswer } from '../answers.js';
 import { plural } from '../markdown.js';
 import { redact } from '../redact.js';
 import { fullName } from './access.js';
+import { type Missing, missingLines } from './projects-all.js';
 
 /** What a role label needs to name where a role applies: project and organization names, where known. */
 export interface RolePlaces {
@@ -56,7 +58,7 @@ export interface Found {
   /** What was searched for, in words, for the headline and the "not found" answer. */
   sought: string;
   /** A search over the members of the projects the key sees (not a lookup by id, username or project). */
-  searched?: { read: number; failed: number; skipped: number; projects: number; limit: number };
+  searched?: { read: number; failed: number; projects: number; missing: Missing[]; partial?: string };
   /** The username given, when no user has exactly it and it was searched for as part of a name instead. */
   notExactly?: string;
 }
@@ -69,11 +71,8 @@ function foundNotes(r: Found): string[] {
       `No user has exactly the username "${cell(r.notExactly, 120)}"; searched for it as part of a name, username or email.`,
     );
   const s = r.searched;
-  if (s?.failed) notes.push(`The members of ${plural(s.failed, 'project')} could not be read.`);
-  if (s?.skipped)
-    notes.push(
-      `Only the first ${s.limit} of ${s.projects} projects were searched (the request budget); give projectId to list one project's members.`,
-    );
+  // Which projects' members are not in the search, and why: out of time or budget, or refused.
+  if (s?.missing.length) notes.push(...missingLines(s));
   return notes;
 }
 

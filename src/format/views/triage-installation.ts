@@ -10,6 +10,7 @@ import { redact } from '../redact.js';
 import { windowCalled } from './alerts.js';
 import { AGENT_LEGEND } from './deployment.js';
 import { changeSummary, eventWho } from './events.js';
+import { missingLines } from './projects-all.js';
 import {
   hostNamer,
   type Installation,
@@ -20,6 +21,9 @@ import {
 
 /** Projects drawn in full; the rest get a line each. The answer must stay under 4,000 characters. */
 const SHOWN = 6;
+
+/** Projects past the ones drawn in full that are still named; the rest are counted by tier. */
+const NAMED = 12;
 
 /** Lines of "what changed" in the text. */
 const CHANGES = 20;
@@ -83,9 +87,14 @@ function rankedLines(views: ProjectView[], f: FormatContext, short: Short): stri
   const blocks = views.slice(0, SHOWN).flatMap((v, i) => projectBlock(v, i + 1, f, short));
   lines.push(f.fence.wrap(blocks.join('\n')));
   const rest = views.slice(SHOWN);
+  // Hundreds of projects: the next ones by name, the quiet tail counted by tier.
+  const named = rest.slice(0, NAMED);
+  const tiers = new Map<string, number>();
+  for (const v of rest.slice(NAMED)) tiers.set(v.tier, (tiers.get(v.tier) ?? 0) + 1);
+  const counted = [...tiers].map(([tier, n]) => `${n} ${tier}`);
   if (rest.length)
     lines.push(
-      `${plural(rest.length, 'more project')}: ${rest.map((v) => `${nameOf(v.read.project.name, v.read.project.id)} (${v.tier})`).join(', ')}.`,
+      `${plural(rest.length, 'more project')}: ${named.map((v) => `${nameOf(v.read.project.name, v.read.project.id)} (${v.tier})`).join(', ')}${counted.length ? `; and ${counted.join(', ')}` : ''}.`,
     );
   const states = new Set(views.flatMap((v) => (v.agents?.checks ?? []).map((c) => c.agent.stateName ?? '')));
   const legend = ['STANDBY', 'NO_PROCESSES']
@@ -148,10 +157,15 @@ function installationText(r: Installation, f: FormatContext): string {
   const counts = TIERS.map((t) => [t, views.filter((v) => v.tier === t).length] as const).filter(
     ([, n]) => n,
   );
+  const read = r.missing.length
+    ? `${views.length} of ${plural(r.projects, 'project')} read`
+    : plural(views.length, 'project');
   const lines = [
-    `# Installation: ${plural(views.length, 'project')} — ${counts.map(([t, n]) => `${n} ${t}`).join(', ') || 'none'}`,
+    `# Installation: ${read} — ${counts.map(([t, n]) => `${n} ${t}`).join(', ') || 'none'}`,
+    // What is missing comes first: a long answer is cut at its end.
+    ...missingLines({ ...r, read: views.length }),
   ];
-  if (!views.length) return `${lines[0]}\nThis API key sees no projects.`;
+  if (!views.length && !r.missing.length) return `${lines[0]}\nThis API key sees no projects.`;
   lines.push(
     // Each heading names its tier: unmuted data availability (host down, no primary, automation failing),
     // unmuted paging, unmuted alerts, muted or acknowledged, informational, quiet.
@@ -162,7 +176,6 @@ function installationText(r: Installation, f: FormatContext): string {
   lines.push(...(r.hours === undefined ? rankedLines(views, f, short) : changedLines(r, f, short)));
   const notes = [...new Set(views.map((v) => v.read.alerts?.globalNote).filter(Boolean))];
   for (const n of notes) lines.push(n!);
-  if (r.truncated) lines.push('More projects exist than were read (maxProjects).');
   const next = ['triage_project'];
   if (views.some((v) => v.behind.length)) next.push('get_automation_status');
   if (views.some((v) => v.agents && (v.agents.downAlerts.length || v.agents.checks.some((c) => c.silent))))

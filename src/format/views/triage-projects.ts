@@ -1,6 +1,7 @@
 // One project of the installation as read and ranked (src/feeds/installation.ts), and as drawn in the
 // installation's triage: the worst causes in words, the windows muting the rest, failing automation, the agents,
 // with hosts named short under the domain they all share.
+
 import type {
   Agent,
   Alert,
@@ -19,6 +20,7 @@ import { age, plural } from '../markdown.js';
 import { mutedUntil, windowCalled } from './alerts.js';
 import { type AgentCheckView, type AgentReportView, stuckWords } from './deployment.js';
 import { eventWho } from './events.js';
+import type { Missing } from './projects-all.js';
 
 /** What was read of one project; a part that failed is named in errors. */
 export interface ProjectRead {
@@ -65,7 +67,10 @@ export interface ProjectView {
 /** The installation as read: its projects ranked, and the time window when one was asked for. */
 export interface Installation {
   views: ProjectView[];
-  truncated: boolean;
+  /** Projects the key sees; those not read (out of time or budget), and why. */
+  projects: number;
+  missing: Missing[];
+  partial?: string;
   since?: string;
   hours?: number;
 }

@@ -19,6 +19,7 @@ import { buildAlerts, buildGlobalAlerts } from './alerts.js';
 import { buildAutomation } from './automation.js';
 import { buildEvents } from './events.js';
 import { Build } from './gen.js';
+import { growInstallation } from './installation.js';
 import { buildIntegrations } from './integrations.js';
 import { buildKeys, buildUsers } from './people.js';
 import { buildTopology } from './topology.js';
@@ -67,9 +68,11 @@ export function assertWorld(world: World): void {
   if (problems.length > 0) throw new WorldError(problems);
 }
 
-export function buildDemoDataset(seed: number, now: Date): StoreData {
+/** The demo; with `projects` above four, an installation of that many grown from it (installation.ts). */
+export function buildDemoDataset(seed: number, now: Date, projects = 0): StoreData {
   assertWorld(WORLD);
   const b = new Build(seed, now, emptyData());
   for (const step of STEPS) step(b);
+  if (projects > b.data.projects.length) growInstallation(b, projects);
   return b.data;
 }

@@ -138,7 +138,7 @@ const alertConfigRoutes: SimRoute[] = [
     path: '/groups/:projectId/alertConfigs',
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
-      const list = ctx.store.data.alertConfigs.filter((c) => c.groupId === project.id);
+      const list = ctx.store.ofProject('alertConfigs', project.id);
       return { status: 200, list: list.map((c) => renderAlertConfig(req, ctx, c)) };
     },
   },
@@ -337,9 +337,9 @@ const projectAndGlobalAlertRoutes: SimRoute[] = [
       if (status !== null && !ALERT_STATUSES.includes(status as AlertStatus)) {
         throw invalidEnum('status', status, ALERT_STATUSES);
       }
-      const alerts = ctx.store.data.alerts.filter(
-        (a) => a.groupId === project.id && (status === null || a.status === status),
-      );
+      const alerts = ctx.store
+        .ofProject('alerts', project.id)
+        .filter((a) => status === null || a.status === status);
       return { status: 200, list: alerts.map((a) => renderAlert(req, a, ctx.now())) };
     },
   },

@@ -70,7 +70,7 @@ const hostRoutes: SimRoute[] = [
     beyondSpec: true,
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.projectId ?? '', 'read');
-      const hosts = ctx.store.data.hosts.filter((h) => h.groupId === project.id);
+      const hosts = ctx.store.ofProject('hosts', project.id);
       return { status: 200, list: hosts.map((h) => renderHost(req, h)) };
     },
   },
@@ -146,7 +146,7 @@ const agentRoutes: SimRoute[] = [
           [type],
         );
       }
-      const agents = ctx.store.data.agents.filter((a) => a.groupId === project.id && a.typeName === type);
+      const agents = ctx.store.ofProject('agents', project.id).filter((a) => a.typeName === type);
       return { status: 200, list: agents.map(renderAgent) };
     },
   },

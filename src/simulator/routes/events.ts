@@ -63,11 +63,7 @@ export const eventRoutes: SimRoute[] = [
     handle(req, ctx) {
       const project = requireProjectRole(req, ctx, req.params.groupId ?? '', 'read');
       const includeRaw = queryBoolean(req.query, 'includeRaw');
-      return listEvents(
-        req,
-        ctx.store.data.events.filter((e) => e.groupId === project.id),
-        includeRaw,
-      );
+      return listEvents(req, ctx.store.ofProject('events', project.id), includeRaw);
     },
   },
   {

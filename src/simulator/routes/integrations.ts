@@ -91,7 +91,7 @@ export function renderIntegration(rec: IntegrationRec, dialect: Dialect = 'spec'
 }
 
 function projectIntegrations(ctx: SimContext, projectId: string): IntegrationRec[] {
-  return ctx.store.data.integrations.filter((i) => i.groupId === projectId);
+  return ctx.store.ofProject('integrations', projectId);
 }
 
 const LISTEN_ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;

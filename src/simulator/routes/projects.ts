@@ -15,7 +15,7 @@ import { SimError } from '../types.js';
 import { selfLinks } from './render.js';
 
 function renderProject(req: SimRequest, ctx: SimContext, p: ProjectRec): Record<string, unknown> {
-  const hosts = ctx.store.data.hosts.filter((h) => h.groupId === p.id);
+  const hosts = ctx.store.ofProject('hosts', p.id);
   const count = (...types: string[]): number => hosts.filter((h) => types.includes(h.typeName)).length;
   const replicaSets = new Set(
     hosts.flatMap((h) => (h.replicaSetName === undefined ? [] : [h.replicaSetName])),
@@ -26,8 +26,7 @@ function renderProject(req: SimRequest, ctx: SimContext, p: ProjectRec): Record<
     orgId: p.orgId,
     created: p.created,
     tags: [...p.tags],
-    activeAgentCount: ctx.store.data.agents.filter((a) => a.groupId === p.id && a.stateName === 'ACTIVE')
-      .length,
+    activeAgentCount: ctx.store.ofProject('agents', p.id).filter((a) => a.stateName === 'ACTIVE').length,
     hostCounts: {
       arbiter: count('REPLICA_ARBITER'),
       config: count('SHARD_CONFIG'),
