@@ -29,6 +29,8 @@ export {
   ConfigError,
   channels,
   configSchema,
+  type RiskCategory,
+  riskCategories,
   type SettingKey,
   settingNames,
 } from './schema.js';

@@ -119,11 +119,14 @@ export function confirmationNeeded(
 export function approvalNeeded(
   tool: string,
   preview: Preview,
-  pending: { approvalId: string; url: string; expiresAt: Date; otherApprover?: boolean },
+  pending: { approvalId: string; url: string; expiresAt: Date; otherApprover?: readonly string[] },
   f: Shown,
 ): ToolAnswer {
   // Under four eyes the person who asked can decline but not approve: say so, or the model promises otherwise.
-  const others = 'an approver other than the person who asked (DBOPS_APPROVERS)';
+  const rule = pending.otherApprover?.length
+    ? ` (four-eyes rule: ${pending.otherApprover.join(', ')}; DBOPS_FOUR_EYES)`
+    : '';
+  const others = `an approver other than the person who asked (DBOPS_APPROVERS)${rule}`;
   const show = (link: string) =>
     pending.otherApprover
       ? `This change needs ${others}: show the ${link} to the person, who can pass it to an approver or decline it; once it is decided,`

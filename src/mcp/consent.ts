@@ -65,6 +65,8 @@ function requesterOf(server: McpServer, ctx: ServerContext, person: Person): Req
   const address = addressOf(ctx.http?.authInfo);
   return {
     person: person.id,
+    ...(person.name && person.name !== person.id ? { name: person.name } : {}),
+    ...(person.address ? { personAddress: person.address } : {}),
     client,
     key,
     ...(ctx.sessionId ? { session: ctx.sessionId } : {}),

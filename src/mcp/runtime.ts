@@ -230,12 +230,13 @@ function whoDecides(config: Config, logger: Logger): { identity: Identity; decis
   const identity = createIdentity(config.transport === 'http' ? config : { oauthScopes: [] }, logger);
   const decisions = createDecisionPoint({
     approvers: config.approvers,
+    fourEyes: { fourEyes: config.fourEyes, longWindowHours: config.longWindowHours },
     tellsPeopleApart: tellsPeopleApart(identity.mode),
     ...(identity.stillKnown ? { stillKnown: identity.stillKnown } : {}),
   });
   if (decisions.fourEyesOn && !decisions.tellsPeopleApart)
     logger.warn(
-      'DBOPS_APPROVERS is set but people are not told apart here (stdio, one shared DBOPS_HTTP_TOKEN, or no sign-in): grants of access, API keys and deletions are refused, since nobody but the asker could approve them',
+      'DBOPS_APPROVERS is set but people are not told apart here (stdio, one shared DBOPS_HTTP_TOKEN, or no sign-in): the changes of DBOPS_FOUR_EYES are refused, since nobody but the asker could approve them',
     );
   return { identity, decisions };
 }

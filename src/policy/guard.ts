@@ -29,7 +29,7 @@ import type {
   Write,
 } from './channels/types.js';
 import { kindOf, needsConsent } from './consent.js';
-import { createDecisionPoint } from './decide.js';
+import { createDecisionPoint, DEFAULT_FOUR_EYES, risksNeedPreview, risksOf } from './decide.js';
 
 export type {
   ApprovalChannel,
@@ -49,7 +49,19 @@ const CHANNELS: Record<Channel<unknown>['name'], Channel<never>> = {
 };
 /** The runtime's decision point, or one with the configured approvers where nobody is told apart. */
 const decisionsOf = (deps: GuardDeps) =>
-  deps.decisions ?? createDecisionPoint({ approvers: deps.config.approvers ?? [], tellsPeopleApart: false });
+  deps.decisions ??
+  createDecisionPoint({
+    approvers: deps.config.approvers ?? [],
+    tellsPeopleApart: false,
+    fourEyes: {
+      fourEyes: deps.config.fourEyes ?? DEFAULT_FOUR_EYES.fourEyes,
+      longWindowHours: deps.config.longWindowHours ?? DEFAULT_FOUR_EYES.longWindowHours,
+    },
+  });
+
+/** How a person is named to people: the requester's address when it is them. */
+const shownAs = (call: GuardedCall, person: string) =>
+  call.env.requester?.person === person ? (call.env.requester.name ?? person) : person;
 
 export async function callTool(
   tool: AnyTool,
@@ -101,16 +113,21 @@ async function guarded(
     tool.kindFromPreview && tool.preview && !needsConsent(kind, c) && needsConsent('destructive', c)
       ? tool.kindFromPreview(await previewOnce(), args)
       : kind;
-  if (!needsConsent(risk, c)) return executeAudited(tool, args, ctx, f, write, 'none');
-
+  // Under DBOPS_APPROVERS the risks this call carries (its kind and preview) say whether a second person
+  // must decide; such a change asks first whatever its kind (DBOPS_CONFIRM=never aside).
   const decisions = decisionsOf(deps);
-  const secondPerson = decisions.secondPerson(tool.name);
+  const fourEyes = decisions.fourEyesOn && c !== 'never';
+  const seen = fourEyes && risksNeedPreview(tool.name) && tool.preview ? await previewOnce() : undefined;
+  const risks = fourEyes ? risksOf(tool.name, kind, seen, decisions.settings) : [];
+  const secondPerson = decisions.secondPerson({ tool: tool.name, risks });
+  if (!needsConsent(risk, c) && !secondPerson) return executeAudited(tool, args, ctx, f, write, 'none');
+
   const requester = env.requester?.person;
   // Four eyes where nobody can be told apart: whoever answered would be the asker. Nobody is asked.
   if (secondPerson && !decisions.tellsPeopleApart) {
     await write({ tool: tool.name, args, outcome: 'rejected', error: 'four eyes: people not told apart' });
     throw new ToolInputError(
-      `${decisions.secondPersonText(tool.name)} This server cannot tell people apart (stdio, one shared DBOPS_HTTP_TOKEN, or no sign-in), so nothing was changed and nobody was asked. Make this change through the team server, where each person signs in with their own token (DBOPS_HTTP_TOKENS_FILE or DBOPS_OAUTH_ISSUER).`,
+      `${decisions.secondPersonText(secondPerson)} This server cannot tell people apart (stdio, one shared DBOPS_HTTP_TOKEN, or no sign-in), so nothing was changed and nobody was asked. Make this change through the team server, where each person signs in with their own token (DBOPS_HTTP_TOKENS_FILE or DBOPS_OAUTH_ISSUER).`,
     );
   }
   const call: GuardedCall = {
@@ -121,6 +138,7 @@ async function guarded(
     env,
     deps,
     f,
+    risks,
     secondPerson,
     write,
     preview: previewOnce,
@@ -162,10 +180,13 @@ async function act(call: GuardedCall, o: Outcome, requester: string | undefined)
   }
   // The one question every channel's "yes" must pass: does the decision of the person who gave it stand?
   const decider = o.approver ?? requester;
+  const asker = call.env.requester;
   const refused = decider
     ? decisionsOf(call.deps).stands(
-        { tool: tool.name, ...(requester ? { requester: { person: requester } } : {}) },
-        decider,
+        { tool: tool.name, risks: call.risks, ...(asker ? { requester: asker } : {}) },
+        o.approver !== undefined && o.approver !== asker?.person
+          ? { person: o.approver }
+          : { person: decider, ...(asker?.personAddress ? { address: asker.personAddress } : {}) },
       )
     : undefined;
   if (refused) {
@@ -173,18 +194,23 @@ async function act(call: GuardedCall, o: Outcome, requester: string | undefined)
     throw new ToolInputError(refusalText(call, refused, decider as string, o.channel));
   }
   if (!o.recorded)
-    await write({ ...audited, outcome: 'confirmed', ...(decider ? { approver: decider } : {}) });
-  return executeAudited(tool, args, ctx, f, write, o.channel, o.approver, o.approvalId);
+    await write({
+      ...audited,
+      outcome: 'confirmed',
+      ...(decider ? { approver: shownAs(call, decider) } : {}),
+    });
+  const shownApprover = o.approverName ?? (o.approver ? shownAs(call, o.approver) : undefined);
+  return executeAudited(tool, args, ctx, f, write, o.channel, shownApprover, o.approvalId);
 }
 
 function refusalText(call: GuardedCall, refused: string, decider: string, channel: string): string {
   const name = call.tool.name;
   const decisions = decisionsOf(call.deps);
   if (refused === 'four-eyes')
-    return `${decisions.secondPersonText(name, decider)} A "yes" given through the asker's own ${channel === 'token' ? 'confirmation token' : channel} cannot approve it, so nothing changed. Call ${name} again without it: the answer is an approval link the person passes to an approver.`;
+    return `${decisions.secondPersonText(call.secondPerson, shownAs(call, decider))} A "yes" given through the asker's own ${channel === 'token' ? 'confirmation token' : channel} cannot approve it, so nothing changed. Call ${name} again without it: the answer is an approval link the person passes to an approver.`;
   if (refused === 'revoked')
-    return `${decider} may no longer decide (their token or approver role was removed), so nothing changed.`;
-  return `${decider} may not decide this request, so nothing changed.`;
+    return `${shownAs(call, decider)} may no longer decide (their token or approver role was removed), so nothing changed.`;
+  return `${shownAs(call, decider)} may not decide this request, so nothing changed.`;
 }
 
 function pickChannel(call: GuardedCall): Channel<never> {
@@ -192,7 +218,7 @@ function pickChannel(call: GuardedCall): Channel<never> {
   for (const name of order) if (CHANNELS[name].available(call)) return CHANNELS[name];
   if (call.secondPerson)
     throw new ToolInputError(
-      `${decisionsOf(call.deps).secondPersonText(call.tool.name)} Approvers decide on the approval page, which is not enabled here (DBOPS_CONFIRM_VIA=${order.join(',')}), so nothing was changed. Ask the operator to enable the approval page.`,
+      `${decisionsOf(call.deps).secondPersonText(call.secondPerson)} Approvers decide on the approval page, which is not enabled here (DBOPS_CONFIRM_VIA=${order.join(',')}), so nothing was changed. Ask the operator to enable the approval page.`,
     );
   throw new ToolInputError(
     `No confirmation channel is available for this client (DBOPS_CONFIRM_VIA=${order.join(',')}). Ask the operator to enable the approval page or the token channel.`,
@@ -231,7 +257,7 @@ async function execute(tool: AnyTool, args: CallArgs, ctx: ToolContext, f: Forma
 
 function whoOf(env: CallEnv): Pick<AuditEntry, 'requester' | 'client'> {
   const r = env.requester;
-  return r ? { requester: r.person, client: r.client } : {};
+  return r ? { requester: r.name ?? r.person, client: r.client } : {};
 }
 
 async function executeAudited(

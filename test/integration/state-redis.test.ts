@@ -119,7 +119,7 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
   it('four eyes across replicas: the asker cannot approve on another replica; an approver can, once', async () => {
     const [a, b] = await replicas(2, 'four:', { approvers: ['bob'] });
     const pending = await a!.store.create(request('alice'));
-    expect(pending.otherApprover).toBe(true);
+    expect(pending.otherApprover).toEqual(['deletion']);
     const rec = await b!.store.get(pending.approvalId);
     const alice = { person: 'alice', approver: false };
     const bob = { person: 'bob', approver: true };
