@@ -2,19 +2,22 @@
 // and the five lines of its summary (alerts, automation, agents, maintenance, changes). The drawing is
 // incident-timeline.ts.
 import type { App } from '@modelcontextprotocol/ext-apps';
+import {
+  ackInForce,
+  agentTypeOfAlert,
+  byUrgency,
+  SEVERITIES,
+  severity as severityOf,
+} from '../src/rules/index.js';
 import { ago, arr, type Json, ms, obj, str, whenAgo } from './shared.js';
 
 export function hostOf(a: Json): string {
   return str(a.hostnameAndPort) || str(a.clusterName) || str(a.replicaSetName) || 'project-wide';
 }
 
-export const acked = (a: Json) => ms(a.acknowledgedUntil) > Date.now();
-/**
- * Data availability (a host, primary or agent down) is critical, the rest a warning: the platform gives alerts
- * no severity (src/mcp/apps.ts ranks the server's cut by the same rule).
- */
-const AVAILABILITY = /^(HOST_DOWN|NO_PRIMARY|RESYNC_REQUIRED|[A-Z]+_AGENT_DOWN)$/;
-export const severity = (g: Json) => (AVAILABILITY.test(str(g.eventTypeName)) ? 'critical' : 'warning');
+export const acked = (a: Json) => ackInForce({ acknowledgedUntil: str(a.acknowledgedUntil) }, new Date());
+/** A cause's severity: the server's rule (src/rules/alerts.ts), so the app and the text agree. */
+export const severity = (g: Json) => severityOf(str(g.eventTypeName));
 export const newest = (g: Json) =>
   Math.max(ms(g.oldest) || 0, ...arr(g.alerts).map((a) => ms(obj(a).created) || 0));
 /** The window that mutes a cause (or will), from the triage's windows: its description names it. */
@@ -33,12 +36,14 @@ export const open = (g: Json) => {
   const alerts = arr(g.alerts).map(obj);
   return alerts.length ? alerts.some((a) => !acked(a)) : Number(g.acknowledged) < Number(g.count);
 };
-/** Most urgent first: open, unmuted, data availability (critical), the newest. */
-export function urgency(x: Json, y: Json): number {
-  const r = (g: Json) => [open(g) ? 0 : 1, muted(g) ? 1 : 0, severity(g) === 'critical' ? 0 : 1, -newest(g)];
-  const [a, b] = [r(x), r(y)];
-  return a.map((n, i) => n - b[i]!).find((d) => d !== 0) ?? 0;
-}
+/** Most urgent first (src/rules/ranking.ts): open, unmuted, data availability (critical), the newest. */
+export const urgency = (x: Json, y: Json): number => byUrgency(causeFacts(x), causeFacts(y));
+const causeFacts = (g: Json) => ({
+  open: open(g),
+  muted: muted(g),
+  eventTypeName: str(g.eventTypeName),
+  newest: newest(g),
+});
 
 /**
  * An agent's log line without its clock stamp ("[07:27:26.418]": a time of day with no date or zone, in the
@@ -88,7 +93,7 @@ export function alertsLine(t: Triage): string {
   const total = Number(alertsPart.totalCount ?? alerts.length);
   const tracking = Number(alertsPart.trackingCount ?? 0);
   const ack = Number(alertsPart.acknowledgedCount ?? 0);
-  const critical = groups.filter((g) => severity(g) === 'critical' && open(g)).length;
+  const critical = groups.filter((g) => severity(g) === SEVERITIES[0] && open(g)).length;
   return total
     ? `${total} alerts (${total - tracking} open, ${tracking} tracking), ${ack} acknowledged, in ${groups.length} cause${groups.length === 1 ? '' : 's'}${critical ? `; ${critical} critical (data availability)` : ''}`
     : 'none open in this project';
@@ -112,14 +117,13 @@ export function automationLine(t: Triage): string {
 
 export function agentsLine(t: Triage): string {
   if (!t.alertsPart) return 'unknown (alerts not read)';
-  const agentsDown = t.groups.filter((g) => /_AGENT_DOWN$/.test(str(g.eventTypeName)));
+  const agentOf = (g: Json) => agentTypeOfAlert(str(g.eventTypeName));
+  const agentsDown = t.groups.filter((g) => agentOf(g) !== undefined);
   return agentsDown.length
     ? agentsDown
         .map(
           (g) =>
-            `${str(g.count)} ${str(g.eventTypeName)
-              .replace(/_AGENT_DOWN$/, '')
-              .toLowerCase()} agent${Number(g.count) === 1 ? '' : 's'} down (${[...new Set(arr(g.alerts).map((a) => hostOf(obj(a))))].join(', ')})`,
+            `${str(g.count)} ${String(agentOf(g)).toLowerCase()} agent${Number(g.count) === 1 ? '' : 's'} down (${[...new Set(arr(g.alerts).map((a) => hostOf(obj(a))))].join(', ')})`,
         )
         .join('; ')
     : 'no agent-down alert open';

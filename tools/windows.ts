@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
-import { alertTypeOf, loadOpenAlerts } from '../src/feeds/alerts.js';
+import { loadOpenAlerts } from '../src/feeds/alerts.js';
 import { listAnswer } from '../src/format/answers.js';
-import { alertWhat, alertWhere, conditionWords, pagesVia } from '../src/format/views/alerts.js';
+import { alertWhat, alertWhere, conditionWords } from '../src/format/views/alerts.js';
 import {
   type Quiet,
   type Silenced,
@@ -14,10 +14,10 @@ import {
   windowDeletedAnswer,
   windowDeletePreview,
   windowList,
-  windowState,
   windowUpdatedAnswer,
   windowUpdatePreview,
 } from '../src/format/views/windows.js';
+import { alertTypeOf, pagingServices, windowState } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   BEYOND,
@@ -82,7 +82,7 @@ async function whatGoesQuiet(ctx: ToolContext, projectId: string, types: string[
   const open = r.alerts.filter((a) => !global.has(a.id ?? '') && muted(a.eventTypeName));
   const silenced: Silenced[] = configs.map((c) => ({
     label: conditionWords(c),
-    pages: pagesVia(c),
+    pages: pagingServices(c),
     open: open.filter((a) => a.alertConfigId === c.id).map(alertWhere),
   }));
   // Open alerts of a configuration not listed (disabled since, or unreadable) still go quiet.
@@ -91,7 +91,7 @@ async function whatGoesQuiet(ctx: ToolContext, projectId: string, types: string[
     silenced.push({ label: alertWhat(a), pages: [], open: [alertWhere(a)] });
   return {
     configs: silenced,
-    pagingConfigs: configs.filter((c) => pagesVia(c).length).map((c) => c.id),
+    pagingConfigs: configs.filter((c) => pagingServices(c).length).map((c) => c.id),
     unread: false,
   };
 }

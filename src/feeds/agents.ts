@@ -4,30 +4,19 @@
 // only; backup and automation agents are judged by `lastConf`.
 import type { Agent, Alert, AlertConfig, ApiClient, GlobalAlertConfig } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
-import { agentTypeOfAlert } from '../format/views/deployment.js';
+import {
+  agentSilent,
+  agentTypeOfAlert,
+  isOpen,
+  lastHeard,
+  type SilenceThreshold,
+  silenceThreshold,
+} from '../rules/index.js';
 import { AGENT_TYPES, type AgentType } from '../vocabulary/index.js';
 
-const MINUTE = 60_000;
-/** The platform's default threshold of an agent-down alert, used where no configuration says otherwise. */
-export const DEFAULT_SILENCE_MIN = 10;
 const MAX_AGENTS = 2_000;
 
 const hostOf = (a: Alert) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '');
-
-/** A threshold in minutes from an agent-down configuration ("> 10 MINUTES"), if it states one. */
-function thresholdMin(c: AlertConfig | GlobalAlertConfig): number | undefined {
-  const t = (c as AlertConfig).threshold;
-  if (!t || typeof t.threshold !== 'number' || !(t.threshold > 0)) return undefined;
-  const unit = String(t.units ?? 'MINUTES').toUpperCase();
-  const factor = unit.startsWith('HOUR')
-    ? 60
-    : unit.startsWith('SECOND')
-      ? 1 / 60
-      : unit.startsWith('DAY')
-        ? 1440
-        : 1;
-  return t.threshold * factor;
-}
 
 export interface AgentDownAlert {
   alert: Alert;
@@ -56,7 +45,7 @@ export interface AgentReport {
   unmatched: AgentDownAlert[];
   /** Every open agent-down alert of the types read. */
   downAlerts: AgentDownAlert[];
-  thresholds: Partial<Record<AgentType, { minutes: number; from: 'configuration' | 'default' }>>;
+  thresholds: Partial<Record<AgentType, SilenceThreshold>>;
 }
 
 /** A project's agents of the given types (all three when none is given). */
@@ -90,29 +79,23 @@ export function reconcileAgents(i: ReconcileInput): AgentReport {
   const thresholds: AgentReport['thresholds'] = {};
   for (const t of types) {
     // The project's own configuration first, then a global one; the smallest enabled threshold applies.
-    const configured = [...(i.configs ?? []), ...((i.globalConfigs ?? []) as AlertConfig[])]
-      .filter((c) => c.enabled !== false && agentTypeOfAlert(c.eventTypeName) === t)
-      .map(thresholdMin)
-      .filter((m): m is number => m !== undefined);
-    thresholds[t] = configured.length
-      ? { minutes: Math.min(...configured), from: 'configuration' }
-      : { minutes: DEFAULT_SILENCE_MIN, from: 'default' };
+    thresholds[t] = silenceThreshold(t, [
+      ...(i.configs ?? []),
+      ...((i.globalConfigs ?? []) as AlertConfig[]),
+    ]);
   }
   const downAlerts: AgentDownAlert[] = i.alerts
-    .filter((a) => a.status === 'OPEN' || a.status === 'TRACKING')
+    .filter(isOpen)
     .filter((a) => {
       const t = agentTypeOfAlert(a.eventTypeName);
       return t !== undefined && types.includes(t);
     })
     .map((alert) => ({ alert, global: global.has(alert.id) }));
   const matched = new Set<AgentDownAlert>();
-  const now = i.now.getTime();
   const checks: AgentCheck[] = types.flatMap((type) =>
     (i.agents[type] ?? []).map((agent) => {
-      const seenBy = type === 'MONITORING' && agent.lastPing ? 'lastPing' : 'lastConf';
-      const lastSeen = seenBy === 'lastPing' ? agent.lastPing : agent.lastConf;
-      const minutes = thresholds[type]?.minutes ?? DEFAULT_SILENCE_MIN;
-      const seen = Date.parse(lastSeen ?? '');
+      const { lastSeen, seenBy } = lastHeard(type, agent);
+      const minutes = thresholds[type]!.minutes;
       const alerts = downAlerts.filter(
         (d) => agentTypeOfAlert(d.alert.eventTypeName) === type && hostOf(d.alert) === agent.hostname,
       );
@@ -123,7 +106,7 @@ export function reconcileAgents(i: ReconcileInput): AgentReport {
         lastSeen,
         seenBy,
         thresholdMin: minutes,
-        silent: Number.isFinite(seen) && now - seen > minutes * MINUTE,
+        silent: agentSilent(lastSeen, minutes, i.now),
         alerts,
       } satisfies AgentCheck;
     }),

@@ -14,8 +14,9 @@ import type {
 } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { type FetchPage, fetchAll } from '../api/paging.js';
-import { type AlertGroup, ackInForce, alertWhat, alertWhere, condition } from '../format/views/alerts.js';
+import { type AlertGroup, alertWhat, alertWhere, condition } from '../format/views/alerts.js';
 import type { OpenAlerts } from '../format/views/triage-alerts.js';
+import { ackInForce, isConfigChange, muting, pagesOf } from '../rules/index.js';
 import { cell } from '../untrusted.js';
 
 export const OPEN_STATUSES = ['OPEN', 'TRACKING'] as const;
@@ -193,68 +194,6 @@ export const alertContext = (r: OpenAlerts): AlertContext => ({
   windows: r.windows,
 });
 
-/**
- * The maintenance-window alert type (HOST, REPLICA_SET, CLUSTER, AGENT, BACKUP) an alert's event type falls
- * under; a window listing that type mutes the alert's notifications. Host metrics count as HOST alerts.
- */
-export function alertTypeOf(eventTypeName: string | undefined): string | undefined {
-  const t = eventTypeName ?? '';
-  if (/^BACKUP|BACKUP_AGENT/.test(t)) return 'BACKUP';
-  if (/AGENT_(DOWN|UP)$|^AGENT/.test(t)) return 'AGENT';
-  if (/^(HOST_|(OUTSIDE|INSIDE)_METRIC_THRESHOLD|DISK_)/.test(t)) return 'HOST';
-  if (/^(REPLICATION_|NO_PRIMARY|PRIMARY_ELECTED|RESYNC_|TOO_MANY_ELECTIONS|MEMBER_|REPLICA_SET)/.test(t))
-    return 'REPLICA_SET';
-  if (/^(CLUSTER|SHARD_|BALANCER|MONGOS)/.test(t)) return 'CLUSTER';
-  return undefined;
-}
-
-/** The window muting alerts of this type now, or else the next one that will; ended windows are ignored. */
-function windowFor(type: string | undefined, windows: MaintenanceWindow[], now: Date): AlertGroup['window'] {
-  if (!type) return undefined;
-  const t = now.getTime();
-  const matching = windows
-    .filter((w) => (w.alertTypeNames ?? []).includes(type) && Date.parse(w.endDate ?? '') > t)
-    .sort((a, b) => Date.parse(a.startDate ?? '') - Date.parse(b.startDate ?? ''));
-  const w = matching.find((x) => Date.parse(x.startDate ?? '') <= t) ?? matching[0];
-  if (!w) return undefined;
-  const state = Date.parse(w.startDate ?? '') <= t ? 'active' : 'upcoming';
-  return {
-    id: w.id,
-    state,
-    startDate: w.startDate,
-    endDate: w.endDate,
-    types: w.alertTypeNames ?? [],
-    ...(w.description ? { description: w.description } : {}),
-  };
-}
-
-/**
- * Notification types that page a person: incident-paging integrations (the spec's INCIDENT_PAGING_A/B/C, the
- * field's PAGER_DUTY, OPS_GENIE, VICTOR_OPS) and SMS.
- */
-export const PAGING_TYPES: ReadonlySet<string> = new Set([
-  'INCIDENT_PAGING_A',
-  'INCIDENT_PAGING_B',
-  'INCIDENT_PAGING_C',
-  'PAGER_DUTY',
-  'OPS_GENIE',
-  'VICTOR_OPS',
-  'SMS',
-]);
-
-/** The paging notification types of a configuration (none when it has no notifications listed). */
-export function pagingTypes(c: { notifications?: Array<{ typeName?: string }> } | undefined): string[] {
-  return [
-    ...new Set(
-      (c?.notifications ?? []).map((n) => String(n.typeName ?? '')).filter((t) => PAGING_TYPES.has(t)),
-    ),
-  ];
-}
-
-/** Event types that mean data is unavailable (no primary to write to, a host down). */
-export const DATA_AVAILABILITY = /^(HOST_DOWN|NO_PRIMARY|RESYNC_REQUIRED|CLUSTER_MONGOS_IS_MISSING)$/;
-
-const CONFIG_CHANGE = /^(GLOBAL_)?ALERT_CONFIG/;
 const CONFIG_CHANGE_LEAD_MS = 24 * 3_600_000;
 
 /** Groups by cause, each group oldest first, groups ordered by their oldest alert. */
@@ -283,7 +222,7 @@ export function groupByCause(
         alertConfigIds: [],
         disabledConfigIds: [],
         configChanges: [],
-        window: windowFor(alertTypeOf(a.eventTypeName), context.windows ?? [], now),
+        window: muting(a.eventTypeName, context.windows ?? [], now),
         acknowledged: 0,
         pages: [],
         alerts: [],
@@ -298,7 +237,11 @@ export function groupByCause(
       const cond = c ? condition(c) : undefined;
       if (cond && cond !== '—' && !g.conditions.includes(cond)) g.conditions.push(cond);
       if (c?.enabled === false) g.disabledConfigIds.push(c.id);
-      for (const p of pagingTypes(c as AlertConfig | undefined)) if (!g.pages!.includes(p)) g.pages!.push(p);
+      // A person paged by SMS is an SMS page, whatever the target's type (USER, GROUP, ORG with smsEnabled).
+      for (const p of pagesOf(c as AlertConfig | undefined)) {
+        const t = p.service === 'SMS' ? 'SMS' : p.typeName;
+        if (!g.pages!.includes(t)) g.pages!.push(t);
+      }
     }
   }
   const out = [...groups.values()];
@@ -314,7 +257,7 @@ export function groupByCause(
     g.configChanges = (context.events ?? [])
       .filter(
         (e) =>
-          CONFIG_CHANGE.test(e.eventTypeName ?? '') &&
+          isConfigChange(e.eventTypeName) &&
           e.alertConfigId &&
           g.alertConfigIds.includes(e.alertConfigId) &&
           (Date.parse(e.created ?? '') || 0) >= from,

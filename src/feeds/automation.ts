@@ -3,7 +3,8 @@
 // and the installation's triage.
 import type { ApiClient, ApiEvent } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
-import { type AutomationRead, atGoal } from '../format/views/deployment.js';
+import type { AutomationRead } from '../format/views/deployment.js';
+import { atGoal } from '../rules/index.js';
 import type { ToolContext } from '../tool/index.js';
 import { loadWindows } from './alerts.js';
 import { newestFirst } from './events.js';

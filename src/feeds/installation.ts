@@ -7,19 +7,20 @@ import { ifSupported } from '../api/capabilities.js';
 import type { ApiClient, Project } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { fetchAll } from '../api/paging.js';
-import { ackInForce } from '../format/views/alerts.js';
-import { atGoal } from '../format/views/deployment.js';
+import type { Installation, ProjectRead, ProjectView } from '../format/views/triage-projects.js';
 import {
-  type CauseView,
-  type Installation,
-  type ProjectRead,
-  type ProjectView,
-  TIERS,
-  type Tier,
-} from '../format/views/triage-projects.js';
+  ackInForce,
+  atGoal,
+  causeTier,
+  dataAvailability,
+  failing,
+  projectTier,
+  tierRank,
+  windowState,
+} from '../rules/index.js';
 import type { ToolContext } from '../tool/index.js';
 import { loadAgents, reconcileAgents } from './agents.js';
-import { alertContext, DATA_AVAILABILITY, groupByCause, loadOpenAlerts } from './alerts.js';
+import { alertContext, groupByCause, loadOpenAlerts } from './alerts.js';
 import { loadPublishes } from './automation.js';
 import { loadRecentEvents } from './events.js';
 
@@ -85,16 +86,6 @@ export async function readInstallation(
   });
 }
 
-const tierRank = (t: Tier) => TIERS.indexOf(t);
-
-function causeTier(c: Omit<CauseView, 'tier'>): Tier {
-  if (c.tracking) return 'informational';
-  if (c.loud === 0) return 'muted or acknowledged';
-  if (c.dataAvailability) return 'unmuted data availability';
-  if (c.paging) return 'unmuted paging';
-  return 'unmuted alerts';
-}
-
 export function viewProject(r: ProjectRead, now: Date): ProjectView {
   const a = r.alerts;
   const groups = a ? groupByCause(a.alerts, a.configs, now, alertContext(a)) : [];
@@ -105,7 +96,7 @@ export function viewProject(r: ProjectRead, now: Date): ProjectView {
         group,
         muted,
         loud: muted ? 0 : group.alerts.filter((x) => !ackInForce(x, now)).length,
-        dataAvailability: DATA_AVAILABILITY.test(group.eventTypeName ?? ''),
+        dataAvailability: dataAvailability(group.eventTypeName),
         paging: (group.pages ?? []).length > 0,
         tracking: group.alerts.every((x) => x.status === 'TRACKING'),
       };
@@ -120,7 +111,7 @@ export function viewProject(r: ProjectRead, now: Date): ProjectView {
     );
   const s = r.automation;
   const behind = s ? (s.processes ?? []).filter((p) => !atGoal(p, s.goalVersion)) : [];
-  const failing = behind.filter((p) => p.errorCode || p.errorString || p.errorCodeDescription);
+  const failingOnes = behind.filter(failing);
   const agents = r.agents
     ? reconcileAgents({
         agents: r.agents,
@@ -131,17 +122,17 @@ export function viewProject(r: ProjectRead, now: Date): ProjectView {
         now,
       })
     : undefined;
-  const windowsActive = (a?.windows ?? []).filter(
-    (w) => Date.parse(w.startDate ?? '') <= now.getTime() && Date.parse(w.endDate ?? '') > now.getTime(),
+  const windowsActive = (a?.windows ?? []).filter((w) => windowState(w, now) === 'active');
+  const tier = projectTier(
+    causes.map((c) => c.tier),
+    {
+      failing: failingOnes.length > 0,
+      silentAgent: Boolean(agents?.checks.some((c) => c.silent)),
+      behind: behind.length > 0,
+    },
   );
-  const tiers: Tier[] = causes.map((c) => c.tier);
-  // Failing automation is data availability too: a process that will not start serves nothing.
-  if (failing.length) tiers.push('unmuted data availability');
-  if (agents?.checks.some((c) => c.silent)) tiers.push('unmuted alerts');
-  if (behind.length) tiers.push('informational');
-  const tier = tiers.sort((x, y) => tierRank(x) - tierRank(y))[0] ?? 'quiet';
   const weight = causes.reduce((n, c) => n + c.loud, 0) * 1_000 + (a?.alerts.length ?? 0);
-  return { read: r, causes, behind, failing, agents, windowsActive, tier, weight };
+  return { read: r, causes, behind, failing: failingOnes, agents, windowsActive, tier, weight };
 }
 
 export const byTier = (x: ProjectView, y: ProjectView) =>

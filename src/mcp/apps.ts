@@ -10,6 +10,7 @@ import {
   RESOURCE_URI_META_KEY,
 } from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities, McpServer, ReadResourceResult, Tool } from '@modelcontextprotocol/server';
+import { ackInForce, byUrgency, type CauseFacts, windowState } from '../rules/index.js';
 import type { AnyTool } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 
@@ -31,11 +32,6 @@ type Json = Record<string, unknown>;
 const list = (v: unknown): Json[] =>
   Array.isArray(v) ? v.filter((x): x is Json => Boolean(x) && typeof x === 'object') : [];
 const at = (v: unknown): number => Date.parse(typeof v === 'string' ? v : '') || 0;
-/**
- * Data availability: the database, its primary or what watches it is down. The platform gives alerts no
- * severity; the apps call these causes critical and the rest warnings (apps/incident-timeline.ts, the same).
- */
-const AVAILABILITY = /^(HOST_DOWN|NO_PRIMARY|RESYNC_REQUIRED|[A-Z]+_AGENT_DOWN)$/;
 
 /**
  * The incident timeline's copy of a triage, today first: causes not yet acknowledged and not muted first,
@@ -45,19 +41,20 @@ const AVAILABILITY = /^(HOST_DOWN|NO_PRIMARY|RESYNC_REQUIRED|[A-Z]+_AGENT_DOWN)$
  * configChangeEventIds, the changes the timeline already holds) are left out, so more of the rest fits.
  */
 export function triageCutOrder(s: Json, now = Date.now()): Json {
-  const acked = (a: Json) => at(a.acknowledgedUntil) > now;
-  const rank = (g: Json): number[] => {
+  const acked = (a: Json) =>
+    ackInForce({ acknowledgedUntil: String(a.acknowledgedUntil ?? '') }, new Date(now));
+  // The facts the one ranking rule (src/rules/ranking.ts) reads, as the app reads them from the same copy.
+  const facts = (g: Json): CauseFacts => {
     const alerts = list(g.alerts);
-    const open = alerts.length ? alerts.some((a) => !acked(a)) : Number(g.acknowledged) < Number(g.count);
     const w = g.maintenanceWindow as Json | undefined;
-    const muted = w?.state === 'active';
-    const newest = Math.max(at(g.oldest), ...alerts.map((a) => at(a.created)));
-    return [open ? 0 : 1, muted ? 1 : 0, AVAILABILITY.test(String(g.eventTypeName)) ? 0 : 1, -newest];
+    return {
+      open: alerts.length ? alerts.some((a) => !acked(a)) : Number(g.acknowledged) < Number(g.count),
+      muted: w?.state === 'active',
+      eventTypeName: String(g.eventTypeName ?? ''),
+      newest: Math.max(at(g.oldest), ...alerts.map((a) => at(a.created))),
+    };
   };
-  const byRank = (x: Json, y: Json) => {
-    const [a, b] = [rank(x), rank(y)];
-    return a.map((n, i) => n - b[i]!).find((d) => d !== 0) ?? 0;
-  };
+  const byRank = (x: Json, y: Json) => byUrgency(facts(x), facts(y));
   const alerts = s.alerts && typeof s.alerts === 'object' ? (s.alerts as Json) : undefined;
   const groups = list(alerts?.groups)
     .map(({ alertIds: _ids, configChangeEventIds: _events, ...g }) => ({
@@ -67,7 +64,9 @@ export function triageCutOrder(s: Json, now = Date.now()): Json {
       ),
     }))
     .sort(byRank);
-  const inForce = (w: Json) => at(w.startDate) <= now && at(w.endDate) > now;
+  const inForce = (w: Json) =>
+    windowState({ startDate: String(w.startDate ?? ''), endDate: String(w.endDate ?? '') }, new Date(now)) ===
+    'active';
   const automation = s.automation && typeof s.automation === 'object' ? (s.automation as Json) : undefined;
   const { changes: _changes, ...rest } = s;
   return {

@@ -41,8 +41,9 @@ export const NOTIFICATION_TYPES = [
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /**
- * Notifications that page a person: an incident-paging integration (the spec's INCIDENT_PAGING_A/B/C, the
- * field's PAGER_DUTY, OPS_GENIE, VICTOR_OPS) or a text message.
+ * Notification types that page a person by themselves, and the service's name: an incident-paging integration
+ * (the spec's INCIDENT_PAGING_A/B/C, the field's PAGER_DUTY, OPS_GENIE, VICTOR_OPS) or a text message. Whether
+ * a notification pages (USER, GROUP, ORG with smsEnabled too) is the rule's: src/rules/paging.ts.
  */
 export const PAGING_NOTIFICATION_TYPES: Record<string, string> = {
   INCIDENT_PAGING_A: 'PagerDuty',
@@ -53,9 +54,6 @@ export const PAGING_NOTIFICATION_TYPES: Record<string, string> = {
   VICTOR_OPS: 'VictorOps',
   SMS: 'SMS',
 };
-
-export const isPaging = (typeName: string | undefined): boolean =>
-  typeName !== undefined && typeName in PAGING_NOTIFICATION_TYPES;
 
 /** sourceTypeName of backup alerts. */
 export const ALERT_SOURCE_TYPES = ['REPLICA_SET', 'SHARDED_CLUSTER', 'CONFIG_SERVER'] as const;

@@ -51,7 +51,8 @@ describe('maintenance window tools', () => {
     const { preview, result } = await confirmed('create_maintenance_window', args);
     const text = preview.text;
     expect(text.length).toBeLessThan(4000);
-    expect(text).toMatch(/^- ⚠ Pages go quiet: 2 paging configurations \(\d+ open alerts?\)/m);
+    // The disk configuration pages too: its USER notification has smsEnabled (src/rules/paging.ts).
+    expect(text).toMatch(/^- ⚠ Pages go quiet: 3 paging configurations \(\d+ open alerts?\)/m);
     expect(text).toMatch(
       /Project-wide: a maintenance window has no hosts, so it mutes HOST alerts on every host of project `payments-prod`/,
     );
@@ -62,10 +63,13 @@ describe('maintenance window tools', () => {
     const at = (s: string) => lines.findIndex((l) => l.startsWith(`- \`${s}\``));
     expect(lines[at('Connections > 4000')]).toMatch(/ — pages via PagerDuty — \d+ open: `db-prod-/);
     expect(lines[at('Host down (HOST_DOWN) > 5 min')]).toContain(' — pages via OpsGenie, SMS');
-    expect(at('Disk space used on data partition > 85 %')).toBeGreaterThan(
-      at('Host down (HOST_DOWN) > 5 min'),
-    );
-    expect(at('Disk space used on data partition > 85 %')).toBeGreaterThan(at('Connections > 4000'));
+    expect(lines[at('Disk space used on data partition > 85 %')]).toContain(' — pages via SMS');
+    for (const paging of [
+      'Connections > 4000',
+      'Host down (HOST_DOWN) > 5 min',
+      'Disk space used on data partition > 85 %',
+    ])
+      expect(at('Regular asserts > 10')).toBeGreaterThan(at(paging));
     expect(result.isError, result.text).toBe(false);
     expect(result.structured!.outcome).toBe('executed');
   });

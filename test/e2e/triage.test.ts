@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { supports } from '../../src/api/capabilities.js';
 import { ApiError } from '../../src/api/errors.js';
 import { loadRecentEvents } from '../../src/feeds/events.js';
-import { changeKind } from '../../src/format/views/events.js';
+import { changeKind } from '../../src/rules/index.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { routes } from '../../src/simulator/routes/index.js';
 import { startTestServer, type TestServer, withDemoServer } from '../helpers/mcp.js';

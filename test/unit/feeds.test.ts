@@ -9,7 +9,8 @@ import { alertsFingerprint, groupByCause } from '../../src/feeds/alerts.js';
 import { eventsFingerprint } from '../../src/feeds/events.js';
 import { feeds, feedUri, matchFeed } from '../../src/feeds/index.js';
 import { activePollers, subscribe } from '../../src/feeds/subscriptions.js';
-import { changeKind, changeSummary } from '../../src/format/views/events.js';
+import { changeSummary } from '../../src/format/views/events.js';
+import { changeKind } from '../../src/rules/index.js';
 
 const fakeApi = () => ({}) as ApiClient;
 const notFound = (errorCode: string) =>

@@ -39,6 +39,7 @@ const LAYERS: Array<[number, string[]]> = [
     1,
     [
       'src/vocabulary',
+      'src/rules',
       'src/log.ts',
       'src/net.ts',
       'src/config',
@@ -116,6 +117,34 @@ describe('the layering', () => {
     expect(views.length).toBeGreaterThan(0);
     const fromViews = edges.filter((e) => under(e.from, 'src/format/views') && layerOf(e.to)! > 3);
     expect(show(fromViews)).toEqual([]);
+  });
+
+  it('keeps the rules pure: src/rules/ imports src/vocabulary/ only, no I/O, so the apps may import them', () => {
+    const out = edges.filter(
+      (e) => under(e.from, 'src/rules') && !under(e.to, 'src/rules') && !under(e.to, 'src/vocabulary'),
+    );
+    expect(show(out)).toEqual([]);
+    const io = files('src/rules').filter((f) =>
+      /from 'node:|\bfetch\(|\bprocess\./.test(readFileSync(join(root, f), 'utf8')),
+    );
+    expect(io).toEqual([]);
+  });
+
+  it('lets the apps import ext-apps, each other and the rules only (they run in the host, not here)', () => {
+    const apps = readdirSync(join(root, 'apps'))
+      .filter((n) => n.endsWith('.ts'))
+      .map((n) => `apps/${n}`);
+    const bad = apps.flatMap((from) =>
+      [...readFileSync(join(root, from), 'utf8').matchAll(/\bfrom\s+'([^']+)'/g)]
+        .map((m) => m[1] as string)
+        .filter((spec) =>
+          spec.startsWith('.')
+            ? !(spec.startsWith('./') || under(relative(root, resolve(root, 'apps', spec)), 'src/rules'))
+            : !spec.startsWith('@modelcontextprotocol/ext-apps'),
+        )
+        .map((to) => `${from} → ${to}`),
+    );
+    expect(bad).toEqual([]);
   });
 
   it('lets views take record types from below, not from the client', () => {

@@ -2,8 +2,8 @@
 // a cause's heading, notes and rows, the headline that counts them; an alert configuration's condition,
 // notification targets and matchers. Tools, triage, feeds and previews draw alerts through this module only.
 import type { Alert, AlertConfig, ApiEvent, GlobalAlertConfig } from '../../api/types.js';
+import { ackInForce, type Muting, windowName } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
-import { isPaging, PAGING_NOTIFICATION_TYPES } from '../../vocabulary/index.js';
 import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import type { Preview } from '../consent.js';
 import { age, due, plural, table, when } from '../markdown.js';
@@ -19,7 +19,7 @@ export function alertWhere(a: Alert): string {
 }
 
 export function ackState(a: Alert, now: Date, names: NameBook = idsOnly): string {
-  if (!a.acknowledgedUntil || Date.parse(a.acknowledgedUntil) <= now.getTime()) return 'no';
+  if (!ackInForce(a, now)) return 'no';
   const by = `by ${a.acknowledgingUsername ? names.key(a.acknowledgingUsername) : '?'}`;
   const rel = age(a.acknowledgedUntil, now);
   if (rel === 'indefinitely') return `yes, until further notice, ${by}`;
@@ -43,10 +43,6 @@ export function closedNote(a: Alert | undefined, alertId: string): string | unde
     : undefined;
 }
 
-export function ackInForce(a: Alert, now: Date): boolean {
-  return Boolean(a.acknowledgedUntil && Date.parse(a.acknowledgedUntil) > now.getTime());
-}
-
 export interface AlertGroup {
   /** "OUTSIDE_METRIC_THRESHOLD CONNECTIONS" — event type and metric. */
   cause: string;
@@ -62,15 +58,7 @@ export interface AlertGroup {
   /** Changes to these alerts' configurations (in the events given), oldest first. */
   configChanges: ApiEvent[];
   /** The maintenance window whose alert types include these alerts': in force now, else the next one. */
-  window?: {
-    id: string;
-    state: 'active' | 'upcoming';
-    startDate?: string;
-    endDate?: string;
-    types: string[];
-    /** What the window's author wrote: how people know it ("Rolling OS patching of rs-ledger"). */
-    description?: string;
-  };
+  window?: Muting;
   /** Notification types of these alerts' configurations that page someone (PAGER_DUTY, SMS…). */
   pages?: string[];
   acknowledged: number;
@@ -99,10 +87,9 @@ export function groupHeading(g: AlertGroup, now: Date, listedWindow?: string): s
   return `${cell(what, 160)}${scope} — ${plural(g.alerts.length, 'alert')}${acked}${conf}${windowNote(g.window, now, listedWindow)}`;
 }
 
-/** A window as people know it: "Rolling OS patching of rs-ledger", or its id when it has no description. */
-export function windowName(w: { id: string; description?: string }, max = 60): string {
-  return w.description ? `"${cell(w.description, max)}"` : `window ${w.id}`;
-}
+/** A window as people know it (the rule's name, src/rules/windows.ts), its description drawn safe. */
+export const windowCalled = (w: { id?: string; description?: string }, max = 60): string =>
+  cell(windowName(w, max), max + 8);
 
 /**
  * Why a window mutes a cause: windows have alert types, no hosts, so one mutes that type for every host of the
@@ -111,8 +98,8 @@ export function windowName(w: { id: string; description?: string }, max = 60): s
 export function mutedUntil(w: NonNullable<AlertGroup['window']>, now: Date): string {
   const types = w.types.join(', ') || '—';
   return w.state === 'active'
-    ? `muted by ${windowName(w)} until ${shortWhen(w.endDate, now)} (it mutes ${types} project-wide)`
-    : `${windowName(w)} will mute it from ${shortWhen(w.startDate, now)} (${types}, project-wide)`;
+    ? `muted by ${windowCalled(w)} until ${shortWhen(w.endDate, now)} (it mutes ${types} project-wide)`
+    : `${windowCalled(w)} will mute it from ${shortWhen(w.startDate, now)} (${types}, project-wide)`;
 }
 
 /** "08:47 UTC" within a day of now, else "2026-11-27 06:36 UTC". */
@@ -133,7 +120,7 @@ export function windowNote(w: AlertGroup['window'], now: Date, listed?: string):
   if (!w) return '';
   // The one window in force is drawn in full below the causes: its description's start names it here.
   if (w.state === 'active')
-    return w.id === listed ? ` · muted by ${windowName(w, 34)}` : ` · ${mutedUntil(w, now)}`;
+    return w.id === listed ? ` · muted by ${windowCalled(w, 34)}` : ` · ${mutedUntil(w, now)}`;
   return ` · window ${w.id} mutes it from ${when(w.startDate, now)}`;
 }
 
@@ -396,12 +383,3 @@ export function conditionWords(c: AlertConfig): string {
     t?.threshold !== undefined ? ` ${op} ${t.threshold} ${UNIT_WORDS[t.units ?? ''] ?? t.units ?? ''}` : '';
   return `${words ? `${words} (${ev})` : ev}${level}`.replace(/\s+/g, ' ').trim();
 }
-
-/** The paging services a configuration notifies ("PagerDuty, SMS"); empty when it pages nobody. */
-export const pagesVia = (c: Pick<AlertConfig, 'notifications'>): string[] => [
-  ...new Set(
-    (c.notifications ?? []).flatMap((n) =>
-      isPaging(n.typeName) ? [PAGING_NOTIFICATION_TYPES[n.typeName as string] as string] : [],
-    ),
-  ),
-];

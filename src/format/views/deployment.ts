@@ -12,14 +12,13 @@ import type {
   Page,
   Process,
 } from '../../api/types.js';
+import { atGoal, windowState } from '../../rules/index.js';
 import { cell, sanitize } from '../../untrusted.js';
-import type { AgentType } from '../../vocabulary/index.js';
 import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
 import { age, fields, plural, table } from '../markdown.js';
 import { redact } from '../redact.js';
-import { windowName } from './alerts.js';
+import { windowCalled } from './alerts.js';
 import { eventWho } from './events.js';
-import { windowState } from './windows.js';
 
 /** What an agent's state means, in words: STANDBY and NO_PROCESSES are not failures, and not work either. */
 export const AGENT_STATE_WORDS: Record<string, string> = {
@@ -96,13 +95,6 @@ export function stateCounts(agents: Agent[], type: string): string {
   const parts = [...by].map(([s, n]) => `${n} ${s.toLowerCase().replace('_', ' ')}`);
   return `${plural(agents.length, `${type.toLowerCase()} agent`)}${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
-
-/**
- * Done: reached the goal version with nothing left in its plan. A process can report the goal version and
- * still have steps pending (seen in the field): that one is not done.
- */
-export const atGoal = (p: Process, goal: number) =>
-  p.lastGoalVersionAchieved === goal && (p.plan ?? []).length === 0;
 
 export const automationRow = (p: Process) => [
   p.name,
@@ -253,12 +245,6 @@ export const partitionAnswer = (d: DiskPartition, partitionName: string, hostId:
     f,
   );
 
-/** The agent type an agent-down alert is about (MONITORING_AGENT_DOWN → MONITORING), if it is one. */
-export function agentTypeOfAlert(eventTypeName: string | undefined): AgentType | undefined {
-  const m = /^(MONITORING|BACKUP|AUTOMATION)_AGENT_DOWN$/.exec(eventTypeName ?? '');
-  return m ? (m[1] as AgentType) : undefined;
-}
-
 /** The agents of a project reconciled with their open agent-down alerts (src/feeds/agents.ts), as drawn. */
 export interface AgentReportView {
   checks: AgentCheckView[];
@@ -283,7 +269,7 @@ function behindLines(r: AutomationRead, behind: Process[], f: FormatContext): st
   const pub = published ? { created: published.created, who: eventWho(published, f.names) } : undefined;
   const why = behind.map(
     (p) =>
-      `- ${stuckWords(p, { goalVersion: s.goalVersion, published: pub, windows: active.map(windowName), now: f.now })}`,
+      `- ${stuckWords(p, { goalVersion: s.goalVersion, published: pub, windows: active.map((w) => windowCalled(w)), now: f.now })}`,
   );
   return [
     `### Behind the goal (${behind.length})`,

@@ -1,5 +1,6 @@
 // How an event looks to a person: when, what, who caused it and what it is about (a data operation too).
 import type { ApiEvent, Page, PageQuery } from '../../api/types.js';
+import { isConfigChange } from '../../rules/index.js';
 import {
   type FormatContext,
   idsOnly,
@@ -75,7 +76,7 @@ export function eventTarget(e: ApiEvent, targets: EventTargets = noTargets): str
   const r = e as Record<string, unknown>;
   if (e.hostname) return port !== undefined ? `${e.hostname}:${port}` : e.hostname;
   const type = e.eventTypeName ?? '';
-  if (/^(GLOBAL_)?ALERT_CONFIG_/.test(type) && e.alertConfigId) {
+  if (isConfigChange(type) && e.alertConfigId) {
     const c = targets.config(e.alertConfigId);
     return c ? `configuration "${c}"` : `configuration ${e.alertConfigId}`;
   }
@@ -202,32 +203,4 @@ export function eventAnswer(
   if (!f.detailed && args.includeRaw && e.raw !== undefined)
     answer.text += `\n### Raw document\n${f.fence.wrap(JSON.stringify(redact(e.raw), null, 1))}`;
   return answer;
-}
-
-export type ChangeKind = 'deployment' | 'access' | 'maintenance' | 'alerting' | 'settings' | 'data';
-
-// Data operations that write (a delete or bulk update before errors is a classic cause); reads are not changes.
-const DATA_WRITE =
-  /^(INSERT|UPDATE|DELETE|REPLACE|DROP|RENAME|CREATE|BULK|FIND_AND_MODIFY|UPDATE_MANY|DELETE_MANY)/i;
-
-// Alert and metric state, host and agent state, data reads and writes, logins: noise for "what changed".
-const NOT_A_CHANGE =
-  /^(ALERT_(ACKNOWLEDGED|UNACKNOWLEDGED)|(OUTSIDE|INSIDE)_METRIC_THRESHOLD|HOST_|PRIMARY_ELECTED|DATA_EXPLORER|.*AGENT_(DOWN|UP)$|.*LOGIN|DAEMON_|NO_PRIMARY|REPLICATION_|RESYNC_)/;
-
-/**
- * What kind of change an event records, or undefined when it records none. Configuration publishes, role
- * and membership changes, maintenance windows, alert configurations and integrations are changes; so is any
- * other audited action of a person or key that is not in the noise list above.
- */
-export function changeKind(e: ApiEvent): ChangeKind | undefined {
-  const t = e.eventTypeName ?? '';
-  const op = (e as Record<string, unknown>).opType;
-  if (typeof op === 'string') return DATA_WRITE.test(op) ? 'data' : undefined;
-  if (NOT_A_CHANGE.test(t)) return undefined;
-  if (t.startsWith('AUTOMATION_CONFIG')) return 'deployment';
-  if (t.startsWith('MAINTENANCE_WINDOW')) return 'maintenance';
-  if (t.startsWith('ALERT_CONFIG') || t.startsWith('INTEGRATION')) return 'alerting';
-  if (/ROLES?_|USER_|JOINED_|REMOVED_FROM|API_KEY|TEAM_|INVITATION/.test(t)) return 'access';
-  const actor = e.username ?? e.userId ?? e.publicKey ?? e.apiKeyId;
-  return actor !== undefined || t.endsWith('_AUDIT') || t.endsWith('_CHANGED') ? 'settings' : undefined;
 }

@@ -1,19 +1,19 @@
 // The installation at a glance as a person reads it: projects ranked by urgency (each drawn by
 // triage-projects.ts), or, over a time window, the state in a line per project and what changed across them.
+import { TIERS, timelineWorthy } from '../../rules/index.js';
 import { cell, named as nameOf } from '../../untrusted.js';
 import type { FormatContext, ToolAnswer } from '../answers.js';
 import { plural } from '../markdown.js';
 import { redact } from '../redact.js';
-import { alertWhere, windowName } from './alerts.js';
+import { alertWhere, windowCalled } from './alerts.js';
 import { AGENT_LEGEND } from './deployment.js';
-import { changeKind, changeSummary, eventWho } from './events.js';
+import { changeSummary, eventWho } from './events.js';
 import {
   hostNamer,
   type Installation,
   type ProjectView,
   projectBlock,
   type Short,
-  TIERS,
 } from './triage-projects.js';
 
 /** Projects drawn in full; the rest get a line each. The answer must stay under 4,000 characters. */
@@ -42,10 +42,10 @@ function changesSince(views: ProjectView[], from: number, f: FormatContext, shor
         out.push({
           time: w.startDate!,
           projectId: pid,
-          line: `window ${windowName(w)} started (mutes ${(w.alertTypeNames ?? []).join(', ')} project-wide, ends ${hhmm(w.endDate)} UTC)`,
+          line: `window ${windowCalled(w)} started (mutes ${(w.alertTypeNames ?? []).join(', ')} project-wide, ends ${hhmm(w.endDate)} UTC)`,
         });
       if (end >= from && end <= now.getTime())
-        out.push({ time: w.endDate!, projectId: pid, line: `window ${windowName(w)} ended` });
+        out.push({ time: w.endDate!, projectId: pid, line: `window ${windowCalled(w)} ended` });
     }
     for (const a of v.read.alerts?.alerts ?? [])
       if (Date.parse(a.created ?? '') >= from)
@@ -60,9 +60,7 @@ function changesSince(views: ProjectView[], from: number, f: FormatContext, shor
         projectId: pid,
         line: `alert closed: ${a.metricName ?? a.eventTypeName} on ${short(alertWhere(a))} (alertId ${a.id})`,
       });
-    const acts = (v.read.events ?? []).filter(
-      (e) => changeKind(e) !== undefined || /^ALERT_(UN)?ACKNOWLEDGED_AUDIT$/.test(e.eventTypeName ?? ''),
-    );
+    const acts = (v.read.events ?? []).filter(timelineWorthy);
     for (const e of acts) {
       const who = eventWho(e, f.names);
       const what = changeSummary(e);

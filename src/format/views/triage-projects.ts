@@ -9,12 +9,13 @@ import type {
   MaintenanceWindow,
   Project,
 } from '../../api/types.js';
+import { agentTypeOfAlert, type Tier } from '../../rules/index.js';
 import { cell, named as nameOf } from '../../untrusted.js';
 import { type AgentType, otherIntegrationName } from '../../vocabulary/index.js';
 import type { FormatContext } from '../answers.js';
 import { age, plural } from '../markdown.js';
-import { type AlertGroup, alertWhere, mutedUntil, windowName } from './alerts.js';
-import { type AgentCheckView, type AgentReportView, agentTypeOfAlert, stuckWords } from './deployment.js';
+import { type AlertGroup, alertWhere, mutedUntil, windowCalled } from './alerts.js';
+import { type AgentCheckView, type AgentReportView, stuckWords } from './deployment.js';
 import { eventWho } from './events.js';
 import type { OpenAlerts } from './triage-alerts.js';
 
@@ -32,17 +33,6 @@ export interface ProjectRead {
   closed?: Alert[];
   errors: string[];
 }
-
-/** How urgent a project is now, most urgent first: the order of the tiers is the order of this list. */
-export const TIERS = [
-  'unmuted data availability',
-  'unmuted paging',
-  'unmuted alerts',
-  'muted or acknowledged',
-  'informational',
-  'quiet',
-] as const;
-export type Tier = (typeof TIERS)[number];
 
 export interface CauseView {
   group: AlertGroup;
@@ -226,7 +216,7 @@ export function projectBlock(v: ProjectView, rank: number, f: FormatContext, sho
   if (s) {
     const pub = v.read.publishes?.[0];
     const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
-    const windows = v.windowsActive.map((w) => windowName(w));
+    const windows = v.windowsActive.map((w) => windowCalled(w));
     for (const proc of v.failing)
       lines.push(
         `- ⚙ automation failing: ${stuckWords(proc, { goalVersion: s.goalVersion, published, windows, now, errorMax: 160, short })}`,

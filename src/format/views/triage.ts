@@ -2,6 +2,7 @@
 // changed, then what broke: each cause a heading over its alerts), the processes behind the automation goal,
 // the windows in force, and where to go next. The feed (src/feeds/triage.ts) reads; this draws.
 import type { Alert, ApiEvent, AutomationStatus, MaintenanceWindow } from '../../api/types.js';
+import { atGoal, type ChangeKind, changeKind, windowState } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import type { FormatContext, NameBook, ToolAnswer } from '../answers.js';
 import { age, plural, table, when } from '../markdown.js';
@@ -18,12 +19,12 @@ import {
   groupNotes,
   groupSummary,
   groupTable,
-  windowName,
+  windowCalled,
 } from './alerts.js';
-import { atGoal, automationColumns, automationRow, behindWords, stuckWords } from './deployment.js';
-import { type ChangeKind, changeKind, changeSummary, eventWho } from './events.js';
+import { automationColumns, automationRow, behindWords, stuckWords } from './deployment.js';
+import { changeSummary, eventWho } from './events.js';
 import type { OpenAlerts } from './triage-alerts.js';
-import { windowInForceList, windowState } from './windows.js';
+import { windowInForceList } from './windows.js';
 
 export const TRIAGE_SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows'] as const;
 
@@ -271,7 +272,7 @@ function automationLines(d: Drawing): string[] {
   const rows = behind.map(automationRow);
   const pub = (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
   const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
-  const windows = active.map((w) => windowName(w, 34));
+  const windows = active.map((w) => windowCalled(w, 34));
   // Why each failing one is stuck: its error (what the agent reports and the underlying error), the goal's
   // publish within the window, and a window in force.
   const detail = failing.map(

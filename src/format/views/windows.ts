@@ -1,16 +1,11 @@
 // How a maintenance window looks to a person: its state (upcoming, active, ended) and its fields.
 import type { MaintenanceWindow } from '../../api/types.js';
+import { windowState } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
 import type { Preview } from '../consent.js';
 import { when } from '../markdown.js';
-
-export function windowState(w: MaintenanceWindow, now: Date): string {
-  const t = now.getTime();
-  if (w.endDate && Date.parse(w.endDate) <= t) return 'ended';
-  if (w.startDate && Date.parse(w.startDate) > t) return 'upcoming';
-  return 'active';
-}
+import { windowCalled } from './alerts.js';
 
 export function windowPairs(w: MaintenanceWindow, now: Date): Array<[string, unknown]> {
   return [
@@ -60,19 +55,13 @@ export const TYPE_COVERS: Record<string, string> = {
   BACKUP: 'every backup alert: backup agent down, snapshots, oplog behind',
 };
 
-/** A window as a muting answer names it: by its description (a person's words), else by its id. */
-export function windowName(w: Pick<MaintenanceWindow, 'id' | 'description'>): string {
-  const d = cell(w.description, 80);
-  return d === '—' ? `window ${w.id ?? '?'}` : `"${d}"`;
-}
-
 /**
  * "muted by "Patch rs-ledger" (window mutes HOST project-wide)": which window and why it applies — windows
  * mute alert types for the whole project, whatever their description names.
  */
 export function mutedBy(w: Pick<MaintenanceWindow, 'id' | 'description' | 'alertTypeNames'>): string {
   const types = (w.alertTypeNames ?? []).join(', ') || 'its alert types';
-  return `muted by ${windowName(w)} (window mutes ${types} project-wide)`;
+  return `muted by ${windowCalled(w)} (window mutes ${types} project-wide)`;
 }
 
 /** A configuration a window would silence: its words, the paging services it notifies, where it is open now. */
