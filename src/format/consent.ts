@@ -209,8 +209,10 @@ export function tokenProblem(check: string, tool: string): string {
       return `The confirmation token was already used; nothing changed. ${ask}`;
     case 'mismatch':
       return `The confirmation token was issued for other arguments; nothing changed. Tokens are bound to the exact arguments. ${ask}`;
+    case 'not-yours':
+      return `The confirmation token was issued to another person; nothing changed. A token confirms only for the person who was asked. ${ask}`;
     default:
-      return `The confirmation token is not valid; nothing changed. ${ask}`;
+      return `The confirmation token is not valid here (not issued by this installation: DBOPS_TOKEN_SECRET and DBOPS_STATE_URL); nothing changed. ${ask}`;
   }
 }
 

@@ -16,6 +16,7 @@ import { createDecisionPoint, type DecisionPoint } from '../policy/decide.js';
 import { createSecretKeeper } from '../policy/secrets.js';
 import { createTokenSigner, type TokenSigner } from '../policy/tokens.js';
 import { memoryRecords, type RecordStore, redisRecords } from '../state/approvals.js';
+import { fileInstallation, redisInstallation } from '../state/installation.js';
 import { fileLedger, type Ledger, redisLedger } from '../state/ledger.js';
 import { redisReads } from '../state/reads.js';
 import type { RedisState } from '../state/redis.js';
@@ -203,6 +204,8 @@ interface State {
   redis?: RedisState;
   ledger: Ledger;
   records: RecordStore;
+  /** The installation's id, created once in the store: proofs are bound to it. */
+  installation: string;
 }
 
 /**
@@ -212,7 +215,11 @@ interface State {
  */
 async function openState(config: Config, logger: Logger, client: ApiClient): Promise<State> {
   if (!config.stateUrl)
-    return { ledger: fileLedger(join(config.stateDir, 'ledger')), records: memoryRecords() };
+    return {
+      ledger: fileLedger(join(config.stateDir, 'ledger')),
+      records: memoryRecords(),
+      installation: await fileInstallation(config.stateDir),
+    };
   const { connectRedis } = await import('../state/redis.js');
   let redis: RedisState;
   try {
@@ -222,7 +229,7 @@ async function openState(config: Config, logger: Logger, client: ApiClient): Pro
   }
   const ledger = await redisLedger(redis);
   client.cache.share(redisReads(redis, logger));
-  return { redis, ledger, records: redisRecords(redis) };
+  return { redis, ledger, records: redisRecords(redis), installation: await redisInstallation(redis) };
 }
 
 /** Who is asking (over stdio this machine's user, whatever tokens are set: they are for HTTP) and who decides. */
@@ -323,7 +330,7 @@ export async function createRuntime(
     [() => client.close(), platform.closeSim],
   );
   const { identity, decisions } = whoDecides(config, logger);
-  const tokens = createTokenSigner(config.tokenSecret, undefined, state.ledger);
+  const tokens = createTokenSigner(config.tokenSecret, undefined, state.ledger, state.installation);
   const page = await orClose(
     () => approvalPage(config, logger, options, { audit, identity, decisions, tokens, state }),
     [() => client.close(), platform.closeSim, state.redis && (() => (state.redis as RedisState).close())],

@@ -4,6 +4,7 @@
 // may decide is the decision point's (src/policy/decide.ts), asked once, here, for every channel.
 import { freshReads } from '../api/cache.js';
 import { ApiError } from '../api/errors.js';
+import type { RoleAssignment } from '../api/types.js';
 import {
   declinedAnswer,
   executedAnswer,
@@ -14,6 +15,7 @@ import {
 } from '../format/consent.js';
 import type { AnyTool, FormatContext, ToolAnswer, ToolContext } from '../tool/index.js';
 import { type CallArgs, ToolInputError, withDefaults } from '../tool/index.js';
+import { withProjectIds } from '../tool/roles.js';
 import type { AuditEntry } from './audit.js';
 import { argsHash } from './canonical.js';
 import { approvalPageChannel } from './channels/approval-page.js';
@@ -81,6 +83,9 @@ export async function callTool(
   // A project given by name becomes its id here: consent, audit and the platform all see the id.
   if (typeof args.projectId === 'string')
     args.projectId = await ctx.names.projectIdOf(args.projectId, ctx.signal);
+  // So do projects named in roles' groupId: what the person approves is the project they saw, by its id.
+  if (Array.isArray(args.roles) && args.roles.some((r) => typeof r === 'object'))
+    args.roles = await withProjectIds(ctx, args.roles as RoleAssignment[]);
   tool.check?.(args, ctx.now());
   const kind = kindOf(tool, args);
   if (kind === 'read') return execute(tool, args, ctx, f);

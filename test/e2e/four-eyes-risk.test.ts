@@ -161,3 +161,52 @@ describe('finding 1: changes that silence or divert monitoring need a second per
     }
   });
 });
+
+describe('finding 3: consent binds the ids that were seen', () => {
+  it("a project named in a role's groupId is resolved before the preview; a rename after consent grants nothing", async () => {
+    const s = await teamServer(sim);
+    const alice = await client('pinned', s.http.url, () => s.people.alice.token);
+    const u = sim.store.data.users.find((x) => x.firstName && x.roles.some((r) => r.groupId))!;
+    const [a, b] = sim.store.data.projects.filter((p) => !u.roles.some((r) => r.groupId === p.id));
+    const names = { a: a!.name, b: b!.name };
+    const args = { userId: u.id, mode: 'add', roles: [{ groupId: a!.name, roleName: 'GROUP_READ_ONLY' }] };
+    try {
+      const asked = await alice.call('update_user_roles', args);
+      expect(asked.structured?.outcome, asked.text).toBe('approval_pending');
+      const id = approvalIdOf(asked);
+      // What the approver sees, what consent is bound to and what the audit holds: the id.
+      const record = await s.approvals.channel.get(id);
+      expect(record?.args.roles).toEqual([{ groupId: a!.id, roleName: 'GROUP_READ_ONLY' }]);
+      expect(record?.preview.action + JSON.stringify(record?.preview)).toContain(a!.id);
+      const bob = await raw(
+        `${s.http.origin}/approvals/${id}`,
+        'POST',
+        { authorization: `Bearer ${s.people.bob.token}`, 'content-type': 'application/json' },
+        JSON.stringify({ decision: 'approve' }),
+      );
+      expect(bob.status, bob.body).toBe(200);
+      // The platform renames: a's name now belongs to b.
+      a!.name = `${names.a}-old`;
+      b!.name = names.a;
+      const resumed = await alice.call('update_user_roles', { ...args, approvalId: id });
+      expect(resumed.isError, resumed.text).toBe(true);
+      const roles = sim.store.data.users.find((x) => x.id === u.id)!.roles;
+      expect(roles.some((r) => r.groupId === b!.id)).toBe(false);
+      const audit = JSON.stringify(
+        (await import('node:fs'))
+          .readFileSync(s.t.config.auditLog, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+          .filter((e) => e.tool === 'update_user_roles'),
+      );
+      expect(audit).toContain(a!.id);
+      expect(audit).not.toContain(`"groupId":"${names.a}"`);
+    } finally {
+      a!.name = names.a;
+      b!.name = names.b;
+      await alice.close();
+      await s.close();
+    }
+  });
+});

@@ -77,6 +77,7 @@ describe('finding 1: four eyes on every channel', () => {
       const token = s.t.deps.tokens.issue(
         'create_project_api_key',
         argsHash('create_project_api_key', withProject),
+        'alice',
       );
       const again = await alice.call('create_project_api_key', {
         ...withProject,

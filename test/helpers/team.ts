@@ -83,9 +83,18 @@ export async function teamServer(
   opts: { approvers?: string[]; identity?: Identity; config?: Record<string, unknown> } = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'dbops-four-eyes-'));
-  const people = { alice: mintNamedToken('alice'), bob: mintNamedToken('bob') };
+  const people = {
+    alice: mintNamedToken('alice'),
+    bob: mintNamedToken('bob'),
+    carol: mintNamedToken('carol'),
+  };
   const file = join(dir, 'tokens');
-  writeFileSync(file, `${people.alice.line}\n${people.bob.line}\n`);
+  writeFileSync(
+    file,
+    `${Object.values(people)
+      .map((p) => p.line)
+      .join('\n')}\n`,
+  );
   const t = await startTestServer({ sim, config: { approvers: opts.approvers ?? ['bob'], ...opts.config } });
   const identity = opts.identity ?? createIdentity({ httpTokensFile: file, oauthScopes: [] }, t.deps.logger);
   const approvals = createApprovalService({
@@ -110,7 +119,7 @@ export async function teamServer(
     approvals,
     people,
     file,
-    removeFromFile(name: 'alice' | 'bob') {
+    removeFromFile(name: 'alice' | 'bob' | 'carol') {
       const keep = Object.entries(people).filter(([n]) => n !== name);
       writeFileSync(file, `${keep.map(([, p]) => p.line).join('\n')}\n`);
     },
