@@ -16,6 +16,7 @@ import {
 import { personOf } from '../identity/index.js';
 import { DYNAMIC } from '../policy/toolsets.js';
 import { choiceKey, type EnabledToolsets, memoryToolsets } from '../state/toolsets.js';
+import { clientLabel } from '../untrusted.js';
 import { type HttpOptions, MAX_BODY } from './http-options.js';
 
 /** What the transport knows of the request being served: its X-MCP-Toolsets and the client's name. */
@@ -105,7 +106,7 @@ export function clientNameOf(body: unknown): string {
     params?: { _meta?: Record<string, { name?: unknown } | undefined> };
   };
   const name = m?.params?._meta?.['io.modelcontextprotocol/clientInfo']?.name;
-  return typeof name === 'string' ? name.slice(0, 200) : '';
+  return typeof name === 'string' ? clientLabel(name) : '';
 }
 
 /**

@@ -3,6 +3,7 @@
 // hidden by a setting as a note naming the setting; in dynamic mode the discovery tools, whose enable_toolset
 // turns notes into tools. tools/list is answered here from listings built once per process.
 import type { McpServer, Tool } from '@modelcontextprotocol/server';
+import { personOf } from '../identity/index.js';
 import {
   ALL,
   type ClientSets,
@@ -152,5 +153,10 @@ export function serveToolList(l: Listing, scope: CallScope): void {
     });
     l.listings = [...discoveryListings, ...l.listings];
   }
-  l.server.server.setRequestHandler('tools/list', () => ({ tools: l.listings }));
+  // A request's own token may be read-only where the session's was not: it lists the reads alone.
+  l.server.server.setRequestHandler('tools/list', (_req, extra) => {
+    const asker = personOf(extra.http?.authInfo);
+    if (asker === undefined || asker.canWrite || !scope.person.canWrite) return { tools: l.listings };
+    return { tools: l.listings.filter((t) => t.annotations?.readOnlyHint === true) };
+  });
 }

@@ -4,14 +4,17 @@
 // space); a token whose sub is "bob@example.com" was the approver bob; an approver with a read-only token
 // decided others' changes. A tiny issuer (metadata and keys) stands in; its tokens are signed here and
 // verified by the server with jose like any other.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdentity } from '../../src/identity/index.js';
 import { silentLogger } from '../../src/log.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { raw } from '../helpers/http.js';
+import { raw, rawInitialize } from '../helpers/http.js';
 import { client, teamServer } from '../helpers/team.js';
 
 type Key = Parameters<SignJWT['sign']>[0];
@@ -148,6 +151,76 @@ describe('finding 9: an approver whose token cannot change decides nothing', () 
       }
       expect((await s.approvals.channel.get(id))?.state).toBe('pending');
       expect(keysIn(args.desc)).toBe(0);
+    } finally {
+      await alice.close();
+      await s.close();
+    }
+  });
+});
+
+describe('finding 9: what a session sees follows the token of each request; echoed headers are bounded', () => {
+  it('a 2025 session opened with a write token lists reads only once its requests carry a read-only token', async () => {
+    const s = await oauthTeam();
+    let bearer = await verified('alice-1', 'alice@example.com');
+    const c = new V1Client({ name: 'scopes', version: '1' });
+    await c.connect(
+      new V1Http(new URL(s.http.url), {
+        fetch: (input, init) => {
+          const headers = new Headers(init?.headers);
+          headers.set('authorization', `Bearer ${bearer}`);
+          return fetch(input, { ...init, headers });
+        },
+      }),
+    );
+    try {
+      const names = async () => (await c.listTools()).tools.map((t) => t.name);
+      expect(await names()).toContain('set_alert_config_enabled');
+      bearer = await verified('alice-1', 'alice@example.com', READ);
+      const after = await names();
+      expect(after).toContain('list_open_alerts');
+      expect(after).not.toContain('set_alert_config_enabled');
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('a 14 KB X-MCP-Toolsets of unknown names draws a short refusal', async () => {
+    const s = await oauthTeam();
+    try {
+      const header = Array.from({ length: 1400 }, (_, i) => `nope${i}`).join(',');
+      expect(header.length).toBeGreaterThan(10_000);
+      const r = await rawInitialize(s.http.url, {
+        authorization: `Bearer ${await verified('alice-1', 'alice@example.com')}`,
+        'x-mcp-toolsets': header,
+      });
+      expect(r.body).toContain('unknown toolset');
+      expect(r.body.length).toBeLessThan(2_000);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("finding 8: a client's self-chosen name is sanitized and bounded where it enters", () => {
+  it('no bidi or invisible characters, and at most 60 characters, in the audit and on the approval page', async () => {
+    const s = await teamServer(sim);
+    const name = `\u202E\u200Bbob (approver) `.repeat(20);
+    const alice = await client('v1', s.http.url, () => s.people.alice.token, name, false);
+    try {
+      const id = approvalIdOf(await alice.call('create_project_api_key', keyArgs()));
+      const lines = readFileSync(s.t.config.auditLog, 'utf8').trim().split('\n');
+      const last = JSON.parse(lines.at(-1) as string) as { client: string; approvalId?: string };
+      expect(last.approvalId).toBe(id);
+      expect(last.client.length).toBeLessThanOrEqual(60);
+      expect(last.client).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B-\u200F]/);
+      const page = await raw(`${s.http.origin}/approvals/${id}`, 'GET', {
+        authorization: `Bearer ${s.people.bob.token}`,
+        accept: 'application/json',
+      });
+      const shown = JSON.parse(page.body).requester.client as string;
+      expect(shown.length).toBeLessThanOrEqual(60);
+      expect(shown).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B-\u200F]/);
     } finally {
       await alice.close();
       await s.close();
