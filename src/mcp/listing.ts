@@ -8,6 +8,7 @@ import {
   ALL,
   type ClientSets,
   clientSetsOf,
+  enabledTools,
   hiddenBy,
   notListedSet,
   notListedText,
@@ -18,6 +19,7 @@ import {
 } from '../policy/toolsets.js';
 import type { AnyTool } from '../tool/index.js';
 import { withApp } from './apps.js';
+import { catalog, toolsets as catalogToolsets } from './catalog.js';
 import type { ServerDeps } from './deps.js';
 import { annotationsFor, listingOf, wireSchemas } from './schemas.js';
 import { type CallScope, toolHandler } from './tool-call.js';
@@ -48,6 +50,23 @@ export function clientSetsFor(deps: ServerDeps, sets: Toolsets): ClientSets {
     header,
     deps.client?.shared?.enabled,
   );
+}
+
+/**
+ * Whether a client with these deps (its X-MCP-Toolsets header, what it enabled) can reach a tool: allowed by
+ * the settings, and listed for it or, in dynamic mode, callable by name. Resources follow it.
+ */
+export function reachableFor(deps: ServerDeps): (tool: string) => boolean {
+  const sets = deps.toolsets ?? catalogToolsets;
+  const allowed = new Set(enabledTools(deps.config, deps.catalog ?? catalog).map((t) => t.name));
+  let clientSets: ClientSets | undefined;
+  try {
+    clientSets = clientSetsFor(deps, sets);
+  } catch {
+    return () => false;
+  }
+  return (tool) =>
+    allowed.has(tool) && (clientSets.dynamic || notListedSet(sets, clientSets, tool) === undefined);
 }
 
 export const isListed = (l: Listing, t: AnyTool) => notListedSet(l.sets, l.clientSets, t.name) === undefined;

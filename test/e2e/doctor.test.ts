@@ -185,7 +185,9 @@ describe('dbops-mcp doctor', () => {
       ['--transport', 'http', '--port', '0'],
     );
     expect(named.out).toMatch(/✓ identity: named tokens from .*; four eyes: 1 approver\(s\)/);
-    expect(named.out).toMatch(/window-long \(DBOPS_FOUR_EYES\), windows longer than 24 h \(DBOPS_LONG_WINDOW_HOURS\)/);
+    expect(named.out).toMatch(
+      /window-long \(DBOPS_FOUR_EYES\), windows longer than 24 h \(DBOPS_LONG_WINDOW_HOURS\)/,
+    );
   });
 
   it('several installations: checks each one, named, and says which fails', async () => {

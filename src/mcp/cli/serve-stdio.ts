@@ -1,6 +1,7 @@
 // `serve` over stdio: both protocol eras on one connection (the opening message picks it; serveStdio pins one
 // server to it), and the 2026-07-28 listen streams the SDK answers itself, whose feeds are polled here.
 import type { JSONRPCMessage, McpServer, Transport } from '@modelcontextprotocol/server';
+import { osPerson } from '../../identity/index.js';
 import type { Logger } from '../../log.js';
 import { listenedUris, watchWhileOpen } from '../listen.js';
 import type { ServerDeps } from '../server.js';
@@ -20,7 +21,7 @@ export async function serveOverStdio(
   const transport = listenTap(new StdioServerTransport(), (uris, closed) => {
     // A 2026-07-28 listen stream: the pinned server's updates are routed onto it by serveStdio.
     const publish = (uri: string) => void pinned?.server.sendResourceUpdated({ uri }).catch(() => {});
-    void watchWhileOpen(deps, uris, publish, closed);
+    void watchWhileOpen(deps, uris, publish, closed, { person: (deps.person ?? osPerson()).id });
   });
   const handle = serveStdio(
     () => {
