@@ -126,11 +126,15 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
     read(req.params.uri, extra.mcpReq.signal),
   );
 
+  serveSubscriptions(server, deps, reachable);
+}
+
+/** 2025-era subscriptions (2026-07-28 clients listen instead: src/mcp/listen.ts), bounded, ended with the client. */
+function serveSubscriptions(server: McpServer, deps: ServerDeps, reachable: (tool: string) => boolean): void {
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
   const subscriptions = new Map<string, () => void>();
   let closed = false;
 
-  // 2025-era subscriptions (2026-07-28 clients listen instead: src/mcp/listen.ts).
   server.server.setRequestHandler('resources/subscribe', async (req, extra) => {
     const uri = req.params.uri;
     matchOrThrow(uri, reachable);
