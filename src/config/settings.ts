@@ -234,7 +234,7 @@ export const settingsTable: readonly SettingRow[] = [
   {
     keys: ['oauthPersonClaim'],
     meaning:
-      "the access-token claim a person is shown and listed as an approver by (a person is always the issuer and `sub`); unset: `email` when `email_verified` is true (an unverified address could name anyone, an approver included), and a token without it is shown by its `sub`, which never matches an approver",
+      'the access-token claim a person is shown and listed as an approver by (a person is always the issuer and `sub`); unset: `email` when `email_verified` is true (an unverified address could name anyone, an approver included), and a token without it is shown by its `sub`, which never matches an approver',
     byDefault: '`email` if verified',
     example: { oauthPersonClaim: 'preferred_username' },
   },
