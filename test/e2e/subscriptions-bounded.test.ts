@@ -10,6 +10,7 @@ import {
   activePollers,
   MAX_SUBSCRIPTIONS,
   POLL_REQUESTS_PER_PERSON,
+  POLL_SHARE,
   subscribe,
 } from '../../src/feeds/subscriptions.js';
 import { registerResources } from '../../src/mcp/resources.js';
@@ -98,6 +99,24 @@ describe('finding 4: bounded subscriptions', () => {
       await sleep(2_500);
       // Unbounded, six feeds every 100 ms would take hundreds; the budget leaves one poll's overshoot at most.
       expect(t.deps.api.stats.requests - before).toBeLessThanOrEqual(POLL_REQUESTS_PER_PERSON + 10);
+    } finally {
+      await t.close();
+    }
+    await until('the pollers to stop', () => activePollers() === 0);
+  });
+});
+
+describe('finding 4, with DBOPS_RATE_LIMIT', () => {
+  it('feed polls take at most 20 % of the rate budget', async () => {
+    const t = await startTestServer({ sim, extensions, config: { feedPollMs: 100, rateLimit: 100 } });
+    try {
+      for (const p of sim.projectIds.slice(0, 3)) {
+        await t.client.subscribeResource({ uri: `dbops://projects/${p}/alerts` });
+        await t.client.subscribeResource({ uri: `dbops://projects/${p}/events` });
+      }
+      const before = t.deps.api.stats.requests;
+      await sleep(2_500);
+      expect(t.deps.api.stats.requests - before).toBeLessThanOrEqual(100 * POLL_SHARE + 10);
     } finally {
       await t.close();
     }
