@@ -46,6 +46,7 @@ export interface Approval {
   /** Who approved or declined it on the page: their identity (four eyes compares it) and how they are shown. */
   decidedBy?: string;
   decidedByName?: string;
+  decidedByAddress?: string;
 }
 
 /** Who looks at the page: a person, whether they are an approver, and whether anyone else could be here. */
@@ -139,15 +140,17 @@ function revive(r: StoredRecord): Approval {
   };
 }
 
-/** The record keeps the decider as one string: the identity, and the name when it differs. */
+/** The record keeps the decider as one string: the identity, then the name and address when there are. */
 const deciderString = (v: Viewer) =>
-  v.name && v.name !== v.person ? JSON.stringify([v.person, v.name]) : v.person;
+  (v.name && v.name !== v.person) || v.address
+    ? JSON.stringify([v.person, v.name ?? v.person, v.address ?? ''])
+    : v.person;
 
-function decider(by: string): { decidedBy: string; decidedByName?: string } {
+function decider(by: string): Pick<Approval, 'decidedBy' | 'decidedByName' | 'decidedByAddress'> {
   if (by.startsWith('["'))
     try {
-      const [person, name] = JSON.parse(by) as [string, string];
-      return { decidedBy: person, decidedByName: name };
+      const [person, name, address] = JSON.parse(by) as [string, string, string?];
+      return { decidedBy: person, decidedByName: name, ...(address ? { decidedByAddress: address } : {}) };
     } catch {
       // Not ours: the string as it is.
     }
@@ -222,6 +225,7 @@ class RecordApprovalStore implements ApprovalStore {
           state: 'approved',
           ...(a.decidedBy ? { approver: a.decidedBy } : {}),
           ...(a.decidedByName ? { approverName: a.decidedByName } : {}),
+          ...(a.decidedByAddress ? { approverAddress: a.decidedByAddress } : {}),
         }
       : { state: 'used' };
   }

@@ -190,7 +190,7 @@ async function act(call: GuardedCall, o: Outcome, requester: string | undefined)
     ? decisionsOf(call.deps).stands(
         { tool: tool.name, risks: call.risks, ...(asker ? { requester: asker } : {}) },
         o.approver !== undefined && o.approver !== asker?.person
-          ? { person: o.approver }
+          ? { person: o.approver, ...(o.approverAddress ? { address: o.approverAddress } : {}) }
           : { person: decider, ...(asker?.personAddress ? { address: asker.personAddress } : {}) },
       )
     : undefined;

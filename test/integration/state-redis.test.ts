@@ -134,7 +134,7 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
     expect((await a!.store.get(pending.approvalId))?.state).toBe('pending');
     expect(await b!.store.decide(pending.approvalId, 'approve', rec!.secret, bob)).toBe('approved');
     const taken = await a!.store.take(pending.approvalId, 'delete_maintenance_window', 'h1', 'session:alice');
-    expect(taken).toEqual({ state: 'approved', approver: 'bob' });
+    expect(taken).toMatchObject({ state: 'approved', approver: 'bob' });
   });
 
   it('a decision on another replica ends a wait on this one', async () => {

@@ -50,7 +50,12 @@ export const approvalPageChannel: Channel<string> = {
 };
 
 function outcomeOf(
-  { state, approver, approverName }: { state: ApprovalState; approver?: string; approverName?: string },
+  {
+    state,
+    approver,
+    approverName,
+    approverAddress,
+  }: { state: ApprovalState; approver?: string; approverName?: string; approverAddress?: string },
   call: GuardedCall,
   approvalId: string,
 ): Outcome {
@@ -63,6 +68,7 @@ function outcomeOf(
         recorded: true,
         ...(approver ? { approver } : {}),
         ...(approverName ? { approverName } : {}),
+        ...(approverAddress ? { approverAddress } : {}),
       };
     case 'declined':
       return { kind: 'declined', channel: NAME, how: 'declined', approvalId, recorded: true };
@@ -84,7 +90,7 @@ async function waitForDecision(
   call: GuardedCall,
   approvalId: string,
   url: string,
-): Promise<{ state: ApprovalState; approver?: string; approverName?: string }> {
+): Promise<{ state: ApprovalState; approver?: string; approverName?: string; approverAddress?: string }> {
   const approvals = call.deps.approvals as ApprovalChannel;
   if (!approvals.wait) return { state: 'pending' };
   const { ctx } = call;

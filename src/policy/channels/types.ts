@@ -72,7 +72,7 @@ export interface ApprovalChannel {
     tool: string,
     hash: string,
     requesterKey?: string,
-  ): Promise<{ state: ApprovalState; approver?: string; approverName?: string }>;
+  ): Promise<{ state: ApprovalState; approver?: string; approverName?: string; approverAddress?: string }>;
   /** Waits for a decision up to ms, calling onTick periodically; resolves with the state then. */
   wait?(
     approvalId: string,
@@ -162,6 +162,7 @@ export type Outcome =
       /** The identity of who approved (four eyes compares it), and how they are shown. */
       approver?: string;
       approverName?: string;
+      approverAddress?: string;
       approvalId?: string;
       recorded?: boolean;
     }
