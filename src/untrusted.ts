@@ -22,6 +22,9 @@ export function sanitize(text: string): string {
   return out;
 }
 
+/** A name a client chose for itself (clientInfo, "name version"): one line, sanitized, 60 characters at most. */
+export const clientLabel = (value: unknown): string => cell(value, 60);
+
 /** One line of untrusted text for a table cell or a `**Label**: value` line. */
 export function cell(value: unknown, max = 80): string {
   if (value === undefined || value === null || value === '') return '—';

@@ -33,7 +33,7 @@ async function findApproval(c: Ctx, seen: Seen): Promise<Found | undefined> {
     viewer: seen,
     ...(refusal ? { refusal } : {}),
     viewOnly: seen.by === 'link',
-    fourEyes: decisions.secondPersonText(a.tool, seen.person),
+    fourEyes: decisions.secondPersonText(decisions.secondPerson(a), seen.name ?? seen.person),
   };
   return { a, look };
 }
@@ -133,11 +133,15 @@ async function answerDecision(
     return refused('This request did not come from the approval page.');
   }
   if (result === 'four-eyes') {
-    const detail = decisions.secondPersonText(a.tool, seen.person);
+    const detail = decisions.secondPersonText(decisions.secondPerson(a), seen.name ?? seen.person);
     return script ? c.json(403, { error: 'four_eyes', detail }) : again(403, detail);
   }
+  if (result === 'read-only') {
+    const detail = `${seen.name ?? seen.person}'s token lacks the write scope (DBOPS_OAUTH_SCOPES): deciding a change needs it; nothing was decided.`;
+    return script ? c.json(403, { error: 'read_only', detail }) : refused(detail);
+  }
   if (result === 'revoked') {
-    const detail = `${seen.person} may no longer decide (the token or approver role was removed); nothing was decided.`;
+    const detail = `${seen.name ?? seen.person} may no longer decide (the token or approver role was removed); nothing was decided.`;
     return script ? c.json(403, { error: 'revoked', detail }) : refused(detail);
   }
   const wanted = decision === 'approve' ? 'approved' : 'declined';
@@ -145,7 +149,12 @@ async function answerDecision(
     const detail = `This approval was already ${result}; nothing was changed now.`;
     return script ? c.json(409, { error: 'conflict', detail, state: result }) : again(409, detail);
   }
-  logger.info('approval decided', { approvalId: a.id, tool: a.tool, decision: result, by: seen.person });
+  logger.info('approval decided', {
+    approvalId: a.id,
+    tool: a.tool,
+    decision: result,
+    by: seen.name ?? seen.person,
+  });
   if (script) return c.json(200, approvalJson((await store.get(a.id)) ?? a, seen, decisions));
   // Post/Redirect/Get: reloading the result page never re-submits the form.
   return redirect(c, `/approvals/${a.id}`);

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { type Identity, tellsPeopleApart } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import type { AuditLog } from '../policy/audit.js';
-import { createDecisionPoint, type DecisionPoint } from '../policy/decide.js';
+import { createDecisionPoint, type DecisionPoint, type FourEyesSettings } from '../policy/decide.js';
 import type { RecordStore } from '../state/approvals.js';
 import type { Ledger } from '../state/ledger.js';
 import { openInBrowser } from './open.js';
@@ -26,8 +26,9 @@ export interface ApprovalServiceOptions {
   key?: Uint8Array;
   /** Who may decide what; built from `approvers` and `identity` when absent. */
   decisions?: DecisionPoint;
-  /** DBOPS_APPROVERS (when no decision point is given). */
+  /** DBOPS_APPROVERS, DBOPS_FOUR_EYES and DBOPS_LONG_WINDOW_HOURS (when no decision point is given). */
   approvers?: string[];
+  fourEyes?: FourEyesSettings;
   now?: () => Date;
   tickMs?: number;
   /** Where executions are claimed once (the runtime's state store). */
@@ -62,6 +63,7 @@ export function createApprovalService(opts: ApprovalServiceOptions): ApprovalSer
     opts.decisions ??
     createDecisionPoint({
       approvers: opts.approvers ?? [],
+      ...(opts.fourEyes ? { fourEyes: opts.fourEyes } : {}),
       tellsPeopleApart: opts.identity !== undefined && tellsPeopleApart(opts.identity.mode),
       ...(opts.identity?.stillKnown ? { stillKnown: opts.identity.stillKnown } : {}),
     });

@@ -149,7 +149,7 @@ const STATUS: Record<Approval['state'], string> = {
 export function requestedBy(a: Approval): string {
   const r = a.requester;
   if (!r) return 'an assistant';
-  return `${r.person} with ${r.client}${r.session ? ` (session ${r.session.slice(0, 8)}…)` : ''}`;
+  return `${r.name ?? r.person} with ${r.client}${r.session ? ` (session ${r.session.slice(0, 8)}…)` : ''}`;
 }
 
 /** The page's view of who looks and what they may do. */
@@ -173,15 +173,16 @@ export function approvalPage(
   const left = timeLeft(a.expiresAt, now);
   const decided = a.state !== 'pending';
   const own = look.viewer !== undefined && a.requester?.person === look.viewer.person;
+  const decider = a.decidedByName ?? a.decidedBy;
   const parts = [
     `<h1>${decided ? HEADING[a.state] : 'Approve this change?'}</h1>`,
     `<p class="muted">${esc(a.title)}, requested by <strong>${esc(own && !look.viewer?.alone ? `you (${requestedBy(a)})` : requestedBy(a))}</strong> through the <code>${esc(a.tool)}</code> tool. Nothing changes until it is approved.</p>`,
     look.viewer && !look.viewer.alone
-      ? `<p class="muted">Signed in as ${esc(look.viewer.person)}${look.viewer.approver ? ' (approver)' : ''}.</p>`
+      ? `<p class="muted">Signed in as ${esc(look.viewer.name ?? look.viewer.person)}${look.viewer.approver ? ' (approver)' : ''}.</p>`
       : '',
     problem ? `<p class="status declined" role="alert">${esc(problem)}</p>` : '',
     decided
-      ? `<p class="status ${a.state}" role="status">${esc(STATUS[a.state])}${a.decidedBy && !look.viewer?.alone ? ` (${esc(a.decidedBy)})` : ''}</p>`
+      ? `<p class="status ${a.state}" role="status">${esc(STATUS[a.state])}${decider && !look.viewer?.alone ? ` (${esc(decider)})` : ''}</p>`
       : '',
     !decided && look.refusal === 'four-eyes'
       ? `<p class="status declined" role="status">${esc(look.fourEyes ?? 'An approver other than you must approve this change (DBOPS_APPROVERS).')} You can decline it.</p>`
@@ -232,7 +233,8 @@ export function listPage(items: Approval[], now: Date, o: PageOptions, viewer?: 
         )
         .join('')}</tbody></table></div>`
     : '<p>No approvals are waiting. Decided and expired approvals are recorded in the audit log.</p>';
-  const who = viewer && !viewer.alone ? `<p class="muted">Signed in as ${esc(viewer.person)}.</p>` : '';
+  const who =
+    viewer && !viewer.alone ? `<p class="muted">Signed in as ${esc(viewer.name ?? viewer.person)}.</p>` : '';
   return layout('Pending approvals', `<h1>Pending approvals${esc(whose)}</h1>\n${who}${body}`, o);
 }
 
@@ -273,10 +275,12 @@ export function approvalJson(a: Approval, v: Viewer, decisions: DecisionPoint) {
     tool: a.tool,
     action: sanitize(a.preview.action),
     state: a.state,
-    requester: a.requester ? { person: a.requester.person, client: a.requester.client } : null,
+    requester: a.requester
+      ? { person: a.requester.name ?? a.requester.person, client: a.requester.client }
+      : null,
     expiresAt: a.expiresAt.toISOString(),
-    ...(a.decidedBy ? { decidedBy: a.decidedBy } : {}),
-    fourEyes: decisions.secondPerson(a.tool) !== undefined,
+    ...(a.decidedBy ? { decidedBy: a.decidedByName ?? a.decidedBy } : {}),
+    fourEyes: decisions.secondPerson(a) !== undefined,
     mayApprove: a.state === 'pending' && decisions.mayDecide(a, v, 'approve') === undefined,
   };
 }

@@ -181,7 +181,7 @@ async function listApprovals(c: Ctx, seen: Seen): Promise<boolean> {
   const items = await store.pending(seen);
   if (c.wantsJson)
     return c.json(200, {
-      viewer: seen.person,
+      viewer: seen.name ?? seen.person,
       approver: seen.approver,
       approvals: items.map((a) => approvalJson(a, seen, decisions)),
     });

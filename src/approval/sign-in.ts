@@ -39,17 +39,28 @@ export function signedLink(key: Uint8Array, id: string, person: string): string 
   return seal(key, 'link', id, person);
 }
 
-function viewer(pages: Pages, person: string, by: Seen['by']): Seen {
-  return { person, approver: pages.decisions.isApprover(person), by };
+/** Who a viewer is, as the decision point needs it: identity, address, and whether their token may change. */
+type Known = Pick<Person, 'id' | 'name' | 'address'> & { canWrite?: boolean };
+
+function viewer(pages: Pages, p: Known, by: Seen['by']): Seen {
+  const who = { person: p.id, ...(p.address ? { address: p.address } : {}) };
+  return {
+    ...who,
+    ...(p.name ? { name: p.name } : {}),
+    ...(p.canWrite === false ? { canWrite: false } : {}),
+    approver: pages.decisions.isApprover(who),
+    by,
+  };
 }
 
 /** Who looks: this machine's user alone, a script's header, a sign-in cookie, or the signed link of one request. */
 export async function recognise(c: Ctx): Promise<Seen | TokenRefused | undefined> {
   const { identity } = c.pages;
-  if (!identity) return { ...viewer(c.pages, c.pages.alone, 'alone'), alone: true };
+  const me = c.pages.alone;
+  if (!identity) return { ...viewer(c.pages, { id: me, name: me, address: me }, 'alone'), alone: true };
   if (c.req.headers.authorization) {
     try {
-      return viewer(c.pages, (await identity.verify(c.req.headers.authorization)).id, 'header');
+      return viewer(c.pages, await identity.verify(c.req.headers.authorization), 'header');
     } catch (e) {
       if (e instanceof TokenRefused) return e;
       throw e;
@@ -61,16 +72,24 @@ export async function recognise(c: Ctx): Promise<Seen | TokenRefused | undefined
 }
 
 /** The person of a valid, unexpired sign-in cookie who is still known. */
-function sessionPerson(c: Ctx): string | undefined {
-  const m = /^([A-Za-z0-9_-]{1,400})\.(\d{13})\.([A-Za-z0-9_-]{43})$/.exec(cookies(c.req)[AUTH_COOKIE] ?? '');
+function sessionPerson(c: Ctx): Known | undefined {
+  const m = /^([A-Za-z0-9_-]{1,1600})\.(\d{13})\.([A-Za-z0-9_-]{43})$/.exec(
+    cookies(c.req)[AUTH_COOKIE] ?? '',
+  );
   if (
-    m &&
-    Number(m[2]) > Date.now() &&
-    sameSecret(m[3] as string, seal(c.pages.key, 'session', m[1] as string, m[2] as string)) &&
-    (c.pages.identity?.stillKnown?.(unb64(m[1] as string)) ?? true)
+    !m ||
+    Number(m[2]) <= Date.now() ||
+    !sameSecret(m[3] as string, seal(c.pages.key, 'session', m[1] as string, m[2] as string))
   )
-    return unb64(m[1] as string);
-  return undefined;
+    return undefined;
+  let p: Known;
+  try {
+    p = JSON.parse(unb64(m[1] as string)) as Known;
+  } catch {
+    return undefined;
+  }
+  if (typeof p?.id !== 'string' || !(c.pages.identity?.stillKnown?.(p.id) ?? true)) return undefined;
+  return p;
 }
 
 /** The requester of the approval the path names, when `?as=` is that request's signed link for them. */
@@ -78,9 +97,9 @@ async function linkViewer(c: Ctx): Promise<Seen | undefined> {
   const link = c.url.searchParams.get('as');
   if (!link) return undefined;
   const a = await c.approval();
-  const person = a?.requester?.person;
-  if (a && person && sameSecret(link, signedLink(c.pages.key, a.id, person)))
-    return viewer(c.pages, person, 'link');
+  const r = a?.requester;
+  if (a && r && sameSecret(link, signedLink(c.pages.key, a.id, r.person)))
+    return viewer(c.pages, { id: r.person, name: r.name ?? r.person, address: r.personAddress }, 'link');
   return undefined;
 }
 
@@ -95,10 +114,11 @@ async function personFor(identity: Identity | undefined, token: string): Promise
 }
 
 /** A sign-in lasts 12 h at most, and never longer than the token it came from. */
-function sessionCookie(c: Ctx, person: Pick<Person, 'id' | 'expiresAtMs'>): string {
+function sessionCookie(c: Ctx, person: Known & Pick<Person, 'expiresAtMs'>): string {
   const untilMs = Math.min(Date.now() + SESSION_MS, person.expiresAtMs ?? Number.POSITIVE_INFINITY);
   const until = String(untilMs);
-  const who = b64(person.id);
+  const { id, name, address, canWrite } = person;
+  const who = b64(JSON.stringify({ id, name, address, canWrite }));
   const age = Math.max(0, Math.floor((untilMs - Date.now()) / 1000));
   return `${AUTH_COOKIE}=${who}.${until}.${seal(c.pages.key, 'session', who, until)}; Path=/approvals; HttpOnly; SameSite=Strict; Max-Age=${age}${secure(c.req) ? '; Secure' : ''}`;
 }
@@ -171,7 +191,7 @@ export async function finishSignIn(c: Ctx): Promise<boolean> {
     return fail('The sign-in answer does not belong to this browser. Sign in again.');
   const error = c.url.searchParams.get('error');
   if (error) return fail(`The issuer did not sign you in (${error}).`);
-  let person: Pick<Person, 'id' | 'expiresAtMs'>;
+  let person: Known & Pick<Person, 'expiresAtMs'>;
   try {
     const v = await oauth.redeem(
       c.url.searchParams.get('code') ?? '',
@@ -179,13 +199,19 @@ export async function finishSignIn(c: Ctx): Promise<boolean> {
       callbackUrl(identity!),
       identity!.resource(),
     );
-    person = { id: v.person, expiresAtMs: v.expiresAt * 1000 };
+    person = {
+      id: v.person,
+      name: v.name,
+      ...(v.address ? { address: v.address } : {}),
+      canWrite: v.canWrite,
+      expiresAtMs: v.expiresAt * 1000,
+    };
   } catch (e) {
     logger.warn('approval page: sign-in refused', { error: (e as Error).message });
     return fail(e instanceof TokenRefused ? e.message : 'The sign-in could not be completed.');
   }
   const next = safeNext(unb64(m[3] as string));
-  logger.info('approval page: signed in', { person: person.id });
+  logger.info('approval page: signed in', { person: person.name ?? person.id });
   // Arrived from the issuer's site: a page of ours moves on, so the Strict cookie is sent from here on.
   c.res.setHeader('set-cookie', [
     sessionCookie(c, person),

@@ -11,7 +11,12 @@ import { type Preview, redactPreview } from '../format/consent.js';
 import { redact } from '../format/redact.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { AuditLog } from '../policy/audit.js';
-import { createDecisionPoint, type DecisionPoint, type Refusal } from '../policy/decide.js';
+import {
+  createDecisionPoint,
+  type DecisionPoint,
+  type Refusal,
+  type RiskCategory,
+} from '../policy/decide.js';
 import type { ApprovalChannel, ApprovalState, PendingApproval, Requester } from '../policy/guard.js';
 import { sameSecret } from '../policy/tokens.js';
 import { memoryRecords, type RecordStore, type StoredRecord } from '../state/approvals.js';
@@ -27,6 +32,8 @@ export interface Approval {
   tool: string;
   title: string;
   hash: string;
+  /** The risks the call carries (src/policy/decide.ts): whether a second person must approve is decided from them. */
+  risks?: readonly RiskCategory[];
   /** Who asked, when known: only they resume it; pending approvals are capped per person and per client. */
   requester?: Requester;
   /** Redacted arguments and preview: the store never holds a secret the page could show. */
@@ -36,13 +43,21 @@ export interface Approval {
   expiresAt: Date;
   state: RecordState;
   decidedAt?: Date;
-  /** Who approved or declined it on the page. */
+  /** Who approved or declined it on the page: their identity (four eyes compares it) and how they are shown. */
   decidedBy?: string;
+  decidedByName?: string;
+  decidedByAddress?: string;
 }
 
 /** Who looks at the page: a person, whether they are an approver, and whether anyone else could be here. */
 export interface Viewer {
+  /** Their identity. */
   person: string;
+  /** How they are shown, and how approvers list them. */
+  name?: string;
+  address?: string;
+  /** False when their token lacks the write scope: they may look, not decide. */
+  canWrite?: boolean;
   approver: boolean;
   /** Nobody else can reach the page (no identity configured: this machine's user alone). */
   alone?: boolean;
@@ -121,8 +136,25 @@ function revive(r: StoredRecord): Approval {
     expiresAt: new Date(b.expiresAt),
     state: r.state as RecordState,
     ...(r.decidedAtMs !== undefined ? { decidedAt: new Date(r.decidedAtMs) } : {}),
-    ...(r.decidedBy !== undefined ? { decidedBy: r.decidedBy } : {}),
+    ...(r.decidedBy !== undefined ? decider(r.decidedBy) : {}),
   };
+}
+
+/** The record keeps the decider as one string: the identity, then the name and address when there are. */
+const deciderString = (v: Viewer) =>
+  (v.name && v.name !== v.person) || v.address
+    ? JSON.stringify([v.person, v.name ?? v.person, v.address ?? ''])
+    : v.person;
+
+function decider(by: string): Pick<Approval, 'decidedBy' | 'decidedByName' | 'decidedByAddress'> {
+  if (by.startsWith('["'))
+    try {
+      const [person, name, address] = JSON.parse(by) as [string, string, string?];
+      return { decidedBy: person, decidedByName: name, ...(address ? { decidedByAddress: address } : {}) };
+    } catch {
+      // Not ours: the string as it is.
+    }
+  return { decidedBy: by };
 }
 
 export function createApprovalStore(opts: ApprovalStoreOptions): ApprovalStore {
@@ -170,12 +202,8 @@ class RecordApprovalStore implements ApprovalStore {
     const link = r && this.opts.linkFor ? `?as=${this.opts.linkFor(a.id, r.person)}` : '';
     const url = `${origin}/approvals/${a.id}${link}`;
     this.logger.info('approval pending', { tool: a.tool, approvalId: a.id, url });
-    return {
-      approvalId: a.id,
-      url,
-      expiresAt: a.expiresAt,
-      ...(this.decisions.secondPerson(a.tool) ? { otherApprover: true } : {}),
-    };
+    const risks = this.decisions.secondPerson(a);
+    return { approvalId: a.id, url, expiresAt: a.expiresAt, ...(risks ? { otherApprover: risks } : {}) };
   }
 
   async take(id: string, tool: string, hash: string, requesterKey?: string): Promise<Taken> {
@@ -193,7 +221,12 @@ class RecordApprovalStore implements ApprovalStore {
     );
     await this.records.transition(id, ['approved'], 'used');
     return first
-      ? { state: 'approved', ...(a.decidedBy ? { approver: a.decidedBy } : {}) }
+      ? {
+          state: 'approved',
+          ...(a.decidedBy ? { approver: a.decidedBy } : {}),
+          ...(a.decidedByName ? { approverName: a.decidedByName } : {}),
+          ...(a.decidedByAddress ? { approverAddress: a.decidedByAddress } : {}),
+        }
       : { state: 'used' };
   }
 
@@ -260,12 +293,16 @@ class RecordApprovalStore implements ApprovalStore {
     const state = decision === 'approve' ? 'approved' : 'declined';
     const moved = await this.records.transition(id, ['pending'], state, {
       atMs: this.now().getTime(),
-      by: viewer.person,
+      by: deciderString(viewer),
     });
     if (!moved) return 'unknown';
     if (!moved.changed) return moved.record.state as RecordState;
     // The decision is on record (in the store, then the audit log) before a waiting call can execute it.
-    await this.audit(revive(moved.record), state === 'approved' ? 'confirmed' : 'declined', viewer.person);
+    await this.audit(
+      revive(moved.record),
+      state === 'approved' ? 'confirmed' : 'declined',
+      viewer.name ?? viewer.person,
+    );
     this.settle(id);
     return state;
   }
@@ -286,6 +323,7 @@ class RecordApprovalStore implements ApprovalStore {
       tool: req.tool,
       title: req.title,
       hash: req.hash,
+      ...(req.risks ? { risks: req.risks } : {}),
       ...(req.requester ? { requester: req.requester } : {}),
       args: redact(req.args),
       preview: redactPreview(req.preview),
@@ -324,7 +362,7 @@ class RecordApprovalStore implements ApprovalStore {
     const ask = `ask the person to decide on ${origin}/approvals first (or let them expire).`;
     if (added === 1)
       return tellsPeopleApart
-        ? `${MAX_PENDING_PER_PERSON} approvals asked for by ${r?.person} are already waiting (the cap per person); ${ask}`
+        ? `${MAX_PENDING_PER_PERSON} approvals asked for by ${r?.name ?? r?.person} are already waiting (the cap per person); ${ask}`
         : `${MAX_PENDING} approvals are already waiting (the cap for everyone); ${ask}`;
     if (added === 0) {
       const from = r?.session
@@ -380,7 +418,9 @@ class RecordApprovalStore implements ApprovalStore {
       outcome,
       channel: 'approval-page',
       approvalId: a.id,
-      ...(a.requester ? { requester: a.requester.person, client: a.requester.client } : {}),
+      ...(a.requester
+        ? { requester: a.requester.name ?? a.requester.person, client: a.requester.client }
+        : {}),
       ...(by ? { approver: by } : {}),
     });
   }

@@ -30,6 +30,8 @@ export {
   channels,
   configSchema,
   listSetting,
+  type RiskCategory,
+  riskCategories,
   type SettingKey,
   settingNames,
   splitList,

@@ -27,6 +27,18 @@ const list = listSetting;
 export const channels = ['elicitation', 'approval-page', 'token'] as const;
 export type Channel = (typeof channels)[number];
 
+/** The risks a change can carry that may need a second person (DBOPS_FOUR_EYES); src/policy/decide.ts decides them. */
+export const riskCategories = [
+  'grant',
+  'key',
+  'deletion',
+  'disable-alerting',
+  'integration',
+  'window-pages',
+  'window-long',
+] as const;
+export type RiskCategory = (typeof riskCategories)[number];
+
 function stateDir(): string {
   return process.env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state');
 }
@@ -129,6 +141,10 @@ export const configSchema = z.object({
     .optional(),
   /** People who may approve anyone's request; with approvers, grants and deletions need a second person. */
   approvers: list.default([]),
+  /** The risk categories that need a second person under DBOPS_APPROVERS (all by default). */
+  fourEyes: list.pipe(z.array(z.enum(riskCategories))).default([...riskCategories]),
+  /** window-long: a maintenance window longer than this many hours. */
+  longWindowHours: z.coerce.number().positive().max(8_760).default(24),
   /** How long GET /readyz keeps the platform's answer (one probe per installation per this, per replica). */
   readyKeepMs: int(0, 600_000).default(30_000),
   httpMaxSessionsPerPerson: int(1, 100_000).default(20),

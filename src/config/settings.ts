@@ -242,16 +242,30 @@ export const settingsTable: readonly SettingRow[] = [
   {
     keys: ['oauthPersonClaim'],
     meaning:
-      'the access-token claim that names the person; unset: `email` when `email_verified` is true, else `sub` (an unverified address could name anyone, an approver included)',
-    byDefault: '`email` if verified, else `sub`',
+      'the access-token claim a person is shown and listed as an approver by (a person is always the issuer and `sub`); unset: `email` when `email_verified` is true (an unverified address could name anyone, an approver included), and a token without it is shown by its `sub`, which never matches an approver',
+    byDefault: '`email` if verified',
     example: { oauthPersonClaim: 'preferred_username' },
   },
   {
     keys: ['approvers'],
     meaning:
-      "people (as the server names them: token email, token-file name) who may decide anyone's pending request; with approvers set, grants of access, API keys and deletions need an approver other than the requester, on the approval page, on every channel (where people are not told apart they are refused)",
+      "people who may decide anyone's pending request, by address (an OAuth token's verified email, or DBOPS_OAUTH_PERSON_CLAIM; a tokens-file name), compared trimmed and case-folded; with approvers set, the changes of `DBOPS_FOUR_EYES` need an approver other than the requester, on the approval page, on every channel (where people are not told apart they are refused)",
     byDefault: '\u2014',
     example: { approvers: 'dana.okafor@example.com,priya@example.com' },
+  },
+  {
+    keys: ['fourEyes'],
+    meaning:
+      'with `DBOPS_APPROVERS` set, the risk categories that need an approver other than the asker: `grant`, `key`, `deletion`, `disable-alerting`, `integration`, `window-pages`, `window-long` (the table: docs/approval.md)',
+    byDefault: 'all seven',
+    example: { fourEyes: 'grant,key,deletion,integration' },
+  },
+  {
+    keys: ['longWindowHours'],
+    meaning:
+      "`window-long`'s limit: a maintenance window longer than this many hours (created, or widened to it) is that risk",
+    byDefault: '24',
+    example: { longWindowHours: '72' },
   },
   {
     keys: ['readyKeepMs'],

@@ -11,10 +11,10 @@ import { type Check, fail, pass } from './check.js';
 const step = 'identity';
 
 /** Four eyes needs people told apart: here nobody but the asker could approve, so those changes are refused. */
-const noFourEyes = (who: string) =>
+const noFourEyes = (who: string, config: Config) =>
   fail(
     step,
-    `${who}, and ${settingHint('approvers')} is set: grants of access, API keys and deletions will be refused, since nobody but the person asking could approve them`,
+    `${who}, and ${settingHint('approvers')} is set: the changes of ${settingHint('fourEyes')} (${config.fourEyes.join(', ') || 'none'}) will be refused, since nobody but the person asking could approve them`,
     `Give each person a token of their own (${settingHint('httpTokensFile')} or ${settingHint('oauthIssuer')}), or unset ${settingHint('approvers')}`,
   );
 
@@ -31,11 +31,14 @@ export async function identityCheck(config: Config): Promise<Check> {
     );
   }
   const approvers = config.approvers.length > 0;
-  const fourEyes = approvers ? `; four eyes: ${config.approvers.length} approver(s)` : '';
-  if (approvers && config.transport !== 'http') return noFourEyes("stdio: this machine's user alone");
+  // Both four-eyes settings, as they apply: which risks need a second person, and window-long's limit.
+  const fourEyes = approvers
+    ? `; four eyes: ${config.approvers.length} approver(s) for ${config.fourEyes.join(', ') || 'no risk'} (${settingHint('fourEyes')}), windows longer than ${config.longWindowHours} h (${settingHint('longWindowHours')})`
+    : '';
+  if (approvers && config.transport !== 'http') return noFourEyes("stdio: this machine's user alone", config);
   switch (identity.mode) {
     case 'none':
-      if (approvers) return noFourEyes("this machine's user alone (loopback, no token)");
+      if (approvers) return noFourEyes("this machine's user alone (loopback, no token)", config);
       return isLoopback(config.host)
         ? pass(step, "this machine's user alone (loopback, no token)")
         : fail(
@@ -44,7 +47,7 @@ export async function identityCheck(config: Config): Promise<Check> {
             `Set ${settingHint('oauthIssuer')}, ${settingHint('httpTokensFile')} or ${settingHint('httpToken')}, or bind 127.0.0.1`,
           );
     case 'http-token':
-      if (approvers) return noFourEyes(`one person, the holder of ${settingHint('httpToken')}`);
+      if (approvers) return noFourEyes(`one person, the holder of ${settingHint('httpToken')}`, config);
       return pass(step, `one person, the holder of ${settingHint('httpToken')}`);
     case 'token-file':
       return pass(step, `named tokens from ${config.httpTokensFile}${fourEyes}`);

@@ -41,6 +41,8 @@ export interface Feed<D = unknown> {
   template: string;
   title: string;
   description: string;
+  /** The tool that reads the same data: the feed is offered only to a client that can reach it. */
+  tool: string;
   load(ctx: FeedContext, vars: Record<string, string>): Promise<D>;
   fingerprint(data: D, now: Date): string;
   markdown(data: D, vars: Record<string, string>, f: FormatContext): string;
@@ -53,6 +55,7 @@ const FORMAT_NOTE = 'Add ?format=json for the complete JSON.';
 
 const projectAlerts = define<OpenAlerts>({
   name: 'project-alerts',
+  tool: 'list_open_alerts',
   template: 'dbops://projects/{projectId}/alerts',
   title: 'Open alerts of a project',
   description: `Open and tracking alerts of the project across all its alert configurations, grouped by cause, with acknowledgement and age. ${FORMAT_NOTE}`,
@@ -98,6 +101,7 @@ const windowStart = (now: Date) => new Date(now.getTime() - FEED_EVENT_HOURS * 3
 
 const projectEvents = define<RecentEvents>({
   name: 'project-events',
+  tool: 'list_project_events',
   template: 'dbops://projects/{projectId}/events',
   title: 'Recent events of a project',
   description: `Events of the project in the last ${FEED_EVENT_HOURS} hours, newest first: who changed what, alerts opening and closing. ${FORMAT_NOTE}`,
@@ -114,6 +118,7 @@ const projectEvents = define<RecentEvents>({
 
 const globalEvents = define<RecentEvents>({
   name: 'global-events',
+  tool: 'list_global_events',
   template: 'dbops://global/events',
   title: 'Recent global events',
   description: `Installation-wide events (users, organizations, keys) in the last ${FEED_EVENT_HOURS} hours, newest first; needs a global read-only key. ${FORMAT_NOTE}`,
@@ -125,6 +130,7 @@ const globalEvents = define<RecentEvents>({
 
 const projectAutomation = define<AutomationStatus>({
   name: 'project-automation',
+  tool: 'get_automation_status',
   template: 'dbops://projects/{projectId}/automation',
   title: 'Automation status of a project',
   description: `Whether the project's processes reached the automation goal version; for those behind, the remaining plan steps and errors. ${FORMAT_NOTE}`,
@@ -157,6 +163,7 @@ interface GlobalConfigAlerts {
 
 const globalConfigAlerts = define<GlobalConfigAlerts>({
   name: 'global-alert-config-alerts',
+  tool: 'list_open_global_alerts_for_config',
   template: 'dbops://global-alert-configs/{globalAlertConfigId}/alerts',
   title: 'Open alerts of a global alert configuration',
   description: `Open alerts raised by one global (installation-wide) alert configuration; needs a global owner or monitoring admin key. ${FORMAT_NOTE}`,

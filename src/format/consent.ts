@@ -122,11 +122,14 @@ export function confirmationNeeded(
 export function approvalNeeded(
   tool: string,
   preview: Preview,
-  pending: { approvalId: string; url: string; expiresAt: Date; otherApprover?: boolean },
+  pending: { approvalId: string; url: string; expiresAt: Date; otherApprover?: readonly string[] },
   f: Shown,
 ): ToolAnswer {
   // Under four eyes the person who asked can decline but not approve: say so, or the model promises otherwise.
-  const others = 'an approver other than the person who asked (DBOPS_APPROVERS)';
+  const rule = pending.otherApprover?.length
+    ? ` (four-eyes rule: ${pending.otherApprover.join(', ')}; DBOPS_FOUR_EYES)`
+    : '';
+  const others = `an approver other than the person who asked (DBOPS_APPROVERS)${rule}`;
   const show = (link: string) =>
     pending.otherApprover
       ? `This change needs ${others}: show the ${link} to the person, who can pass it to an approver or decline it; once it is decided,`
@@ -222,8 +225,10 @@ export function tokenProblem(check: string, tool: string): string {
       return `The confirmation token was already used; nothing changed. ${ask}`;
     case 'mismatch':
       return `The confirmation token was issued for other arguments; nothing changed. Tokens are bound to the exact arguments. ${ask}`;
+    case 'not-yours':
+      return `The confirmation token was issued to another person; nothing changed. A token confirms only for the person who was asked. ${ask}`;
     default:
-      return `The confirmation token is not valid; nothing changed. ${ask}`;
+      return `The confirmation token is not valid here (not issued by this installation: DBOPS_TOKEN_SECRET and DBOPS_STATE_URL); nothing changed. ${ask}`;
   }
 }
 

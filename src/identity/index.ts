@@ -13,8 +13,12 @@ import { tokensFile } from './tokens.js';
 export { TokenRefused } from './oauth.js';
 
 export interface Person {
-  /** The token's email, preferred_username or sub; a token file's name; the OS user. */
+  /** The identity: an OAuth token's issuer and sub; a token file's name; the OS user. Four eyes compares it. */
   id: string;
+  /** How they are shown: a verified address (or the sub); the token file's name; the OS user. */
+  name?: string;
+  /** How DBOPS_APPROVERS lists them: a verified email or the person claim; the token file's name. Never a sub. */
+  address?: string;
   via: 'oauth' | 'token-file' | 'http-token' | 'os';
   /** False when an OAuth token lacks the write scope (DBOPS_OAUTH_SCOPES): the read-only catalog. */
   canWrite: boolean;
@@ -55,7 +59,7 @@ export function osPerson(): Person {
   } catch {
     // No user name (some containers): "local".
   }
-  return { id, via: 'os', canWrite: true };
+  return { id, name: id, address: id, via: 'os', canWrite: true };
 }
 
 /** Who the one DBOPS_HTTP_TOKEN stands for. */
@@ -125,7 +129,14 @@ function oauthIdentity(config: IdentityConfig, issuer: string, where: Where, log
       if (!token)
         throw new TokenRefused('invalid_request', 'Missing header "Authorization: Bearer <access token>".');
       const v = await oauth.verify(token);
-      return { id: v.person, via: 'oauth', canWrite: v.canWrite, expiresAtMs: v.expiresAt * 1000 };
+      return {
+        id: v.person,
+        name: v.name,
+        ...(v.address ? { address: v.address } : {}),
+        via: 'oauth',
+        canWrite: v.canWrite,
+        expiresAtMs: v.expiresAt * 1000,
+      };
     },
     challenge(refused) {
       const parts = [`resource_metadata="${metadataUrl()}"`];
@@ -168,7 +179,7 @@ function tokensFileIdentity(file: string, where: Where): Identity {
       const name = holder.holder(token);
       if (!name)
         throw new TokenRefused('invalid_token', 'The bearer token is not one of DBOPS_HTTP_TOKENS_FILE.');
-      return { id: name, via: 'token-file', canWrite: true };
+      return { id: name, name, address: name, via: 'token-file', canWrite: true };
     },
     challenge: plain,
   };
@@ -191,7 +202,7 @@ function oneTokenIdentity(expected: string, where: Where): Identity {
           'invalid_token',
           'The Authorization header does not carry the right bearer token (DBOPS_HTTP_TOKEN of this server).',
         );
-      return { id: TOKEN_HOLDER, via: 'http-token', canWrite: true };
+      return { id: TOKEN_HOLDER, name: TOKEN_HOLDER, via: 'http-token', canWrite: true };
     },
     challenge: plain,
   };
@@ -218,3 +229,6 @@ export function personOf(auth: AuthInfo | undefined): Person | undefined {
 export function addressOf(auth: AuthInfo | undefined): string | undefined {
   return auth?.extra?.address as string | undefined;
 }
+
+/** How a person is shown to people (their address or name, else their identity). */
+export const shownName = (p: Pick<Person, 'id' | 'name'>) => p.name ?? p.id;

@@ -34,7 +34,12 @@ export interface OAuthOptions {
 
 /** A verified token: who, and what the token allows. */
 export interface Verified {
+  /** The identity: the issuer and the token's sub. */
   person: string;
+  /** How the person is shown: the person claim, a verified email, else the sub. */
+  name: string;
+  /** How approvers are listed: the person claim (DBOPS_OAUTH_PERSON_CLAIM) or a verified email; never the sub. */
+  address?: string;
   canWrite: boolean;
   scopes: string[];
   expiresAt: number;
@@ -155,13 +160,13 @@ function scopesOf(p: JWTPayload): string[] {
 async function verify(issuer: Issuer, token: string): Promise<Verified> {
   const { opts } = issuer;
   const payload = await verifiedPayload(issuer, token);
-  const person = personIn(payload, opts.personClaim);
-  if (!person)
+  const who = personIn(payload, opts.personClaim);
+  if (!who)
     throw new TokenRefused(
       'invalid_token',
       opts.personClaim
         ? `The access token names nobody: it has no "${opts.personClaim}" claim (DBOPS_OAUTH_PERSON_CLAIM).`
-        : 'The access token names nobody (no verified email, and no sub).',
+        : 'The access token names nobody (no sub).',
     );
   const scopes = scopesOf(payload);
   const [read, write] = opts.scopes;
@@ -172,7 +177,7 @@ async function verify(issuer: Issuer, token: string): Promise<Verified> {
     );
   const clientId = [payload.client_id, payload.azp].find((v): v is string => typeof v === 'string');
   return {
-    person,
+    ...who,
     canWrite: !write || scopes.includes(write),
     scopes,
     expiresAt: payload.exp as number,
@@ -324,18 +329,36 @@ async function redeem(
 export type OAuth = ReturnType<typeof createOAuth>;
 
 /**
- * Who a token names. Only a claim the issuer vouches for: an address counts when `email_verified` is true
- * (where users may set their own address, an unverified one could name an approver), else the subject.
+ * Who a token names. The person is the issuer and the subject: one person whatever else a token of theirs
+ * carries. Their address is only a claim the issuer vouches for — the person claim when one is set, else an
+ * email with `email_verified` true (where users may set their own address, an unverified one could name an
+ * approver) — and never the sub, however much it looks like an address.
  */
-export function personIn(payload: JWTPayload, claim?: string): string | undefined {
-  const text = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
-  if (claim) return text(payload[claim]);
-  return (payload.email_verified === true ? text(payload.email) : undefined) ?? text(payload.sub);
+export function personIn(
+  payload: JWTPayload,
+  claim?: string,
+): { person: string; name: string; address?: string } | undefined {
+  const text = (v: unknown) => (typeof v === 'string' && v.trim().length > 0 ? v.trim() : undefined);
+  const sub = text(payload.sub);
+  const address = claim
+    ? text(payload[claim])
+    : payload.email_verified === true
+      ? text(payload.email)
+      : undefined;
+  // Where a claim names people, a token without it names nobody; without sub, the claim alone is who.
+  if (claim && !address) return undefined;
+  const id = sub ? `sub:${sub}` : claim ? `${claim}:${address}` : undefined;
+  if (!id) return undefined;
+  return {
+    person: `${payload.iss ?? ''}#${id}`,
+    name: address ?? (sub as string),
+    ...(address ? { address } : {}),
+  };
 }
 
 /** Which claim names people, in words (the doctor shows it). */
 export function personClaimText(claim?: string): string {
   return claim
-    ? `the "${claim}" claim (DBOPS_OAUTH_PERSON_CLAIM)`
-    : '"email" when "email_verified" is true, else "sub" (set DBOPS_OAUTH_PERSON_CLAIM to choose)';
+    ? `the issuer and "sub"; shown and listed as approvers by the "${claim}" claim (DBOPS_OAUTH_PERSON_CLAIM)`
+    : 'the issuer and "sub"; shown and listed as approvers by "email" when "email_verified" is true (set DBOPS_OAUTH_PERSON_CLAIM to choose)';
 }

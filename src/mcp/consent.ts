@@ -22,6 +22,7 @@ import {
 import { addressOf, type Person } from '../identity/index.js';
 import type { CallEnv, ConsentAnswer, ConsentQuestion, Requester } from '../policy/guard.js';
 import type { TokenSigner } from '../policy/tokens.js';
+import { clientLabel } from '../untrusted.js';
 
 /** What the sealed requestState holds: no secret, only what the answer is bound to. */
 interface Sealed {
@@ -60,11 +61,14 @@ function requesterOf(server: McpServer, ctx: ServerContext, person: Person): Req
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const info =
     (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? server.server.getClientVersion();
-  const client = `${info?.name ?? '?'} ${info?.version ?? '?'}`;
+  // A client's self-chosen name is untrusted text: sanitized and bounded here, where it enters.
+  const client = clientLabel(`${info?.name ?? '?'} ${info?.version ?? '?'}`);
   const key = ctx.sessionId ? `session:${ctx.sessionId}` : `client:${person.id}:${client}`;
   const address = addressOf(ctx.http?.authInfo);
   return {
     person: person.id,
+    ...(person.name && person.name !== person.id ? { name: person.name } : {}),
+    ...(person.address ? { personAddress: person.address } : {}),
     client,
     key,
     ...(ctx.sessionId ? { session: ctx.sessionId } : {}),

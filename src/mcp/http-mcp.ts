@@ -103,7 +103,11 @@ function probeOf(req: IncomingMessage): Request {
 /** 2026-07-28: the sessionless handler; a listen stream keeps its feeds polled while it is open. */
 function serveModern(core: HttpCore, r: McpRequest) {
   const uris = listenedUris(r.body);
-  if (uris.length > 0) core.opts.onListen?.(uris, (stop) => r.res.once('close', stop));
+  if (uris.length > 0)
+    core.opts.onListen?.(uris, (stop) => r.res.once('close', stop), {
+      person: r.person.id,
+      ...(r.header ? { header: r.header } : {}),
+    });
   return asked.run(r.header ? { header: r.header } : {}, () => core.eras.serveModern(r.req, r.res, r.body));
 }
 

@@ -28,7 +28,11 @@ export interface HttpOptions {
   /** Carries subscription events to the 2026-07-28 listen streams (shared by replicas); in process when absent. */
   bus?: ServerEventBus;
   /** A 2026-07-28 client opened a listen stream for these resource URIs; `closed` registers the clean-up. */
-  onListen?: (uris: string[], closed: (stop: () => void) => void) => void;
+  onListen?: (
+    uris: string[],
+    closed: (stop: () => void) => void,
+    who: { person: string; header?: string[] },
+  ) => void;
   /** The origin people's browsers reach the server at (DBOPS_PUBLIC_URL, e.g. a load balancer). */
   publicUrl?: string;
   /** Where replicas record which of them holds a 2025 session (requests for it are passed on there). */

@@ -11,6 +11,7 @@ import type { Person } from '../identity/index.js';
 import type { Logger } from '../log.js';
 import { gauge } from '../metrics.js';
 import type { SessionDirectory } from '../state/sessions.js';
+import { endSubscriptions } from './listen.js';
 
 export interface Session {
   transport: NodeStreamableHTTPServerTransport;
@@ -18,6 +19,8 @@ export interface Session {
   lastSeen: number;
   /** POST requests being answered (an open GET stream does not make a session busy). */
   inFlight: number;
+  /** Open GET streams: the client hears of changes only through one, so its subscriptions end with the last. */
+  streams: number;
   /** The person who opened it: only they may use it. */
   person: string;
 }
@@ -74,6 +77,12 @@ export function createSessions(o: SessionsOptions) {
         s.inFlight++;
         res.once('close', () => s.inFlight--);
       }
+      if (req.method === 'GET') {
+        s.streams++;
+        res.once('close', () => {
+          if (--s.streams === 0) endSubscriptions(s.server);
+        });
+      }
     },
     /** Opens a session for the person with this server and answers its initialize request. */
     async open(person: Person, mcp: McpServer, req: IncomingMessage, res: ServerResponse, body: unknown) {
@@ -83,7 +92,14 @@ export function createSessions(o: SessionsOptions) {
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => id,
         onsessioninitialized: () => {
-          held.set(id, { transport, server: mcp, lastSeen: Date.now(), inFlight: 0, person: person.id });
+          held.set(id, {
+            transport,
+            server: mcp,
+            lastSeen: Date.now(),
+            inFlight: 0,
+            streams: 0,
+            person: person.id,
+          });
         },
       });
       transport.onclose = () => {

@@ -10,22 +10,43 @@ import { matchFeed } from '../feeds/index.js';
 import { subscribe } from '../feeds/subscriptions.js';
 import type { Logger } from '../log.js';
 import type { RedisState } from '../state/redis.js';
+import { reachableFor } from './listing.js';
 import type { ServerDeps } from './server.js';
 
-/** Starts (or joins) the poller of the feed at `uri`; undefined when no feed has that URI. */
+/** How each 2025 server's subscriptions end (src/mcp/resources.ts registers them). */
+export const endings = new WeakMap<object, () => void>();
+
+/** Ends a server's 2025 subscriptions: its client can no longer be told of changes (its stream closed). */
+export function endSubscriptions(server: object): void {
+  endings.get(server)?.();
+}
+
+/** Who listens: the person (subscriptions are capped per person) and the tools their client can reach. */
+export interface Listening {
+  person: string;
+  /** A feed is offered only while a tool reading the same data is reachable for the client. */
+  reachable: (tool: string) => boolean;
+}
+
+/**
+ * Starts (or joins) the poller of the feed at `uri`; undefined when no feed has that URI or the client cannot
+ * reach the tool that reads its data. Throws SubscriptionRefused past the caps or for a feed the key cannot read.
+ */
 export async function watchFeed(
   deps: Pick<ServerDeps, 'api' | 'config' | 'logger' | 'now'>,
   uri: string,
   onChange: (fingerprint: string) => void,
+  who: Listening,
 ): Promise<(() => void) | undefined> {
   const m = matchFeed(uri);
-  if (!m) return undefined;
+  if (!m || !who.reachable(m.feed.tool)) return undefined;
   const now = deps.now ?? (() => new Date());
   return subscribe(
     {
       api: deps.api,
       key: m.key,
       intervalMs: deps.config.feedPollMs,
+      rateLimit: deps.config.rateLimit,
       logger: deps.logger,
       read: async (signal) => {
         const at = now();
@@ -33,6 +54,7 @@ export async function watchFeed(
       },
     },
     onChange,
+    who.person,
   );
 }
 
@@ -52,11 +74,16 @@ export function listenedUris(message: unknown): string[] {
  * resource_updated event (with the feed's fingerprint, so replicas polling the same feed announce it once).
  */
 export async function watchWhileOpen(
-  deps: Pick<ServerDeps, 'api' | 'config' | 'logger' | 'now'>,
+  deps: ServerDeps,
   uris: string[],
   publish: (uri: string, fingerprint: string) => void,
   closed: (stop: () => void) => void,
+  who: { person: string; header?: string[] },
 ): Promise<void> {
+  const listening = {
+    person: who.person,
+    reachable: reachableFor({ ...deps, client: { header: who.header } }),
+  };
   const stops: Array<() => void> = [];
   let done = false;
   closed(() => {
@@ -64,7 +91,7 @@ export async function watchWhileOpen(
     for (const stop of stops.splice(0)) stop();
   });
   for (const uri of new Set(uris)) {
-    const stop = await watchFeed(deps, uri, (fp) => publish(uri, fp)).catch(() => undefined);
+    const stop = await watchFeed(deps, uri, (fp) => publish(uri, fp), listening).catch(() => undefined);
     if (!stop) continue;
     if (done) stop();
     else stops.push(stop);
@@ -72,9 +99,9 @@ export async function watchWhileOpen(
 }
 
 /** The HTTP transport's onListen: the named feeds are polled while the stream is open, changes go on the bus. */
-export function listenOn(deps: Pick<ServerDeps, 'api' | 'config' | 'logger' | 'now'>, bus: FeedBus) {
-  return (uris: string[], closed: (stop: () => void) => void) =>
-    void watchWhileOpen(deps, uris, bus.feedChanged, closed);
+export function listenOn(deps: ServerDeps, bus: FeedBus) {
+  return (uris: string[], closed: (stop: () => void) => void, who: { person: string; header?: string[] }) =>
+    void watchWhileOpen(deps, uris, bus.feedChanged, closed, who);
 }
 
 /** What a change event carries between replicas: the event and the fingerprint it was seen with. */

@@ -3,6 +3,7 @@
 // hidden by a setting as a note naming the setting; in dynamic mode the discovery tools, whose enable_toolset
 // turns notes into tools. tools/list is answered here from listings built once per process.
 import type { McpServer, Tool } from '@modelcontextprotocol/server';
+import { personOf } from '../identity/index.js';
 import { type ConsentSettings, describedAs } from '../policy/consent.js';
 import {
   ALL,
@@ -10,6 +11,7 @@ import {
   callableByName,
   clientSetsOf,
   DYNAMIC,
+  enabledTools,
   hiddenBy,
   notListedSet,
   notListedText,
@@ -20,6 +22,7 @@ import {
 } from '../policy/toolsets.js';
 import type { AnyTool } from '../tool/index.js';
 import { withApp } from './apps.js';
+import { catalog, toolsets as catalogToolsets } from './catalog.js';
 import type { ServerDeps } from './deps.js';
 import { annotationsFor, listingOf, wireSchemas } from './schemas.js';
 import { type CallScope, toolHandler } from './tool-call.js';
@@ -52,6 +55,23 @@ export function clientSetsFor(deps: ServerDeps, sets: Toolsets): ClientSets {
   );
 }
 
+/**
+ * Whether a client with these deps (its X-MCP-Toolsets header, what it enabled) can reach a tool: allowed by
+ * the settings, and listed for it or, in dynamic mode, callable by name. Resources follow it.
+ */
+export function reachableFor(deps: ServerDeps): (tool: string) => boolean {
+  const sets = deps.toolsets ?? catalogToolsets;
+  const allowed = new Set(enabledTools(deps.config, deps.catalog ?? catalog).map((t) => t.name));
+  let clientSets: ClientSets | undefined;
+  try {
+    clientSets = clientSetsFor(deps, sets);
+  } catch {
+    return () => false;
+  }
+  return (tool) =>
+    allowed.has(tool) && (clientSets.dynamic || notListedSet(sets, clientSets, tool) === undefined);
+}
+
 export const isListed = (l: Listing, t: AnyTool) => notListedSet(l.sets, l.clientSets, t.name) === undefined;
 
 /** The set of a tool this client does not see now (hidden by a setting or outside its toolsets). */
@@ -61,7 +81,7 @@ export const unlistedSet = (l: Listing, name: string) =>
 /** The consent settings descriptions are drawn from: this server's policy and decision point. */
 const consentOf = (l: Listing): ConsentSettings => ({
   confirm: l.deps.config.confirm,
-  ...(l.deps.decisions ? { secondPerson: (t: string) => l.deps.decisions?.secondPerson(t) } : {}),
+  ...(l.deps.decisions?.fourEyesOn ? { fourEyes: l.deps.decisions.settings } : {}),
 });
 
 function registerListed(l: Listing, scope: CallScope, tool: AnyTool): Registered {
@@ -172,5 +192,10 @@ export function serveToolList(l: Listing, scope: CallScope, catalog: AnyTool[], 
         isError: true,
       }));
   }
-  l.server.server.setRequestHandler('tools/list', () => ({ tools: l.listings }));
+  // A request's own token may be read-only where the session's was not: it lists the reads alone.
+  l.server.server.setRequestHandler('tools/list', (_req, extra) => {
+    const asker = personOf(extra.http?.authInfo);
+    if (asker === undefined || asker.canWrite || !scope.person.canWrite) return { tools: l.listings };
+    return { tools: l.listings.filter((t) => t.annotations?.readOnlyHint === true) };
+  });
 }

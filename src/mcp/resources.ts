@@ -10,7 +10,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { type Feed, type FeedMatch, feeds, feedUri, matchFeed } from '../feeds/index.js';
 import { type Choice, completeIds, globalAlertConfigChoices, projectChoices } from '../feeds/lookup.js';
+import { MAX_SUBSCRIPTIONS, SubscriptionRefused } from '../feeds/subscriptions.js';
 import { capText } from '../format/markdown.js';
+import { osPerson, personOf } from '../identity/index.js';
 import { consentFacts } from '../policy/consent.js';
 import { enabledTools } from '../policy/toolsets.js';
 import { callNames } from '../tool/names.js';
@@ -18,14 +20,21 @@ import { newFence } from '../untrusted.js';
 import { isAppUri, readApp } from './apps.js';
 import { catalog } from './catalog.js';
 import { errorMessage } from './errors.js';
-import { watchFeed } from './listen.js';
+import { endings, watchFeed } from './listen.js';
+import { reachableFor } from './listing.js';
 import type { ServerDeps } from './server.js';
 
 /** The protocol's "resource not found". */
 const RESOURCE_NOT_FOUND = -32002;
 
-function matchOrThrow(uri: string): FeedMatch {
+function matchOrThrow(uri: string, reachable: (tool: string) => boolean): FeedMatch {
   const m = matchFeed(uri);
+  // A feed whose tool this client cannot reach (a setting or its toolsets hide it) is not offered either.
+  if (m && !reachable(m.feed.tool))
+    throw new ProtocolError(
+      RESOURCE_NOT_FOUND,
+      `${uri} is not offered to this client: ${m.feed.tool}, the tool that reads the same data, is hidden from it (DBOPS_TOOLS, DBOPS_DISABLED_TOOLS, DBOPS_TOOLSETS or X-MCP-Toolsets).`,
+    );
   if (!m)
     throw new ProtocolError(
       RESOURCE_NOT_FOUND,
@@ -38,11 +47,12 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
   const { api, logger, config } = deps;
   const now = deps.now ?? (() => new Date());
   const consent = consentFacts(config.confirm, enabledTools(config, deps.catalog ?? catalog));
+  const reachable = reachableFor(deps);
 
   async function read(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const view = isAppUri(uri) ? readApp(uri) : undefined;
     if (view) return view;
-    const m = matchOrThrow(uri);
+    const m = matchOrThrow(uri, reachable);
     const at = now();
     let data: unknown;
     const names = callNames(api, logger);
@@ -107,7 +117,7 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
       read(uri.href, extra.mcpReq.signal),
     );
   };
-  for (const feed of feeds) register(feed);
+  for (const feed of feeds) if (reachable(feed.tool)) register(feed);
 
   // The SDK matches templates against the whole URI, query included; this server's URIs take ?format=json,
   // so reads go through the feed matcher instead.
@@ -116,18 +126,40 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
     read(req.params.uri, extra.mcpReq.signal),
   );
 
+  serveSubscriptions(server, deps, reachable);
+}
+
+/** 2025-era subscriptions (2026-07-28 clients listen instead: src/mcp/listen.ts), bounded, ended with the client. */
+function serveSubscriptions(server: McpServer, deps: ServerDeps, reachable: (tool: string) => boolean): void {
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
   const subscriptions = new Map<string, () => void>();
   let closed = false;
 
-  // 2025-era subscriptions (2026-07-28 clients listen instead: src/mcp/listen.ts).
-  server.server.setRequestHandler('resources/subscribe', async (req) => {
+  server.server.setRequestHandler('resources/subscribe', async (req, extra) => {
     const uri = req.params.uri;
-    matchOrThrow(uri);
+    matchOrThrow(uri, reachable);
     if (subscriptions.has(uri)) return {};
-    const stop = await watchFeed(deps, uri, () => {
-      if (server.isConnected()) void server.server.sendResourceUpdated({ uri }).catch(() => {});
-    });
+    if (subscriptions.size >= MAX_SUBSCRIPTIONS)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `This session already holds ${MAX_SUBSCRIPTIONS} subscriptions (the cap per session and per person); unsubscribe from some first. Nothing was subscribed.`,
+      );
+    const person = (personOf(extra.http?.authInfo) ?? deps.person ?? osPerson()).id;
+    let stop: (() => void) | undefined;
+    try {
+      stop = await watchFeed(
+        deps,
+        uri,
+        () => {
+          if (server.isConnected()) void server.server.sendResourceUpdated({ uri }).catch(() => {});
+        },
+        { person, reachable },
+      );
+    } catch (e) {
+      if (e instanceof SubscriptionRefused)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${e.message} Nothing was subscribed.`);
+      throw e;
+    }
     // The session ended, or the same URI was subscribed meanwhile, while the first reading was taken.
     if (closed || subscriptions.has(uri)) stop?.();
     else if (stop) subscriptions.set(uri, stop);
@@ -140,11 +172,16 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
     return {};
   });
 
+  // The session's subscriptions end with its transport, or with its stream of notifications (src/mcp/http-sessions.ts).
+  const end = () => {
+    for (const stop of subscriptions.values()) stop();
+    subscriptions.clear();
+  };
+  endings.set(server, end);
   const previous = server.server.onclose;
   server.server.onclose = () => {
     closed = true;
-    for (const stop of subscriptions.values()) stop();
-    subscriptions.clear();
+    end();
     previous?.();
   };
 }

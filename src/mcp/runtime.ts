@@ -16,6 +16,7 @@ import { createDecisionPoint, type DecisionPoint } from '../policy/decide.js';
 import { createSecretKeeper } from '../policy/secrets.js';
 import { createTokenSigner, type TokenSigner } from '../policy/tokens.js';
 import { memoryRecords, type RecordStore, redisRecords } from '../state/approvals.js';
+import { fileInstallation, redisInstallation } from '../state/installation.js';
 import { fileLedger, type Ledger, redisLedger } from '../state/ledger.js';
 import { redisReads } from '../state/reads.js';
 import type { RedisState } from '../state/redis.js';
@@ -216,6 +217,8 @@ interface State {
   redis?: RedisState;
   ledger: Ledger;
   records: RecordStore;
+  /** The installation's id, created once in the store: proofs are bound to it. */
+  installation: string;
 }
 
 /**
@@ -225,7 +228,11 @@ interface State {
  */
 async function openState(config: Config, logger: Logger, client: ApiClient): Promise<State> {
   if (!config.stateUrl)
-    return { ledger: fileLedger(join(config.stateDir, 'ledger')), records: memoryRecords() };
+    return {
+      ledger: fileLedger(join(config.stateDir, 'ledger')),
+      records: memoryRecords(),
+      installation: await fileInstallation(config.stateDir),
+    };
   const { connectRedis } = await import('../state/redis.js');
   let redis: RedisState;
   try {
@@ -235,7 +242,7 @@ async function openState(config: Config, logger: Logger, client: ApiClient): Pro
   }
   const ledger = await redisLedger(redis);
   client.cache.share(redisReads(redis, logger));
-  return { redis, ledger, records: redisRecords(redis) };
+  return { redis, ledger, records: redisRecords(redis), installation: await redisInstallation(redis) };
 }
 
 /** Who is asking (over stdio this machine's user, whatever tokens are set: they are for HTTP) and who decides. */
@@ -243,12 +250,13 @@ function whoDecides(config: Config, logger: Logger): { identity: Identity; decis
   const identity = createIdentity(config.transport === 'http' ? config : { oauthScopes: [] }, logger);
   const decisions = createDecisionPoint({
     approvers: config.approvers,
+    fourEyes: { fourEyes: config.fourEyes, longWindowHours: config.longWindowHours },
     tellsPeopleApart: tellsPeopleApart(identity.mode),
     ...(identity.stillKnown ? { stillKnown: identity.stillKnown } : {}),
   });
   if (decisions.fourEyesOn && !decisions.tellsPeopleApart)
     logger.warn(
-      'DBOPS_APPROVERS is set but people are not told apart here (stdio, one shared DBOPS_HTTP_TOKEN, or no sign-in): grants of access, API keys and deletions are refused, since nobody but the asker could approve them',
+      'DBOPS_APPROVERS is set but people are not told apart here (stdio, one shared DBOPS_HTTP_TOKEN, or no sign-in): the changes of DBOPS_FOUR_EYES are refused, since nobody but the asker could approve them',
     );
   return { identity, decisions };
 }
@@ -335,7 +343,7 @@ export async function createRuntime(
     [() => client.close(), platform.closeSim],
   );
   const { identity, decisions } = whoDecides(config, logger);
-  const tokens = createTokenSigner(config.tokenSecret, undefined, state.ledger);
+  const tokens = createTokenSigner(config.tokenSecret, undefined, state.ledger, state.installation);
   const page = await orClose(
     () => approvalPage(config, logger, options, { audit, identity, decisions, tokens, state }),
     [() => client.close(), platform.closeSim, state.redis && (() => (state.redis as RedisState).close())],

@@ -5,7 +5,7 @@
 import type { Config } from '../config/index.js';
 import type { AnyTool, ToolKind } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
-import { secondPersonWhy } from './decide.js';
+import { type FourEyesSettings, riskWords, secondPersonRisks } from './decide.js';
 
 export type ConfirmPolicy = Config['confirm'];
 
@@ -54,8 +54,8 @@ export function consentInstruction(confirm: ConfirmPolicy): string {
 /** Who decides under the live settings: the decision point's answer for a tool (four eyes), if any. */
 export interface ConsentSettings {
   confirm: ConfirmPolicy;
-  /** Whether a second person decides this tool (DecisionPoint.secondPerson); none when absent. */
-  secondPerson?: (tool: string) => unknown;
+  /** Under DBOPS_APPROVERS: which risks need a second person (DBOPS_FOUR_EYES); none when absent. */
+  fourEyes?: FourEyesSettings;
 }
 
 /**
@@ -72,8 +72,10 @@ export function consentNote(tool: AnyTool, s: ConsentSettings): string | undefin
     : needsConsent(max, s.confirm)
       ? `Asks first ${tool.asksWhen ?? 'when destructive'}.`
       : `Runs at once${s.confirm === 'never' ? ' (DBOPS_CONFIRM=never)' : ''}.`;
-  const why = s.secondPerson?.(tool.name) ? secondPersonWhy(tool.name) : undefined;
-  return why ? `${ask} An approver, not the asker, decides (${why}).` : ask;
+  const risks = s.fourEyes ? secondPersonRisks(tool.name, s.fourEyes) : [];
+  if (!s.fourEyes || risks.length === 0) return ask;
+  const settings = s.fourEyes;
+  return `${ask} An approver, not the asker, decides when it ${risks.map((r) => riskWords(r, settings)).join(', or ')}.`;
 }
 
 /** Why a change ran without asking anyone, from the same rules that let it (its answer says so). */

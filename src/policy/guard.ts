@@ -4,6 +4,7 @@
 // may decide is the decision point's (src/policy/decide.ts), asked once, here, for every channel.
 import { freshReads } from '../api/cache.js';
 import { ApiError } from '../api/errors.js';
+import type { RoleAssignment } from '../api/types.js';
 import { findHosts, resolveHost } from '../feeds/names.js';
 import {
   declinedAnswer,
@@ -16,6 +17,7 @@ import {
 import { HOST_ID } from '../rules/index.js';
 import type { AnyTool, FormatContext, ToolAnswer, ToolContext } from '../tool/index.js';
 import { ALL_PROJECTS, type CallArgs, ToolInputError, withDefaults } from '../tool/index.js';
+import { withProjectIds } from '../tool/roles.js';
 import type { AuditEntry } from './audit.js';
 import { argsHash } from './canonical.js';
 import { approvalPageChannel } from './channels/approval-page.js';
@@ -31,7 +33,7 @@ import type {
   Write,
 } from './channels/types.js';
 import { kindOf, needsConsent, unaskedWhy } from './consent.js';
-import { createDecisionPoint } from './decide.js';
+import { createDecisionPoint, DEFAULT_FOUR_EYES, risksNeedPreview, risksOf } from './decide.js';
 
 export type {
   ApprovalChannel,
@@ -51,7 +53,19 @@ const CHANNELS: Record<Channel<unknown>['name'], Channel<never>> = {
 };
 /** The runtime's decision point, or one with the configured approvers where nobody is told apart. */
 const decisionsOf = (deps: GuardDeps) =>
-  deps.decisions ?? createDecisionPoint({ approvers: deps.config.approvers ?? [], tellsPeopleApart: false });
+  deps.decisions ??
+  createDecisionPoint({
+    approvers: deps.config.approvers ?? [],
+    tellsPeopleApart: false,
+    fourEyes: {
+      fourEyes: deps.config.fourEyes ?? DEFAULT_FOUR_EYES.fourEyes,
+      longWindowHours: deps.config.longWindowHours ?? DEFAULT_FOUR_EYES.longWindowHours,
+    },
+  });
+
+/** How a person is named to people: the requester's address when it is them. */
+const shownAs = (call: GuardedCall, person: string) =>
+  call.env.requester?.person === person ? (call.env.requester.name ?? person) : person;
 
 export async function callTool(
   tool: AnyTool,
@@ -81,6 +95,9 @@ export async function callTool(
     args.hostId = (
       await resolveHost(ctx.api, args.hostId, { projectId: args.projectId, signal: ctx.signal })
     ).host.id;
+  // So do projects named in roles' groupId: what the person approves is the project they saw, by its id.
+  if (Array.isArray(args.roles) && args.roles.some((r) => typeof r === 'object'))
+    args.roles = await withProjectIds(ctx, args.roles as RoleAssignment[]);
   tool.check?.(args, ctx.now());
   const kind = kindOf(tool, args);
   if (kind === 'read') return execute(tool, args, ctx, f);
@@ -132,20 +149,25 @@ async function guarded(
     tool.kindFromPreview && tool.preview && !needsConsent(kind, c) && needsConsent('destructive', c)
       ? tool.kindFromPreview(await previewOnce(), args)
       : kind;
-  if (!needsConsent(risk, c)) {
+  // Under DBOPS_APPROVERS the risks this call carries (its kind and preview) say whether a second person
+  // must decide; such a change asks first whatever its kind (DBOPS_CONFIRM=never aside).
+  const decisions = decisionsOf(deps);
+  const fourEyes = decisions.fourEyesOn && c !== 'never';
+  const seen = fourEyes && risksNeedPreview(tool.name) && tool.preview ? await previewOnce() : undefined;
+  const risks = fourEyes ? risksOf(tool.name, kind, seen, decisions.settings) : [];
+  const secondPerson = decisions.secondPerson({ tool: tool.name, risks });
+  if (!needsConsent(risk, c) && !secondPerson) {
     const quiet = preview && (await preview).quiet;
     const unasked = { why: unaskedWhy(tool, c), ...(quiet ? { quiet } : {}) };
     return executeAudited(tool, args, ctx, f, write, 'none', undefined, undefined, unasked);
   }
 
-  const decisions = decisionsOf(deps);
-  const secondPerson = decisions.secondPerson(tool.name);
   const requester = env.requester?.person;
   // Four eyes where nobody can be told apart: whoever answered would be the asker. Nobody is asked.
   if (secondPerson && !decisions.tellsPeopleApart) {
     await write({ tool: tool.name, args, outcome: 'rejected', error: 'four eyes: people not told apart' });
     throw new ToolInputError(
-      `${decisions.secondPersonText(tool.name)} This server cannot tell people apart (stdio, one shared DBOPS_HTTP_TOKEN, or no sign-in), so nothing was changed and nobody was asked. Make this change through the team server, where each person signs in with their own token (DBOPS_HTTP_TOKENS_FILE or DBOPS_OAUTH_ISSUER).`,
+      `${decisions.secondPersonText(secondPerson)} This server cannot tell people apart (stdio, one shared DBOPS_HTTP_TOKEN, or no sign-in), so nothing was changed and nobody was asked. Make this change through the team server, where each person signs in with their own token (DBOPS_HTTP_TOKENS_FILE or DBOPS_OAUTH_ISSUER).`,
     );
   }
   const call: GuardedCall = {
@@ -156,6 +178,7 @@ async function guarded(
     env,
     deps,
     f,
+    risks,
     secondPerson,
     write,
     preview: previewOnce,
@@ -197,10 +220,13 @@ async function act(call: GuardedCall, o: Outcome, requester: string | undefined)
   }
   // The one question every channel's "yes" must pass: does the decision of the person who gave it stand?
   const decider = o.approver ?? requester;
+  const asker = call.env.requester;
   const refused = decider
     ? decisionsOf(call.deps).stands(
-        { tool: tool.name, ...(requester ? { requester: { person: requester } } : {}) },
-        decider,
+        { tool: tool.name, risks: call.risks, ...(asker ? { requester: asker } : {}) },
+        o.approver !== undefined && o.approver !== asker?.person
+          ? { person: o.approver, ...(o.approverAddress ? { address: o.approverAddress } : {}) }
+          : { person: decider, ...(asker?.personAddress ? { address: asker.personAddress } : {}) },
       )
     : undefined;
   if (refused) {
@@ -208,18 +234,23 @@ async function act(call: GuardedCall, o: Outcome, requester: string | undefined)
     throw new ToolInputError(refusalText(call, refused, decider as string, o.channel));
   }
   if (!o.recorded)
-    await write({ ...audited, outcome: 'confirmed', ...(decider ? { approver: decider } : {}) });
-  return executeAudited(tool, args, ctx, f, write, o.channel, o.approver, o.approvalId);
+    await write({
+      ...audited,
+      outcome: 'confirmed',
+      ...(decider ? { approver: shownAs(call, decider) } : {}),
+    });
+  const shownApprover = o.approverName ?? (o.approver ? shownAs(call, o.approver) : undefined);
+  return executeAudited(tool, args, ctx, f, write, o.channel, shownApprover, o.approvalId);
 }
 
 function refusalText(call: GuardedCall, refused: string, decider: string, channel: string): string {
   const name = call.tool.name;
   const decisions = decisionsOf(call.deps);
   if (refused === 'four-eyes')
-    return `${decisions.secondPersonText(name, decider)} A "yes" given through the asker's own ${channel === 'token' ? 'confirmation token' : channel} cannot approve it, so nothing changed. Call ${name} again without it: the answer is an approval link the person passes to an approver.`;
+    return `${decisions.secondPersonText(call.secondPerson, shownAs(call, decider))} A "yes" given through the asker's own ${channel === 'token' ? 'confirmation token' : channel} cannot approve it, so nothing changed. Call ${name} again without it: the answer is an approval link the person passes to an approver.`;
   if (refused === 'revoked')
-    return `${decider} may no longer decide (their token or approver role was removed), so nothing changed.`;
-  return `${decider} may not decide this request, so nothing changed.`;
+    return `${shownAs(call, decider)} may no longer decide (their token or approver role was removed), so nothing changed.`;
+  return `${shownAs(call, decider)} may not decide this request, so nothing changed.`;
 }
 
 function pickChannel(call: GuardedCall): Channel<never> {
@@ -227,7 +258,7 @@ function pickChannel(call: GuardedCall): Channel<never> {
   for (const name of order) if (CHANNELS[name].available(call)) return CHANNELS[name];
   if (call.secondPerson)
     throw new ToolInputError(
-      `${decisionsOf(call.deps).secondPersonText(call.tool.name)} Approvers decide on the approval page, which is not enabled here (DBOPS_CONFIRM_VIA=${order.join(',')}), so nothing was changed. Ask the operator to enable the approval page.`,
+      `${decisionsOf(call.deps).secondPersonText(call.secondPerson)} Approvers decide on the approval page, which is not enabled here (DBOPS_CONFIRM_VIA=${order.join(',')}), so nothing was changed. Ask the operator to enable the approval page.`,
     );
   throw new ToolInputError(
     `No confirmation channel is available for this client (DBOPS_CONFIRM_VIA=${order.join(',')}). Ask the operator to enable the approval page or the token channel.`,
@@ -266,7 +297,7 @@ async function execute(tool: AnyTool, args: CallArgs, ctx: ToolContext, f: Forma
 
 function whoOf(env: CallEnv): Pick<AuditEntry, 'requester' | 'client'> {
   const r = env.requester;
-  return r ? { requester: r.person, client: r.client } : {};
+  return r ? { requester: r.name ?? r.person, client: r.client } : {};
 }
 
 async function executeAudited(

@@ -1,13 +1,15 @@
-// Confirmation tokens for clients that cannot elicit: an HMAC over tool, canonical arguments and expiry.
-// Verified by signature (so replicas sharing DBOPS_TOKEN_SECRET accept each other's), single use through the
-// ledger (a file store by default, so a used token stays used across processes and restarts), bound to the
-// exact arguments, and parsed strictly: anything but the exact format the server issued is invalid.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+// Confirmation tokens for clients that cannot elicit: an HMAC over tool, canonical arguments, expiry and the
+// person who was asked. Verified by signature (so replicas sharing DBOPS_TOKEN_SECRET and the state store
+// accept each other's), single use through the ledger (a file store by default, so a used token stays used
+// across processes and restarts), bound to the exact arguments, to the person asked and to the installation
+// (an id created once in the state store: a server with another store, whose ledger never saw the token
+// used, refuses it), and parsed strictly: anything but the exact format the server issued is invalid.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Ledger, memoryLedger } from '../state/ledger.js';
 
 export const TOKEN_TTL_MS = 5 * 60_000;
 
-export type TokenCheck = 'ok' | 'invalid' | 'expired' | 'mismatch' | 'used';
+export type TokenCheck = 'ok' | 'invalid' | 'expired' | 'mismatch' | 'used' | 'not-yours';
 
 /** Compares a secret someone sent with the expected one in constant time. */
 export function sameSecret(given: string, expected: string): boolean {
@@ -18,32 +20,45 @@ export function sameSecret(given: string, expected: string): boolean {
 
 // base64url(payload) "." base64url(HMAC-SHA256) — the signature is exactly 43 characters.
 const TOKEN_SHAPE = /^([A-Za-z0-9_-]{1,800})\.([A-Za-z0-9_-]{43})$/;
-// tool "." argsHash "." expiry (ms) "." nonce (12)
-const PAYLOAD_SHAPE = /^([a-z][a-z0-9_]*)\.([A-Za-z0-9_-]{1,64})\.(\d{1,16})\.([A-Za-z0-9_-]{12})$/;
+// tool "." argsHash "." expiry (ms) "." nonce (12) "." the person asked (16)
+const PAYLOAD_SHAPE =
+  /^([a-z][a-z0-9_]*)\.([A-Za-z0-9_-]{1,64})\.(\d{1,16})\.([A-Za-z0-9_-]{12})\.([A-Za-z0-9_-]{16})$/;
 
+/** Who a token was issued to, as it travels in the token: a digest of their identity. */
+const personTag = (person: string) =>
+  createHash('sha256').update(`person:${person}`).digest('base64url').slice(0, 16);
+
+/**
+ * `installation`: the id created once in the state store (src/state/installation.ts); every key is bound to
+ * it with the secret, so replicas sharing the store derive the same keys and a server with another does not.
+ */
 export function createTokenSigner(
   secret: string = randomBytes(32).toString('hex'),
   now = () => Date.now(),
   ledger: Ledger = memoryLedger(now),
+  installation: string = randomBytes(16).toString('hex'),
 ) {
-  const mac = (payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
+  const key = createHmac('sha256', secret).update(`dbops-mcp:installation:${installation}`).digest();
+  const mac = (payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
 
   return {
-    /** A key for another purpose derived from the secret (replicas sharing the secret derive the same). */
-    derive: (purpose: string) => createHmac('sha256', secret).update(`dbops-mcp:${purpose}`).digest(),
+    installation,
+    /** A key for another purpose derived from the secret and the installation (its replicas derive the same). */
+    derive: (purpose: string) => createHmac('sha256', key).update(`dbops-mcp:${purpose}`).digest(),
     /** Claims a single-use key in the ledger: true the first time (across every process sharing it). */
     consume: (key: string, expiresAtMs: number, issuedAtMs?: number) =>
       ledger.claim(key, expiresAtMs, issuedAtMs),
-    issue(tool: string, hash: string): { token: string; expiresAt: Date } {
+    /** A token for `person` (the one asked) to confirm this tool with these arguments. */
+    issue(tool: string, hash: string, person = ''): { token: string; expiresAt: Date } {
       const exp = now() + TOKEN_TTL_MS;
-      const payload = `${tool}.${hash}.${exp}.${randomBytes(9).toString('base64url')}`;
+      const payload = `${tool}.${hash}.${exp}.${randomBytes(9).toString('base64url')}.${personTag(person)}`;
       return {
         token: `${Buffer.from(payload).toString('base64url')}.${mac(payload)}`,
         expiresAt: new Date(exp),
       };
     },
     /** Checks and, when valid, consumes the token (once across every process sharing the ledger). */
-    async redeem(token: string, tool: string, hash: string): Promise<TokenCheck> {
+    async redeem(token: string, tool: string, hash: string, person = ''): Promise<TokenCheck> {
       const shape = TOKEN_SHAPE.exec(token);
       if (!shape) return 'invalid';
       const [, body, sig] = shape as unknown as [string, string, string];
@@ -55,6 +70,7 @@ export function createTokenSigner(
       if (!parts) return 'invalid';
       const exp = Number(parts[3]);
       if (parts[1] !== tool || parts[2] !== hash) return 'mismatch';
+      if (parts[5] !== personTag(person)) return 'not-yours';
       if (exp <= now()) return 'expired';
       return (await ledger.claim(`token:${payload}`, exp, exp - TOKEN_TTL_MS)) ? 'ok' : 'used';
     },

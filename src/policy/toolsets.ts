@@ -47,11 +47,13 @@ export function unknownToolsets(names: string[], ts: Toolsets): string | undefin
   const valid = validToolsetNames(ts);
   const unknown = names.filter((n) => !valid.includes(n));
   if (unknown.length === 0) return undefined;
-  const hints = unknown.map((n) => {
+  // A header is whatever a client sends: a few of its names are echoed, never all of them.
+  const hints = unknown.slice(0, 5).map((n) => {
     const near = nearest(n, valid);
     return `"${cell(n, 40)}"${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
   });
-  return `unknown toolset ${hints.join(', ')}; valid: ${valid.join(', ')}`;
+  const more = unknown.length > 5 ? ` and ${unknown.length - 5} more` : '';
+  return `unknown toolset ${hints.join(', ')}${more}; valid: ${valid.join(', ')}`;
 }
 
 /** Parses a list of toolset names (empty: all); throws ConfigError naming the valid ones. */

@@ -173,7 +173,7 @@ describe('dbops-mcp doctor', () => {
   it('four eyes where nobody can be told apart: says grants, keys and deletions will be refused, and the fix', async () => {
     const stdio = await doctor({ ...platform(), DBOPS_APPROVERS: 'bob' }, []);
     expect(stdio.out).toMatch(
-      /✗ identity: stdio: this machine's user alone, and DBOPS_APPROVERS is set: grants/,
+      /✗ identity: stdio: this machine's user alone, and DBOPS_APPROVERS is set: the changes of DBOPS_FOUR_EYES \(grant, key/,
     );
     expect(stdio.out).toContain('fix: Give each person a token of their own');
     const one = await doctor({ ...platform(), DBOPS_APPROVERS: 'bob', DBOPS_HTTP_TOKEN: 't'.repeat(24) }, [
@@ -192,6 +192,9 @@ describe('dbops-mcp doctor', () => {
       ['--transport', 'http', '--port', '0'],
     );
     expect(named.out).toMatch(/✓ identity: named tokens from .*; four eyes: 1 approver\(s\)/);
+    expect(named.out).toMatch(
+      /window-long \(DBOPS_FOUR_EYES\), windows longer than 24 h \(DBOPS_LONG_WINDOW_HOURS\)/,
+    );
   });
 
   it('several installations: checks each one, named, and says which fails', async () => {

@@ -1,84 +1,16 @@
 // Trust, fourth round: four eyes on every channel, a link that only shows, revocation and scopes that take
 // effect at once, pending caps nobody can dodge, and a readiness probe that costs the platform nothing. Each
 // block reproduces one finding against the real server, clients of both eras and the simulator.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
-import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApprovalService } from '../../src/approval/index.js';
 import { createIdentity, type Identity, type Person } from '../../src/identity/index.js';
-import { mintNamedToken } from '../../src/identity/tokens.js';
 import { silentLogger } from '../../src/log.js';
 import { readiness } from '../../src/mcp/cli/readiness.js';
-import type { ServerDeps } from '../../src/mcp/server.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { raw } from '../helpers/http.js';
 import { startTestHttp, startTestServer, type TestServer } from '../helpers/mcp.js';
-
-type Era = 'v1' | 'pinned';
-interface Answer {
-  text: string;
-  isError: boolean;
-  structured: Record<string, unknown> | undefined;
-}
-
-/** A client of one era whose every request carries `auth()` as its bearer token; counts elicitations. */
-async function client(
-  era: Era,
-  url: string,
-  auth: () => string | undefined,
-  name = `${era}-client`,
-  elicit = true,
-) {
-  const capabilities = elicit ? { elicitation: { form: {} } } : {};
-  const asked: string[] = [];
-  const fetchWith = (input: string | URL | Request, init?: RequestInit) => {
-    const headers = new Headers(init?.headers);
-    const token = auth();
-    if (token) headers.set('authorization', `Bearer ${token}`);
-    return fetch(input, { ...init, headers });
-  };
-  const answer = (r: Record<string, unknown>): Answer => ({
-    text: (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n'),
-    isError: r.isError === true,
-    structured: r.structuredContent as Record<string, unknown> | undefined,
-  });
-  if (era === 'v1') {
-    const c = new V1Client({ name, version: '1' }, { capabilities });
-    if (elicit)
-      c.setRequestHandler(ElicitRequestSchema, async (r) => {
-        asked.push(String(r.params.message));
-        return { action: 'accept', content: { confirm: true } };
-      });
-    await c.connect(new V1Http(new URL(url), { fetch: fetchWith }));
-    return {
-      asked,
-      call: async (n: string, a: Record<string, unknown>) =>
-        answer(await c.callTool({ name: n, arguments: a })),
-      close: () => c.close(),
-    };
-  }
-  const c = new V2Client(
-    { name, version: '1' },
-    { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  if (elicit)
-    c.setRequestHandler('elicitation/create', async (r) => {
-      asked.push(String((r.params as { message?: string }).message));
-      return { action: 'accept', content: { confirm: true } };
-    });
-  await c.connect(new V2Http(new URL(url), { fetch: fetchWith }));
-  return {
-    asked,
-    call: async (n: string, a: Record<string, unknown>) =>
-      answer(await c.callTool({ name: n, arguments: a })),
-    close: () => c.close(),
-  };
-}
+import { client, page, post, signIn, teamServer } from '../helpers/team.js';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -87,49 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await sim?.close();
 });
-
-/** A team server: alice and bob with tokens of their own, bob an approver; the approval page on /approvals. */
-async function teamServer(
-  opts: { approvers?: string[]; identity?: Identity; config?: Record<string, unknown> } = {},
-) {
-  const dir = mkdtempSync(join(tmpdir(), 'dbops-four-eyes-'));
-  const people = { alice: mintNamedToken('alice'), bob: mintNamedToken('bob') };
-  const file = join(dir, 'tokens');
-  writeFileSync(file, `${people.alice.line}\n${people.bob.line}\n`);
-  const t = await startTestServer({ sim, config: { approvers: opts.approvers ?? ['bob'], ...opts.config } });
-  const identity = opts.identity ?? createIdentity({ httpTokensFile: file, oauthScopes: [] }, t.deps.logger);
-  const approvals = createApprovalService({
-    ttlMs: 600_000,
-    audit: t.deps.audit,
-    logger: t.deps.logger,
-    identity,
-    approvers: opts.approvers ?? ['bob'],
-  });
-  const deps: ServerDeps = {
-    ...t.deps,
-    approvals: approvals.channel,
-    decisions: approvals.channel.decisions,
-  };
-  const http = await startTestHttp(deps, { identity, routes: approvals.routes });
-  approvals.useOrigin(http.origin);
-  identity.useResource(http.url);
-  return {
-    t,
-    http,
-    approvals,
-    people,
-    file,
-    removeFromFile(name: 'alice' | 'bob') {
-      const keep = Object.entries(people).filter(([n]) => n !== name);
-      writeFileSync(file, `${keep.map(([, p]) => p.line).join('\n')}\n`);
-    },
-    async close() {
-      await http.close();
-      await approvals.close();
-      await t.close();
-    },
-  };
-}
 
 const keyArgs = (i: number) => ({ desc: `four-eyes key ${i}-${Math.random()}`, roles: ['GROUP_READ_ONLY'] });
 const keysIn = (desc: string) => sim.store.data.apiKeys.filter((k) => k.desc === desc).length;
@@ -151,7 +40,8 @@ describe('finding 1: four eyes on every channel', () => {
 
   for (const era of ['v1', 'pinned'] as const)
     it(`${era}: the asker's own client is never asked; the change waits for an approver`, async () => {
-      const s = await teamServer();
+      // Disabling an alert configuration left out of DBOPS_FOUR_EYES: the asker's own consent.
+      const s = await teamServer(sim, { config: { fourEyes: ['grant', 'key', 'deletion'] } });
       const alice = await client(era, s.http.url, () => s.people.alice.token);
       try {
         const args = keyArgs(1);
@@ -172,7 +62,7 @@ describe('finding 1: four eyes on every channel', () => {
     });
 
   it('a confirmation token from the asker does not run a four-eyes change; the audit shows who decided', async () => {
-    const s = await teamServer({ config: { confirmVia: ['token'] } });
+    const s = await teamServer(sim, { config: { confirmVia: ['token'] } });
     const alice = await client('pinned', s.http.url, () => s.people.alice.token);
     try {
       const args = keyArgs(2);
@@ -187,6 +77,7 @@ describe('finding 1: four eyes on every channel', () => {
       const token = s.t.deps.tokens.issue(
         'create_project_api_key',
         argsHash('create_project_api_key', withProject),
+        'alice',
       );
       const again = await alice.call('create_project_api_key', {
         ...withProject,
@@ -230,47 +121,9 @@ describe('finding 1: four eyes on every channel', () => {
   });
 });
 
-/** Opens the approval page as a browser with `cookie`; returns the page and what its form needs. */
-async function page(url: string, cookie = '') {
-  const headers: Record<string, string> = cookie ? { cookie } : {};
-  let r = await raw(url, 'GET', headers);
-  // A link followed from another site arrives without the Strict cookie: the page moves on to itself once.
-  if (r.status === 200 && r.body.includes('http-equiv="refresh"')) {
-    const again = new URL(url);
-    again.searchParams.set('b', '1');
-    r = await raw(again.toString(), 'GET', headers);
-  }
-  const csrfCookie = String(r.headers['set-cookie'] ?? '').split(';')[0] ?? '';
-  return { r, csrf: /name="csrf" value="([^"]+)"/.exec(r.body)?.[1] ?? '', csrfCookie };
-}
-
-async function post(url: string, decision: string, csrf: string, cookies: string[]) {
-  return raw(
-    url,
-    'POST',
-    {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: new URL(url).origin,
-      cookie: cookies.filter(Boolean).join('; '),
-    },
-    new URLSearchParams({ csrf, decision }).toString(),
-  );
-}
-
-async function signIn(origin: string, token: string): Promise<string> {
-  const r = await raw(
-    `${origin}/approvals/login`,
-    'POST',
-    { 'content-type': 'application/x-www-form-urlencoded', origin },
-    new URLSearchParams({ token, next: '/approvals' }).toString(),
-  );
-  expect(r.status).toBe(303);
-  return String(r.headers['set-cookie']).split(';')[0] as string;
-}
-
 describe('finding 2: the link in the answer shows the request; deciding needs a sign-in', () => {
   it('a browser with only the link cannot approve, even posting the form of a signed-in page', async () => {
-    const s = await teamServer();
+    const s = await teamServer(sim);
     // A client that cannot elicit: the page is the channel, whatever the change.
     const alice = await client('pinned', s.http.url, () => s.people.alice.token, 'no-elicit', false);
     try {
@@ -310,7 +163,7 @@ describe('finding 2: the link in the answer shows the request; deciding needs a 
 
 describe('finding 3: removing someone stops them at once', () => {
   it('an approver removed from the tokens file decides nothing more, whatever cookie they hold', async () => {
-    const s = await teamServer();
+    const s = await teamServer(sim);
     const alice = await client('v1', s.http.url, () => s.people.alice.token, 'no-elicit', false);
     try {
       const pending = await alice.call('create_project_api_key', keyArgs(4));
@@ -350,7 +203,7 @@ describe("finding 4: a token's scopes are read on every request", () => {
         return p;
       },
     };
-    const s = await teamServer({ identity, approvers: [] });
+    const s = await teamServer(sim, { identity, approvers: [] });
     let token = 'alice-write-token-0123456789';
     const alice = await client('v1', s.http.url, () => token);
     try {

@@ -186,7 +186,13 @@ const post = (headers: Record<string, string>) => rawInitialize(http.url, header
 
 /** A token like the issuer's, signed with its own key, with one claim changed. */
 const forged = (claims: Record<string, unknown>, alg = 'RS256') =>
-  new SignJWT({ email: 'alice@example.com', email_verified: true, scope: `${READ} ${WRITE}`, ...claims })
+  new SignJWT({
+    sub: 'alice',
+    email: 'alice@example.com',
+    email_verified: true,
+    scope: `${READ} ${WRITE}`,
+    ...claims,
+  })
     .setProtectedHeader({ alg, kid: 'k1' })
     .setIssuer(issuer)
     .setAudience(resource)

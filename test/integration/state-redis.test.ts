@@ -14,6 +14,7 @@ import { createAuditLog } from '../../src/policy/audit.js';
 import { createDecisionPoint } from '../../src/policy/decide.js';
 import { createTokenSigner } from '../../src/policy/tokens.js';
 import { redisRecords } from '../../src/state/approvals.js';
+import { redisInstallation } from '../../src/state/installation.js';
 import { type Ledger, redisLedger, StateError } from '../../src/state/ledger.js';
 import { connectRedis, type RedisState } from '../../src/state/redis.js';
 import { noRedis, startRedis, type TestRedis } from '../helpers/redis.js';
@@ -55,13 +56,14 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
     opts: { perOwner?: number; ttlMs?: number; approvers?: string[] } = {},
   ) {
     const dir = mkdtempSync(join(tmpdir(), 'dbops-state-'));
-    const out: Array<{ store: ApprovalStore; ledger: Ledger }> = [];
+    const out: Array<{ store: ApprovalStore; ledger: Ledger; installation: string }> = [];
     for (let i = 0; i < n; i++) {
       const c = await connectRedis(redis.url, silentLogger, prefix);
       conns.push(c);
       const ledger = await redisLedger(c);
       out.push({
         ledger,
+        installation: await redisInstallation(c),
         store: createApprovalStore({
           ttlMs: opts.ttlMs ?? 600_000,
           audit: createAuditLog(join(dir, `audit-${i}.log`), silentLogger),
@@ -90,8 +92,13 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
 
   it('a token redeemed through one replica is refused by the others, also when they race', async () => {
     const [a, b, c] = await replicas(3, 'tok:');
-    const signers = [a, b, c].map((r) => createTokenSigner(SECRET, undefined, r!.ledger));
+    const signers = [a, b, c].map((r) => createTokenSigner(SECRET, undefined, r!.ledger, r!.installation));
     const { token } = signers[0]!.issue('delete_maintenance_window', 'h1');
+    // A server with the same secret on another store (another installation id) refuses it first.
+    const [other] = await replicas(1, 'tok-other:');
+    expect(other!.installation).not.toBe(a!.installation);
+    const elsewhere = createTokenSigner(SECRET, undefined, other!.ledger, other!.installation);
+    expect(await elsewhere.redeem(token, 'delete_maintenance_window', 'h1')).toBe('invalid');
     const results = await Promise.all(signers.map((s) => s.redeem(token, 'delete_maintenance_window', 'h1')));
     expect(results.sort()).toEqual(['ok', 'used', 'used']);
     expect(await signers[2]!.redeem(token, 'delete_maintenance_window', 'h1')).toBe('used');
@@ -119,15 +126,15 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
   it('four eyes across replicas: the asker cannot approve on another replica; an approver can, once', async () => {
     const [a, b] = await replicas(2, 'four:', { approvers: ['bob'] });
     const pending = await a!.store.create(request('alice'));
-    expect(pending.otherApprover).toBe(true);
+    expect(pending.otherApprover).toEqual(['deletion']);
     const rec = await b!.store.get(pending.approvalId);
     const alice = { person: 'alice', approver: false };
-    const bob = { person: 'bob', approver: true };
+    const bob = { person: 'bob', address: 'bob', approver: true };
     expect(await b!.store.decide(pending.approvalId, 'approve', rec!.secret, alice)).toBe('four-eyes');
     expect((await a!.store.get(pending.approvalId))?.state).toBe('pending');
     expect(await b!.store.decide(pending.approvalId, 'approve', rec!.secret, bob)).toBe('approved');
     const taken = await a!.store.take(pending.approvalId, 'delete_maintenance_window', 'h1', 'session:alice');
-    expect(taken).toEqual({ state: 'approved', approver: 'bob' });
+    expect(taken).toMatchObject({ state: 'approved', approver: 'bob' });
   });
 
   it('a decision on another replica ends a wait on this one', async () => {

@@ -2,13 +2,18 @@
 // and DBOPS_TOKEN_SECRET, a plain round-robin proxy in front (no affinity), the simulator behind. Consent
 // and single use must hold whichever replica a request lands on, when a replica is killed, and while the
 // store restarts.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintNamedToken } from '../../src/identity/tokens.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { type AnyClient, connect, disableArgs, flows, isEnabled, sleep, until } from '../helpers/eras.js';
 import { decide, pageForm, raw } from '../helpers/http.js';
 import { noRedis, startRedis, type TestRedis } from '../helpers/redis.js';
 import { type ReplicaSet, startReplicas } from '../helpers/replicas.js';
 import type { Simulator } from '../helpers/sim.js';
+import { client as teamClient } from '../helpers/team.js';
 
 let redis: TestRedis;
 let sim: Simulator;
@@ -272,6 +277,62 @@ describe.skipIf(noRedis)('the approval page while Redis restarts', () => {
     } finally {
       await c.close();
       await set.close();
+    }
+  });
+});
+
+describe.skipIf(noRedis)('four eyes by risk on three replicas (trust, fifth round)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dbops-replicas-people-'));
+  const people = { alice: mintNamedToken('alice'), bob: mintNamedToken('bob') };
+  const file = join(dir, 'tokens');
+  writeFileSync(file, `${people.alice.line}\n${people.bob.line}\n`);
+  const use = {} as { set: ReplicaSet };
+  beforeAll(async () => {
+    use.set = await startReplicas({
+      n: 3,
+      redisUrl: redis.url,
+      sim,
+      env: { DBOPS_HTTP_TOKENS_FILE: file, DBOPS_APPROVERS: 'bob' },
+    });
+  });
+  afterAll(async () => {
+    await use.set?.close();
+  });
+
+  it("alice alone cannot disable alerting on any replica; bob's approval on another executes once", async () => {
+    const { set } = use;
+    const alice = await teamClient('pinned', set.url, () => people.alice.token);
+    try {
+      const cfg = sim.store.data.alertConfigs.find((c) => c.groupId === sim.projectIds[0] && c.enabled)!;
+      set.next(0);
+      const asked = await alice.call('set_alert_config_enabled', { alertConfigId: cfg.id, enabled: false });
+      expect(asked.structured?.outcome, asked.text).toBe('approval_pending');
+      expect(asked.text).toContain('four-eyes rule: disable-alerting; DBOPS_FOUR_EYES');
+      const { approvalId } = (asked.structured as { confirmation: { approvalId: string } }).confirmation;
+      const post = (token: string) =>
+        raw(
+          `${set.origin}/approvals/${approvalId}`,
+          'POST',
+          { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          JSON.stringify({ decision: 'approve' }),
+        );
+      set.next(1);
+      expect((await post(people.alice.token)).status).toBe(403);
+      expect(cfg.enabled).toBe(true);
+      set.next(2);
+      expect((await post(people.bob.token)).status).toBe(200);
+      set.next(0);
+      const done = await alice.call('set_alert_config_enabled', {
+        alertConfigId: cfg.id,
+        enabled: false,
+        projectId: sim.projectIds[0],
+        approvalId,
+      });
+      expect(done.structured?.outcome, done.text).toBe('executed');
+      expect(set.audited('executed').filter((e) => e.approvalId === approvalId)).toHaveLength(1);
+      expect(sim.store.data.alertConfigs.find((c) => c.id === cfg.id)?.enabled).toBe(false);
+    } finally {
+      await alice.close();
     }
   });
 });

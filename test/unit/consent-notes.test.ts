@@ -43,10 +43,10 @@ describe('consent in descriptions', () => {
     const off = createDecisionPoint({ approvers: [], tellsPeopleApart: true });
     const with_ = (d: typeof on) => ({
       confirm: 'destructive' as const,
-      secondPerson: (n: string) => d.secondPerson(n),
+      ...(d.fourEyesOn ? { fourEyes: d.settings } : {}),
     });
     expect(consentNote(tool('create_user'), with_(on))).toBe(
-      'Asks first. An approver, not the asker, decides (grants or changes access).',
+      'Asks first. An approver, not the asker, decides when it grants or changes access.',
     );
     expect(consentNote(tool('create_user'), with_(off))).toBe('Asks first.');
     expect(consentNote(tool('acknowledge_alert'), with_(on))).toBe('Runs at once.');

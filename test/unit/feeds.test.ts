@@ -13,7 +13,7 @@ import { changeSummary } from '../../src/format/views/events.js';
 import { groupByCause } from '../../src/model/index.js';
 import { changeKind } from '../../src/rules/index.js';
 
-const fakeApi = () => ({}) as ApiClient;
+const fakeApi = () => ({ stats: { requests: 0 } }) as unknown as ApiClient;
 const notFound = (errorCode: string) =>
   new ApiError({ status: 404, errorCode, method: 'GET', path: '/groups/x/alerts' });
 

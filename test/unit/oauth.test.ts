@@ -43,7 +43,7 @@ async function key(kid: string) {
   };
 }
 const token = (k: { kid: string; sign: Key }, email: string, claims: Record<string, unknown> = {}) =>
-  new SignJWT({ email, email_verified: true, ...claims })
+  new SignJWT({ sub: `u-${email}`, email, email_verified: true, ...claims })
     .setProtectedHeader({ alg: 'ES256', kid: k.kid })
     .setIssuer(issuer)
     .setAudience(AUD)
@@ -73,12 +73,12 @@ describe('the issuer and its keys', () => {
     const [k1, k2] = [await key('k1'), await key('k2')];
     published = [k1.jwk];
     const oauth = resourceServer();
-    expect((await oauth.verify(await token(k1, 'priya@example.com'))).person).toBe('priya@example.com');
-    expect((await oauth.verify(await token(k1, 'lee@example.com'))).person).toBe('lee@example.com');
+    expect((await oauth.verify(await token(k1, 'priya@example.com'))).name).toBe('priya@example.com');
+    expect((await oauth.verify(await token(k1, 'lee@example.com'))).name).toBe('lee@example.com');
     expect(keyFetches).toBe(1);
     // Rotated: the old key is gone, a new one signs. The first token with it fetches the keys again.
     published = [k2.jwk];
-    expect((await oauth.verify(await token(k2, 'sam@example.com'))).person).toBe('sam@example.com');
+    expect((await oauth.verify(await token(k2, 'sam@example.com'))).name).toBe('sam@example.com');
     expect(keyFetches).toBe(2);
     // A key the issuer never published is refused, saying so.
     const stranger = await key('k9');
@@ -98,24 +98,44 @@ describe('who a token names (finding 5 of trust round 4)', () => {
   it('takes an address only when the issuer verified it, else the subject', async () => {
     const { k, oauth } = await verifier();
     // Where users may set their own address, an unverified one naming an approver is not that approver.
-    const forged = await token(k, 'bob@example.com', { email_verified: false, sub: 'u-mallory' });
-    expect((await oauth.verify(forged)).person).toBe('u-mallory');
+    const forged = await oauth.verify(
+      await token(k, 'bob@example.com', { email_verified: false, sub: 'u-mallory' }),
+    );
+    expect(forged).toMatchObject({ person: `${issuer}#sub:u-mallory`, name: 'u-mallory' });
+    expect(forged.address).toBeUndefined();
     const unsaid = await token(k, 'bob@example.com', { email_verified: undefined, sub: 'u-2' });
-    expect((await oauth.verify(unsaid)).person).toBe('u-2');
+    expect((await oauth.verify(unsaid)).address).toBeUndefined();
     const verified = await token(k, 'bob@example.com', { sub: 'u-bob' });
-    expect((await oauth.verify(verified)).person).toBe('bob@example.com');
+    expect(await oauth.verify(verified)).toMatchObject({
+      person: `${issuer}#sub:u-bob`,
+      name: 'bob@example.com',
+      address: 'bob@example.com',
+    });
     // preferred_username is whatever the user typed: never taken by default.
     const named = await token(k, 'x@example.com', {
       email_verified: false,
       preferred_username: 'bob@example.com',
       sub: 'u-3',
     });
-    expect((await oauth.verify(named)).person).toBe('u-3');
+    expect((await oauth.verify(named)).address).toBeUndefined();
+  });
+
+  it('one person is the issuer and sub, whatever else the token carries (finding 2 of trust round 5)', async () => {
+    const { k, oauth } = await verifier();
+    const bySub = await oauth.verify(
+      await token(k, '', { email: undefined, email_verified: undefined, sub: 'bob-7f3a' }),
+    );
+    const byMail = await oauth.verify(await token(k, ' Bob@Example.com ', { sub: 'bob-7f3a' }));
+    expect(bySub.person).toBe(byMail.person);
+    expect(byMail.address).toBe('Bob@Example.com');
+    // A sub shaped like an address is a sub: never an address approvers are listed by.
+    const posing = await oauth.verify(await token(k, '', { email: undefined, sub: 'bob@example.com' }));
+    expect(posing.address).toBeUndefined();
   });
 
   it('takes the claim DBOPS_OAUTH_PERSON_CLAIM names, and refuses a token without it, saying which', async () => {
     const { k, oauth } = await verifier('upn');
-    expect((await oauth.verify(await token(k, 'a@example.com', { upn: 'alice@corp' }))).person).toBe(
+    expect((await oauth.verify(await token(k, 'a@example.com', { upn: 'alice@corp' }))).address).toBe(
       'alice@corp',
     );
     await expect(oauth.verify(await token(k, 'a@example.com', { sub: 'u-1' }))).rejects.toThrow(

@@ -12,6 +12,7 @@ import { argsHash, canonicalArgs } from '../../src/policy/canonical.js';
 import { needsConsent } from '../../src/policy/consent.js';
 import { callTool, type GuardDeps } from '../../src/policy/guard.js';
 import { createTokenSigner, TOKEN_TTL_MS } from '../../src/policy/tokens.js';
+import { fileInstallation } from '../../src/state/installation.js';
 import { fileLedger } from '../../src/state/ledger.js';
 import {
   type AnyTool,
@@ -94,9 +95,10 @@ describe('confirmation tokens', async () => {
   it('stay used across processes and restarts that share the state directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dbops-ledger-'));
     const secret = 'r'.repeat(32);
-    const { token } = createTokenSigner(secret, undefined, fileLedger(dir)).issue('t', 'h');
-    const first = createTokenSigner(secret, undefined, fileLedger(dir));
-    const restarted = createTokenSigner(secret, undefined, fileLedger(dir));
+    const installation = await fileInstallation(dir);
+    const { token } = createTokenSigner(secret, undefined, fileLedger(dir), installation).issue('t', 'h');
+    const first = createTokenSigner(secret, undefined, fileLedger(dir), await fileInstallation(dir));
+    const restarted = createTokenSigner(secret, undefined, fileLedger(dir), await fileInstallation(dir));
     expect(await first.redeem(token, 't', 'h')).toBe('ok');
     expect(await restarted.redeem(token, 't', 'h')).toBe('used');
   });
@@ -108,9 +110,12 @@ describe('confirmation tokens', async () => {
     );
     expect(results.filter(Boolean)).toHaveLength(1);
   });
-  it('verify across replicas that share the secret', async () => {
-    const { token } = createTokenSigner('shared-secret-0123456789').issue('t', 'h');
-    expect(await createTokenSigner('shared-secret-0123456789').redeem(token, 't', 'h')).toBe('ok');
+  it('verify across replicas that share the secret and the state store (its installation id)', async () => {
+    const signer = (installation: string) =>
+      createTokenSigner('shared-secret-0123456789', undefined, undefined, installation);
+    const { token } = signer('a'.repeat(32)).issue('t', 'h');
+    expect(await signer('b'.repeat(32)).redeem(token, 't', 'h')).toBe('invalid');
+    expect(await signer('a'.repeat(32)).redeem(token, 't', 'h')).toBe('ok');
   });
 });
 

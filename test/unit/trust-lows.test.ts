@@ -9,9 +9,9 @@ import { createIdentity } from '../../src/identity/index.js';
 import { silentLogger } from '../../src/log.js';
 import { catalog } from '../../src/mcp/catalog.js';
 import { createAuditLog } from '../../src/policy/audit.js';
-import { kindOf } from '../../src/policy/consent.js';
-import { createDecisionPoint, FOUR_EYES } from '../../src/policy/decide.js';
+import { createDecisionPoint, risksOf, secondPersonRisks, TOOL_RISKS } from '../../src/policy/decide.js';
 import { fileNameOf } from '../../src/policy/secrets.js';
+import { maxKindOf } from '../../src/tool/index.js';
 
 describe('settings', () => {
   it('DBOPS_AUDIT_MAX_BYTES takes sizes past 256 bytes (1 TiB at most)', () => {
@@ -80,32 +80,64 @@ describe('the pending-approval caps', () => {
 });
 
 describe('which changes need four eyes', () => {
-  it('is the table in src/policy/decide.ts: grants of access, API keys and deletions, all of them destructive', () => {
+  it('is the table in src/policy/decide.ts: every tool that can be destructive carries a risk there', () => {
     const byName = new Map(catalog.map((t) => [t.name, t]));
-    for (const name of Object.keys(FOUR_EYES)) {
-      const tool = byName.get(name);
-      expect(tool, name).toBeDefined();
-      expect(kindOf(tool!, { mode: 'add' }), name).toBe('destructive');
-    }
-    // Every tool that grants, mints or deletes is in the table (names say so in this catalog).
-    const grantsMintsDeletes = catalog
-      .filter((t) =>
-        /^(create_(user|first_user|org_api_key|project_api_key)|update_user_roles|delete_)/.test(t.name),
-      )
-      .map((t) => t.name)
-      .sort();
-    expect(Object.keys(FOUR_EYES).sort()).toEqual(grantsMintsDeletes);
+    for (const name of Object.keys(TOOL_RISKS)) expect(byName.get(name), name).toBeDefined();
+    const destructive = catalog.filter((t) => maxKindOf(t) === 'destructive').map((t) => t.name);
+    expect(Object.keys(TOOL_RISKS).sort()).toEqual(destructive.sort());
+  });
+
+  it('decides from the kind and the preview (finding 1 of trust round 5)', () => {
+    const at = (h: number) => new Date(Date.UTC(2026, 10, 28) + h * 3_600_000).toISOString();
+    const window = (hours: number, pagesSilenced = 0, current?: number) => ({
+      action: 'window',
+      target: {},
+      proposed: { startDate: at(0), endDate: at(hours), pagesSilenced },
+      ...(current !== undefined ? { current: { startDate: at(0), endDate: at(current) } } : {}),
+    });
+    const s = { longWindowHours: 24 };
+    expect(risksOf('create_maintenance_window', 'write', window(1), s)).toEqual([]);
+    expect(risksOf('create_maintenance_window', 'destructive', window(1, 2), s)).toEqual(['window-pages']);
+    expect(risksOf('create_maintenance_window', 'write', window(25), s)).toEqual(['window-long']);
+    // Lengthening a window past the limit is the risk; shortening a long one is not.
+    expect(risksOf('update_maintenance_window', 'write', window(8760, 0, 0.5), s)).toEqual(['window-long']);
+    expect(risksOf('update_maintenance_window', 'write', window(30, 0, 48), s)).toEqual([]);
+    expect(risksOf('set_alert_config_enabled', 'write', undefined, s)).toEqual([]);
+    expect(risksOf('set_alert_config_enabled', 'destructive', undefined, s)).toEqual(['disable-alerting']);
+    expect(risksOf('put_integration', 'destructive', undefined, s)).toEqual(['integration']);
+    expect(secondPersonRisks('update_maintenance_window', { fourEyes: ['window-long', 'key'] })).toEqual([
+      'window-long',
+    ]);
+    expect(configSchema.parse({}).fourEyes).toHaveLength(7);
+    expect(() => configSchema.parse({ fourEyes: 'grant,everything' })).toThrow();
+  });
+
+  it('approvers are addresses, trimmed and case-folded; a read-only token decides nothing (findings 2, 9)', () => {
+    const d = createDecisionPoint({ approvers: [' Bob@Example.com'], tellsPeopleApart: true });
+    expect(d.isApprover({ person: 'iss#sub:b', address: 'bob@example.com ' })).toBe(true);
+    expect(d.isApprover({ person: 'bob@example.com' })).toBe(false);
+    const r = { tool: 'create_project_api_key', requester: { person: 'iss#sub:a' } };
+    const bob = { person: 'iss#sub:b', address: 'BOB@example.com' };
+    expect(d.mayDecide(r, bob, 'approve')).toBeUndefined();
+    expect(d.mayDecide(r, { ...bob, canWrite: false }, 'approve')).toBe('read-only');
+    expect(d.mayDecide(r, { ...bob, canWrite: false }, 'decline')).toBe('read-only');
+    const own = {
+      tool: 'create_project_api_key',
+      requester: { person: 'iss#sub:x', personAddress: 'bob@example.com' },
+    };
+    expect(d.mayDecide(own, bob, 'approve')).toBe('four-eyes');
   });
 
   it('a person removed from the tokens file is refused before four eyes is even asked', () => {
     let known = true;
     const d = createDecisionPoint({ approvers: ['bob'], tellsPeopleApart: true, stillKnown: () => known });
     const r = { tool: 'delete_maintenance_window', requester: { person: 'alice' } };
-    expect(d.mayDecide(r, { person: 'bob' }, 'approve')).toBeUndefined();
+    const bob = { person: 'bob', address: 'bob' };
+    expect(d.mayDecide(r, bob, 'approve')).toBeUndefined();
     expect(d.mayDecide(r, { person: 'alice' }, 'approve')).toBe('four-eyes');
     expect(d.mayDecide(r, { person: 'alice' }, 'decline')).toBeUndefined();
     known = false;
-    expect(d.mayDecide(r, { person: 'bob' }, 'approve')).toBe('revoked');
-    expect(d.isApprover('bob')).toBe(false);
+    expect(d.mayDecide(r, bob, 'approve')).toBe('revoked');
+    expect(d.isApprover({ person: 'bob', address: 'bob' })).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 // server to it), and the 2026-07-28 listen streams the SDK answers itself, whose feeds are polled here.
 import { PassThrough, type Readable } from 'node:stream';
 import type { JSONRPCMessage, McpServer, Transport } from '@modelcontextprotocol/server';
+import { osPerson } from '../../identity/index.js';
 import type { Logger } from '../../log.js';
 import { listenedUris, watchWhileOpen } from '../listen.js';
 import type { ServerDeps } from '../server.js';
@@ -41,7 +42,7 @@ export async function serveOverStdio(
     (uris, closed) => {
       // A 2026-07-28 listen stream: the pinned server's updates are routed onto it by serveStdio.
       const publish = (uri: string) => void pinned?.server.sendResourceUpdated({ uri }).catch(() => {});
-      void watchWhileOpen(deps, uris, publish, closed);
+      void watchWhileOpen(deps, uris, publish, closed, { person: (deps.person ?? osPerson()).id });
     },
   );
   const handle = serveStdio(

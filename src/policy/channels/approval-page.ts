@@ -19,6 +19,7 @@ export const approvalPageChannel: Channel<string> = {
       hash: call.hash,
       args: call.args,
       preview,
+      risks: call.risks,
       ...(call.env.requester ? { requester: call.env.requester } : {}),
     });
     // On record before the person can decide (the page writes "confirmed" when they do).
@@ -49,7 +50,12 @@ export const approvalPageChannel: Channel<string> = {
 };
 
 function outcomeOf(
-  { state, approver }: { state: ApprovalState; approver?: string },
+  {
+    state,
+    approver,
+    approverName,
+    approverAddress,
+  }: { state: ApprovalState; approver?: string; approverName?: string; approverAddress?: string },
   call: GuardedCall,
   approvalId: string,
 ): Outcome {
@@ -61,6 +67,8 @@ function outcomeOf(
         approvalId,
         recorded: true,
         ...(approver ? { approver } : {}),
+        ...(approverName ? { approverName } : {}),
+        ...(approverAddress ? { approverAddress } : {}),
       };
     case 'declined':
       return { kind: 'declined', channel: NAME, how: 'declined', approvalId, recorded: true };
@@ -82,7 +90,7 @@ async function waitForDecision(
   call: GuardedCall,
   approvalId: string,
   url: string,
-): Promise<{ state: ApprovalState; approver?: string }> {
+): Promise<{ state: ApprovalState; approver?: string; approverName?: string; approverAddress?: string }> {
   const approvals = call.deps.approvals as ApprovalChannel;
   if (!approvals.wait) return { state: 'pending' };
   const { ctx } = call;

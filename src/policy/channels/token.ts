@@ -9,7 +9,7 @@ export const tokenChannel: Channel<string> = {
   name: 'token',
   available: (call) => call.deps.config.confirmVia.includes('token') && !call.secondPerson,
   async ask(call) {
-    const token = call.deps.tokens.issue(call.tool.name, call.hash);
+    const token = call.deps.tokens.issue(call.tool.name, call.hash, call.env.requester?.person);
     return {
       answer: confirmationNeeded(call.tool.name, await call.preview(), token, call.f),
       audit: { outcome: 'confirmation_required', channel: 'token' },
@@ -18,7 +18,7 @@ export const tokenChannel: Channel<string> = {
   async resume(call, token) {
     if (!call.deps.config.confirmVia.includes('token'))
       throw new ToolInputError('Confirmation tokens are disabled here (DBOPS_CONFIRM_VIA).');
-    const check = await call.deps.tokens.redeem(token, call.tool.name, call.hash);
+    const check = await call.deps.tokens.redeem(token, call.tool.name, call.hash, call.env.requester?.person);
     if (check !== 'ok')
       return {
         kind: 'rejected',

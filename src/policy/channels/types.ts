@@ -5,7 +5,7 @@ import type { Config } from '../../config/index.js';
 import type { Preview } from '../../format/consent.js';
 import type { AnyTool, CallArgs, FormatContext, ToolAnswer, ToolContext } from '../../tool/index.js';
 import type { AuditEntry, AuditLog } from '../audit.js';
-import type { DecisionPoint, SecondPersonReason } from '../decide.js';
+import type { DecisionPoint, RiskCategory } from '../decide.js';
 import type { TokenSigner } from '../tokens.js';
 
 export type ApprovalState =
@@ -21,7 +21,12 @@ export type ApprovalState =
 
 /** Who asked for a change: the person, the client they asked through, and the 2025 session if any. */
 export interface Requester {
+  /** Their identity (an OAuth token's issuer and sub, a tokens-file name, the OS user): four eyes compares it. */
   person: string;
+  /** How they are shown (a verified address; the identity when absent). */
+  name?: string;
+  /** How approvers list them (a verified email, a tokens-file name): one person under two tokens shares it. */
+  personAddress?: string;
   /** "name version" of the MCP client, as it introduced itself. */
   client: string;
   session?: string;
@@ -38,8 +43,8 @@ export interface PendingApproval {
   approvalId: string;
   url: string;
   expiresAt: Date;
-  /** Four eyes apply: an approver other than the requester must approve (the requester may decline). */
-  otherApprover?: boolean;
+  /** Four eyes apply for these risks: an approver other than the requester must approve (they may decline). */
+  otherApprover?: readonly RiskCategory[];
 }
 
 /**
@@ -55,6 +60,8 @@ export interface ApprovalChannel {
     preview: Preview;
     /** Who asked: only they resume it; pending approvals are capped per person and per requester key. */
     requester?: Requester;
+    /** The risks the call carries (src/policy/decide.ts): the page's four eyes decide from them. */
+    risks?: readonly RiskCategory[];
   }): Promise<PendingApproval>;
   /**
    * Current state; when approved, bound to this tool and hash, and asked for by `requesterKey`, marks it used
@@ -65,7 +72,7 @@ export interface ApprovalChannel {
     tool: string,
     hash: string,
     requesterKey?: string,
-  ): Promise<{ state: ApprovalState; approver?: string }>;
+  ): Promise<{ state: ApprovalState; approver?: string; approverName?: string; approverAddress?: string }>;
   /** Waits for a decision up to ms, calling onTick periodically; resolves with the state then. */
   wait?(
     approvalId: string,
@@ -111,6 +118,8 @@ export interface ConsentQuestion {
 export interface GuardDeps {
   config: Pick<Config, 'confirm' | 'confirmVia' | 'approvalOpen' | 'approvalWaitMs'> & {
     approvers?: Config['approvers'];
+    fourEyes?: Config['fourEyes'];
+    longWindowHours?: Config['longWindowHours'];
   };
   tokens: TokenSigner;
   audit: AuditLog;
@@ -134,8 +143,10 @@ export interface GuardedCall {
   env: CallEnv;
   deps: GuardDeps;
   f: FormatContext;
-  /** Why a second person must approve (DBOPS_APPROVERS), or undefined. */
-  secondPerson: SecondPersonReason | undefined;
+  /** The risks this call carries (src/policy/decide.ts risksOf; empty without DBOPS_APPROVERS). */
+  risks: readonly RiskCategory[];
+  /** The risks that need a second person to approve (DBOPS_APPROVERS, DBOPS_FOUR_EYES), or undefined. */
+  secondPerson: readonly RiskCategory[] | undefined;
   /** The preview of the change, redacted, computed once. */
   preview(): Promise<Preview>;
   /** The audit log, with who asked added. */
@@ -145,7 +156,16 @@ export interface GuardedCall {
 /** What a channel learned from the person (or a proof the caller brought back); the guard acts on it. */
 export type Outcome =
   /** Approved: execute. `recorded` when the channel already wrote the "confirmed" line (the page does). */
-  | { kind: 'approved'; channel: string; approver?: string; approvalId?: string; recorded?: boolean }
+  | {
+      kind: 'approved';
+      channel: string;
+      /** The identity of who approved (four eyes compares it), and how they are shown. */
+      approver?: string;
+      approverName?: string;
+      approverAddress?: string;
+      approvalId?: string;
+      recorded?: boolean;
+    }
   | {
       kind: 'declined';
       channel: string;
