@@ -5,7 +5,7 @@ export { type ApiClient, type ApiClientConfig, createApiClient } from './api/cli
 export { ApiError } from './api/errors.js';
 export { type Config, loadConfig } from './config/index.js';
 export { createLogger } from './log.js';
-export { catalog } from './mcp/catalog.js';
+export { catalog } from './catalog.js';
 export { createRuntime } from './mcp/runtime.js';
 export { createMcpServer, type ServerDeps } from './mcp/server.js';
 

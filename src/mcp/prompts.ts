@@ -6,7 +6,7 @@ import { consentFacts } from '../policy/consent.js';
 import { enabledTools } from '../policy/toolsets.js';
 import type { Completion, PromptArg } from '../tool/prompt.js';
 import { ALERT_TYPE_NAMES } from '../vocabulary/index.js';
-import { catalog, prompts } from './catalog.js';
+import { catalog, prompts } from '../catalog.js';
 import type { ServerDeps } from './server.js';
 
 const SINCE_CHOICES = ['1h', '6h', '24h', '48h', '7d', '30d'];

@@ -16,7 +16,7 @@ import { enabledTools } from '../policy/toolsets.js';
 import { callNames } from '../tool/names.js';
 import { newFence } from '../untrusted.js';
 import { isAppUri, readApp } from './apps.js';
-import { catalog } from './catalog.js';
+import { catalog } from '../catalog.js';
 import { errorMessage } from './errors.js';
 import { watchFeed } from './listen.js';
 import type { ServerDeps } from './server.js';

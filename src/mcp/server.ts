@@ -14,7 +14,7 @@ import { callableByName, enabledTools, type ToolFilters } from '../policy/toolse
 import type { AnyTool } from '../tool/index.js';
 import { sanitize } from '../untrusted.js';
 import { registerApps } from './apps.js';
-import { toolsets as catalogToolsets, catalog as fullCatalog } from './catalog.js';
+import { toolsets as catalogToolsets, catalog as fullCatalog } from '../catalog.js';
 import { answerUnknownCompletionRefs } from './completions.js';
 import { consentCodec } from './consent.js';
 import type { ServerDeps } from './deps.js';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema, splitList } from '../../src/config/index.js';
 import { withApp } from '../../src/mcp/apps.js';
-import { catalog, toolsets } from '../../src/mcp/catalog.js';
+import { catalog, toolsets } from '../../src/catalog.js';
 import { listingOf } from '../../src/mcp/server.js';
 import { discoveryListings } from '../../src/mcp/toolsets.js';
 import {

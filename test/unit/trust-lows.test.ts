@@ -7,7 +7,7 @@ import { createApprovalStore } from '../../src/approval/store.js';
 import { configSchema } from '../../src/config/index.js';
 import { createIdentity } from '../../src/identity/index.js';
 import { silentLogger } from '../../src/log.js';
-import { catalog } from '../../src/mcp/catalog.js';
+import { catalog } from '../../src/catalog.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import { kindOf } from '../../src/policy/consent.js';
 import { createDecisionPoint, FOUR_EYES } from '../../src/policy/decide.js';

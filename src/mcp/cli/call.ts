@@ -7,7 +7,7 @@ import { openInBrowser } from '../../approval/open.js';
 import { type Config, ConfigError, loadConfig } from '../../config/index.js';
 import { createLogger } from '../../log.js';
 import { checkToolFilters } from '../../policy/toolsets.js';
-import { catalog, toolsets } from '../catalog.js';
+import { catalog, toolsets } from '../../catalog.js';
 import { createRuntime } from '../runtime.js';
 import { createMcpServer } from '../server.js';
 import { fail, loadExtensions, quietOnClosedPipe } from './common.js';

@@ -8,7 +8,7 @@ import type { Person } from '../../identity/index.js';
 import { createLogger, type Logger } from '../../log.js';
 import { checkToolFilters } from '../../policy/toolsets.js';
 import { claimStateDir, StateDirInUse } from '../../state/owner.js';
-import { catalog, toolsets } from '../catalog.js';
+import { catalog, toolsets } from '../../catalog.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { type ClientToolsets, createMcpServer } from '../server.js';
 import { fail, loadExtensions } from './common.js';

@@ -9,7 +9,7 @@ import {
   toolsetOf,
 } from '../../policy/toolsets.js';
 import { maxKindOf } from '../../tool/index.js';
-import { catalog, toolsets } from '../catalog.js';
+import { catalog, toolsets } from '../../catalog.js';
 import { fail, quietOnClosedPipe } from './common.js';
 
 /**

@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { Person } from '../identity/index.js';
-import type { Logger } from '../log.js';
-import { gauge } from '../metrics.js';
-import type { SessionDirectory } from '../state/sessions.js';
+import type { Person } from '../../identity/index.js';
+import type { Logger } from '../../log.js';
+import { gauge } from '../../metrics.js';
+import type { SessionDirectory } from '../../state/sessions.js';
 
 export interface Session {
   transport: NodeStreamableHTTPServerTransport;
