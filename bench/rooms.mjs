@@ -2,7 +2,6 @@
 // server (dist/src/cli.js, one file per source file) runs under V8's precise coverage (bench/rooms-hook.mjs);
 // after a warm-up call the counters are reset, one more call is made, and every file with a function that ran
 // in it is listed. `node bench/rooms.mjs [--list]` after `npm run build`; prints the count (and the files).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +40,7 @@ export async function roomsPerCall() {
     if ((await call()).isError) throw new Error('get_alert_config failed');
     await new Promise((r) => setTimeout(r, 3000)); // the doctor's checks in the background, a second in
     await mark(transport.pid, join(work, 'rooms-0.json'));
+    // ROOMS_IDLE=1 makes no call in the window: nothing should run then (it checks the window is clean).
     if (process.env.ROOMS_IDLE) await new Promise((r) => setTimeout(r, 300));
     else await call();
     const files = await mark(transport.pid, join(work, 'rooms-1.json'));

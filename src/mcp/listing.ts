@@ -21,19 +21,18 @@ import type { AnyTool } from '../tool/index.js';
 import { withApp } from './apps.js';
 import type { ServerDeps } from './deps.js';
 import { annotationsFor, listingOf, wireSchemas } from './schemas.js';
-import { type CallScope, toolHandler } from './tool-call.js';
+import { type CallScope, type Offer, toolHandler } from './tool-call.js';
 import { discoveryListings, registerDiscovery } from './toolsets.js';
 
 type Registered = ReturnType<McpServer['registerTool']>;
 
-/** The tools of one server and the client's toolsets, as they change with enable_toolset. */
-export interface Listing {
+/**
+ * The tools of one server (what the settings allow: read-only, DBOPS_TOOLS, …) and the client's toolsets, as
+ * they change with enable_toolset.
+ */
+export interface Listing extends Offer {
   server: McpServer;
   deps: ServerDeps;
-  /** What the settings allow (read-only, DBOPS_TOOLS, …). */
-  tools: AnyTool[];
-  sets: Toolsets;
-  clientSets: ClientSets;
   /** Tools whose set is not listed: registered as a note saying which set holds them and how to enable it. */
   notListed: Map<string, Registered>;
   /** What tools/list answers. */
@@ -52,10 +51,6 @@ export function clientSetsFor(deps: ServerDeps, sets: Toolsets): ClientSets {
 }
 
 export const isListed = (l: Listing, t: AnyTool) => notListedSet(l.sets, l.clientSets, t.name) === undefined;
-
-/** The set of a tool this client does not see now (hidden by a setting or outside its toolsets). */
-export const unlistedSet = (l: Listing, name: string) =>
-  l.tools.some((x) => x.name === name) ? notListedSet(l.sets, l.clientSets, name) : undefined;
 
 function registerListed(l: Listing, scope: CallScope, tool: AnyTool): Registered {
   return l.server.registerTool(

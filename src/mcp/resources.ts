@@ -8,6 +8,7 @@ import {
   type ReadResourceResult,
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
+import { catalog } from '../catalog.js';
 import { type Feed, type FeedMatch, feeds, feedUri, matchFeed } from '../feeds/index.js';
 import { type Choice, completeIds, globalAlertConfigChoices, projectChoices } from '../feeds/lookup.js';
 import { capText } from '../format/markdown.js';
@@ -16,7 +17,6 @@ import { enabledTools } from '../policy/toolsets.js';
 import { callNames } from '../tool/names.js';
 import { newFence } from '../untrusted.js';
 import { isAppUri, readApp } from './apps.js';
-import { catalog } from '../catalog.js';
 import { errorMessage } from './errors.js';
 import { watchFeed } from './listen.js';
 import type { ServerDeps } from './server.js';
