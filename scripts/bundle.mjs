@@ -18,7 +18,7 @@ const root = (p) => fileURLToPath(new URL(`../${p}`, import.meta.url));
  * the MCP client (call), OAuth (jose), metrics (prom-client), Redis, the MCP Apps' server helpers.
  */
 const LAZY =
-  /\/simulator\/|\/src\/mcp\/http(-[a-z]+)?\.js$|\/src\/mcp\/cli\/(call|tools|token|doctor|serve-http)\.js$|\/src\/approval\/|\/src\/doctor|\/src\/state\/redis\.js$|node_modules\/(@modelcontextprotocol\/(client|node|ext-apps)|hono|@hono|jose|prom-client|@opentelemetry|tdigest|bintrees|pkce-challenge|@redis)\//;
+  /\/simulator\/|\/src\/mcp\/http\/|\/src\/mcp\/cli\/(call|tools|token|doctor|serve-http)\.js$|\/src\/approval\/|\/src\/doctor|\/src\/state\/redis\.js$|node_modules\/(@modelcontextprotocol\/(client|node|ext-apps)|hono|@hono|jose|prom-client|@opentelemetry|tdigest|bintrees|pkce-challenge|@redis)\//;
 // The catalog's tools/list entries, computed here once from the build being bundled (src/mcp/schemas.ts reads
 // them as PREBUILT_LISTINGS): converting the tools' zod schemas at every start was ~9 % of start-up.
 const { listingOf } = await import(root('dist/src/mcp/schemas.js'));

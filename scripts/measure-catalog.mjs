@@ -12,7 +12,7 @@ const { withApp } = await import(dist('src/mcp/apps.js'));
 const { discoveryListings } = await import(dist('src/mcp/toolsets.js'));
 const { configSchema } = await import(dist('src/config/index.js'));
 const { clientSetsOf, enabledTools, parseToolsets } = await import(dist('src/policy/toolsets.js'));
-const { toolsets: sets } = await import(dist('src/mcp/catalog.js'));
+const { toolsets: sets } = await import(dist('src/catalog.js'));
 
 const size = (v) => (v === undefined ? 0 : Buffer.byteLength(JSON.stringify(v)));
 

@@ -3,9 +3,9 @@ import type { Simulator, StartSimulatorOptions } from './simulator/index.js';
 
 export { type ApiClient, type ApiClientConfig, createApiClient } from './api/client.js';
 export { ApiError } from './api/errors.js';
+export { catalog } from './catalog.js';
 export { type Config, loadConfig } from './config/index.js';
 export { createLogger } from './log.js';
-export { catalog } from './mcp/catalog.js';
 export { createRuntime } from './mcp/runtime.js';
 export { createMcpServer, type ServerDeps } from './mcp/server.js';
 

@@ -1,6 +1,7 @@
 // The toolsets step: which toolsets clients start with and how many tools each brings.
+
+import { catalog, toolsets } from '../catalog.js';
 import { type Config, settingHint } from '../config/index.js';
-import { catalog, toolsets } from '../mcp/catalog.js';
 import {
   type ClientSets,
   clientSetsOf,

@@ -3,6 +3,7 @@
 // hidden by a setting as a note naming the setting; in dynamic mode the discovery tools, whose enable_toolset
 // turns notes into tools. tools/list is answered here from listings built once per process.
 import type { McpServer, Tool } from '@modelcontextprotocol/server';
+import { catalog, toolsets as catalogToolsets } from '../catalog.js';
 import { personOf } from '../identity/index.js';
 import { type ConsentSettings, describedAs } from '../policy/consent.js';
 import {
@@ -22,22 +23,20 @@ import {
 } from '../policy/toolsets.js';
 import type { AnyTool } from '../tool/index.js';
 import { withApp } from './apps.js';
-import { catalog, toolsets as catalogToolsets } from './catalog.js';
 import type { ServerDeps } from './deps.js';
 import { annotationsFor, listingOf, wireSchemas } from './schemas.js';
-import { type CallScope, toolHandler } from './tool-call.js';
+import { type CallScope, type Offer, toolHandler } from './tool-call.js';
 import { discoveryListings, registerDiscovery } from './toolsets.js';
 
 type Registered = ReturnType<McpServer['registerTool']>;
 
-/** The tools of one server and the client's toolsets, as they change with enable_toolset. */
-export interface Listing {
+/**
+ * The tools of one server (what the settings allow: read-only, DBOPS_TOOLS, …) and the client's toolsets, as
+ * they change with enable_toolset.
+ */
+export interface Listing extends Offer {
   server: McpServer;
   deps: ServerDeps;
-  /** What the settings allow (read-only, DBOPS_TOOLS, …). */
-  tools: AnyTool[];
-  sets: Toolsets;
-  clientSets: ClientSets;
   /** Tools whose set is not listed: registered as a note saying which set holds them and how to enable it. */
   notListed: Map<string, Registered>;
   /** What tools/list answers. */
@@ -73,10 +72,6 @@ export function reachableFor(deps: ServerDeps): (tool: string) => boolean {
 }
 
 export const isListed = (l: Listing, t: AnyTool) => notListedSet(l.sets, l.clientSets, t.name) === undefined;
-
-/** The set of a tool this client does not see now (hidden by a setting or outside its toolsets). */
-export const unlistedSet = (l: Listing, name: string) =>
-  l.tools.some((x) => x.name === name) ? notListedSet(l.sets, l.clientSets, name) : undefined;
 
 /** The consent settings descriptions are drawn from: this server's policy and decision point. */
 const consentOf = (l: Listing): ConsentSettings => ({

@@ -1,12 +1,12 @@
 // The prompts of prompts/ as MCP prompts: string arguments with their descriptions, checks and completion.
 import { completable, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { catalog, prompts } from '../catalog.js';
 import { completeIds, projectChoices } from '../feeds/lookup.js';
 import { consentFacts } from '../policy/consent.js';
 import { enabledTools } from '../policy/toolsets.js';
 import type { Completion, PromptArg } from '../tool/prompt.js';
 import { ALERT_TYPE_NAMES } from '../vocabulary/index.js';
-import { catalog, prompts } from './catalog.js';
 import type { ServerDeps } from './server.js';
 
 const SINCE_CHOICES = ['1h', '6h', '24h', '48h', '7d', '30d'];

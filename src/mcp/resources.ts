@@ -8,6 +8,7 @@ import {
   type ReadResourceResult,
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
+import { catalog } from '../catalog.js';
 import { type Feed, type FeedMatch, feeds, feedUri, matchFeed } from '../feeds/index.js';
 import { type Choice, completeIds, globalAlertConfigChoices, projectChoices } from '../feeds/lookup.js';
 import { MAX_SUBSCRIPTIONS, SubscriptionRefused } from '../feeds/subscriptions.js';
@@ -18,7 +19,6 @@ import { enabledTools } from '../policy/toolsets.js';
 import { callNames } from '../tool/names.js';
 import { newFence } from '../untrusted.js';
 import { isAppUri, readApp } from './apps.js';
-import { catalog } from './catalog.js';
 import { errorMessage } from './errors.js';
 import { endings, watchFeed } from './listen.js';
 import { reachableFor } from './listing.js';
@@ -172,7 +172,7 @@ function serveSubscriptions(server: McpServer, deps: ServerDeps, reachable: (too
     return {};
   });
 
-  // The session's subscriptions end with its transport, or with its stream of notifications (src/mcp/http-sessions.ts).
+  // The session's subscriptions end with its transport, or with its stream of notifications (src/mcp/http/sessions.ts).
   const end = () => {
     for (const stop of subscriptions.values()) stop();
     subscriptions.clear();

@@ -12,6 +12,7 @@ import { createIdentity, type Identity, tellsPeopleApart } from '../identity/ind
 import type { Logger } from '../log.js';
 import { cacheReads, consentSteps, platformRequestSeconds, platformRequests } from '../metrics.js';
 import { type AuditLog, createAuditLog } from '../policy/audit.js';
+import type { ApprovalChannel } from '../policy/channels/types.js';
 import { createDecisionPoint, type DecisionPoint } from '../policy/decide.js';
 import { createSecretKeeper } from '../policy/secrets.js';
 import { createTokenSigner, type TokenSigner } from '../policy/tokens.js';
@@ -33,8 +34,8 @@ export interface Runtime {
   /** Demo mode: draws the demo world now rather than at the first request to it (on-demand.ts). */
   warm(): void;
   /**
-   * Set when the approval page is a confirmation channel. Under stdio its dedicated loopback server is
-   * already listening; under HTTP pass `routes` to startHttp and call `useOrigin` with the transport's origin.
+   * Set under HTTP when the approval page is a confirmation channel: pass `routes` to startHttp and call
+   * `useOrigin` with the transport's origin. (Under stdio it loads on first use, behind `deps.approvals`.)
    */
   approvals?: ApprovalService;
   close(): Promise<void>;
@@ -270,22 +271,39 @@ interface ApprovalParts {
 }
 
 /**
- * The approval page, when it is a confirmation channel (loaded only then). Under stdio its loopback server
- * listens now; under HTTP the transport serves its routes. Returns the settings as it leaves them.
+ * The approval page, when it is a confirmation channel (loaded only then). Under HTTP the transport serves its
+ * routes, so it is built now; under stdio it loads, and its loopback server listens, when a change first asks
+ * (`channel`): most sessions never ask, and every start-up would pay for it. Returns the settings as it leaves them.
  */
 async function approvalPage(
   config: Config,
   logger: Logger,
   options: RuntimeOptions,
   parts: ApprovalParts,
-): Promise<{ config: Config; approvals?: ApprovalService }> {
+): Promise<{
+  config: Config;
+  approvals?: ApprovalService;
+  channel?: ApprovalChannel;
+  close?: () => Promise<void>;
+}> {
   if (config.confirm === 'never' || !config.confirmVia.includes('approval-page')) return { config };
-  const http = config.transport === 'http';
-  if (http && config.approvalOpen) {
+  if (config.transport !== 'http')
+    return { config, ...onFirstUse(() => loadApprovalPage(config, logger, options, parts)) };
+  if (config.approvalOpen) {
     // The HTTP server is not the person's desktop: it must not open browsers or hold calls open.
     logger.warn('DBOPS_APPROVAL_OPEN applies to the stdio transport only; ignored under HTTP');
     config = { ...config, approvalOpen: false };
   }
+  const approvals = await loadApprovalPage(config, logger, options, parts);
+  return { config, approvals, channel: approvals.channel, close: () => approvals.close() };
+}
+
+async function loadApprovalPage(
+  config: Config,
+  logger: Logger,
+  options: RuntimeOptions,
+  parts: ApprovalParts,
+): Promise<ApprovalService> {
   const { createApprovalService } = await import('../approval/index.js');
   const approvals = createApprovalService({
     ttlMs: config.approvalTtlMs,
@@ -299,15 +317,45 @@ async function approvalPage(
     ledger: parts.state.ledger,
     records: parts.state.records,
   });
-  if (!http)
+  if (config.transport !== 'http')
     try {
       await approvals.listen();
     } catch (e) {
+      approvals.channel.close();
       throw new ConfigError(
         `cannot serve the approval page on 127.0.0.1:${config.approvalPort} (DBOPS_APPROVAL_PORT): ${(e as Error).message}`,
       );
     }
-  return { config, approvals };
+  return approvals;
+}
+
+/** A channel that loads the approval page when first used (and again after a failed load, e.g. a busy port). */
+function onFirstUse(load: () => Promise<ApprovalService>): {
+  channel: ApprovalChannel;
+  close: () => Promise<void>;
+} {
+  let loading: Promise<ApprovalService> | undefined;
+  let loaded: ApprovalService | undefined;
+  const page = async () => {
+    loading ??= load().then(
+      (s) => (loaded = s),
+      (e) => {
+        loading = undefined;
+        throw e;
+      },
+    );
+    return (await loading).channel;
+  };
+  const channel: ApprovalChannel = {
+    create: async (req) => (await page()).create(req),
+    take: async (...a) => (await page()).take(...a),
+    wait: async (...a) => {
+      const c = await page();
+      return c.wait ? c.wait(...a) : 'pending';
+    },
+    open: (url) => loaded?.channel.open?.(url),
+  };
+  return { channel, close: async () => (await loading?.catch(() => undefined))?.close() };
 }
 
 /** Runs `step`; when it throws, closes what was opened before it (in that order) and throws on. */
@@ -363,12 +411,12 @@ export async function createRuntime(
       tokens,
       audit,
       secrets: createSecretKeeper(config.secretsDir, config.revealSecrets),
-      approvals: approvals?.channel,
+      approvals: page.channel,
       decisions,
       ...(platforms ? { platforms: { default: platform.several?.default ?? '', all: platforms } } : {}),
     },
     async close() {
-      await approvals?.close();
+      await page.close?.();
       await Promise.all((platforms ?? []).filter((p) => p.api !== client).map((p) => p.api.close()));
       await client.close();
       await platform.closeSim?.();

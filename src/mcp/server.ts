@@ -6,16 +6,16 @@
 
 import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { toolsets as catalogToolsets, catalog as fullCatalog } from '../catalog.js';
 import type { Config } from '../config/index.js';
 import { osPerson, type Person } from '../identity/index.js';
 import { consentFacts, consentInstruction } from '../policy/consent.js';
 import { type FourEyesSettings, riskWords } from '../policy/decide.js';
 import type { TokenSigner } from '../policy/tokens.js';
-import { callableByName, enabledTools, type ToolFilters } from '../policy/toolsets.js';
+import { enabledTools, type ToolFilters } from '../policy/toolsets.js';
 import type { AnyTool } from '../tool/index.js';
 import { sanitize } from '../untrusted.js';
 import { registerApps } from './apps.js';
-import { toolsets as catalogToolsets, catalog as fullCatalog } from './catalog.js';
 import { answerUnknownCompletionRefs } from './completions.js';
 import { consentCodec } from './consent.js';
 import type { ServerDeps } from './deps.js';
@@ -27,7 +27,6 @@ import {
   registerHidden,
   registerTools,
   serveToolList,
-  unlistedSet,
 } from './listing.js';
 import { logToClient } from './logging.js';
 import type { CallScope } from './tool-call.js';
@@ -149,12 +148,7 @@ export function createMcpServer(deps: ServerDeps): McpServer {
     consent: consentFacts(deps.config.confirm, tools),
     codec,
     ttlMs,
-    clientSets: () => listing.clientSets,
-    unlistedSet: (name) => unlistedSet(listing, name),
-    byName: (name) => {
-      const tool = tools.find((t) => t.name === name);
-      return tool !== undefined && callableByName(sets, listing.clientSets, tool);
-    },
+    offer: listing,
   };
   registerTools(listing, scope);
   registerHidden(listing, catalog, filters);

@@ -7,7 +7,7 @@ import { type Person, personOf } from '../identity/index.js';
 import { toolCallSeconds, toolCalls } from '../metrics.js';
 import { type ConsentFacts, kindOf } from '../policy/consent.js';
 import { callTool } from '../policy/guard.js';
-import type { ClientSets } from '../policy/toolsets.js';
+import { type ClientSets, callableByName, notListedSet, type Toolsets } from '../policy/toolsets.js';
 import type { AnyTool, ToolContext } from '../tool/index.js';
 import { callNames } from '../tool/names.js';
 import { newFence } from '../untrusted.js';
@@ -27,12 +27,25 @@ export interface CallScope {
   consent: ConsentFacts;
   codec: ReturnType<typeof consentCodec>;
   ttlMs: number;
-  /** The client's toolsets now (enable_toolset changes them). */
-  clientSets(): ClientSets;
-  /** The toolset of a tool this client does not see now, if any. */
-  unlistedSet(name: string): string | undefined;
-  /** Whether this client may call a tool through call_read_tool. */
-  byName(name: string): boolean;
+  /** What the server offers this client, read at each call (enable_toolset changes the client's sets). */
+  offer: Offer;
+}
+
+/** The tools one server allows, the toolsets, and the client's toolsets now (src/mcp/listing.ts keeps them). */
+export interface Offer {
+  tools: AnyTool[];
+  sets: Toolsets;
+  clientSets: ClientSets;
+}
+
+/** The set of a tool this client does not see now (hidden by a setting or outside its toolsets). */
+export const unlistedSet = (o: Offer, name: string) =>
+  o.tools.some((x) => x.name === name) ? notListedSet(o.sets, o.clientSets, name) : undefined;
+
+/** Whether this client may call a tool through call_read_tool. */
+function byName(o: Offer, name: string): boolean {
+  const tool = o.tools.find((t) => t.name === name);
+  return tool !== undefined && callableByName(o.sets, o.clientSets, tool);
 }
 
 /** A call as it will run: on which installation, with which arguments, for whom. */
@@ -94,9 +107,9 @@ async function answerCall(
       fenceTag: fence.tag,
       oldestAt: reads.oldestAt,
       maxOutputChars: scope.deps.config.maxOutputChars,
-      clientSets: scope.clientSets(),
-      unlistedSet: scope.unlistedSet,
-      byName: scope.byName,
+      clientSets: scope.offer.clientSets,
+      unlistedSet: (name) => unlistedSet(scope.offer, name),
+      byName: (name) => byName(scope.offer, name),
       server: scope.server,
       extra,
     });

@@ -2,7 +2,7 @@
 // through the real MCP path. A change to any answer shows up in review as a diff of these files
 // (test/e2e/answers/*.md); run `npx vitest run test/e2e/answers.test.ts -u` to accept one on purpose.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalog } from '../../src/mcp/catalog.js';
+import { catalog } from '../../src/catalog.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { exampleOf } from '../../src/tool/index.js';
 import { startTestServer, type TestServer } from '../helpers/mcp.js';

@@ -28,12 +28,24 @@ function config(over: Record<string, unknown>) {
 }
 
 describe('approval page placement', () => {
-  it('under stdio: a dedicated server on 127.0.0.1, closed with the runtime', async () => {
+  it('under stdio: loads on first use, then a dedicated server on 127.0.0.1, closed with the runtime', async () => {
     const runtime = await createRuntime(config({ transport: 'stdio', approvalPort: 0 }), silentLogger);
-    const origin = runtime.approvals?.origin();
+    expect(runtime.approvals).toBeUndefined(); // nothing built or listening until a change asks
+    const channel = runtime.deps.approvals;
+    expect(channel).toBeDefined();
+    const pending = await channel?.create({
+      tool: 'set_alert_config_enabled',
+      title: 'Disable an alert',
+      hash: 'h',
+      args: {},
+      preview: { action: 'Disable alert configuration abc', target: { alertConfigId: 'abc' } },
+    });
+    const origin = new URL(pending?.url ?? '').origin;
     expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(runtime.deps.approvals).toBe(runtime.approvals?.channel);
     expect((await raw(`${origin}/approvals`)).status).toBe(200);
+    expect(await channel?.take(pending?.approvalId ?? '', 'set_alert_config_enabled', 'h')).toMatchObject({
+      state: 'pending',
+    });
     await runtime.close();
     await expect(raw(`${origin}/approvals`)).rejects.toThrow();
   });

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { getMcpConfigForManifest, v0_3 } from '@anthropic-ai/mcpb';
 import { describe, expect, it } from 'vitest';
+import { toolsets } from '../../src/catalog.js';
 import { loadConfig, settingNames } from '../../src/config/index.js';
-import { toolsets } from '../../src/mcp/catalog.js';
 
 const read = (p: string) => JSON.parse(readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8'));
 const manifest = read('bundle/manifest.json');

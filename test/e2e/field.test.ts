@@ -2,7 +2,7 @@
 // (test/fixtures/field), served behind the field's digest challenge. Each answer must read well on them: no
 // secret, nothing undefined or unrendered, no empty section, and what each view is for must be there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalog } from '../../src/mcp/catalog.js';
+import { catalog } from '../../src/catalog.js';
 import { type AnyTool, exampleOf } from '../../src/tool/index.js';
 import { FIELD_KEYS, type FieldServer, fixture, startFieldServer } from '../helpers/field.js';
 import { type CallResult, startTestServer, type TestServer, type TestServerOptions } from '../helpers/mcp.js';

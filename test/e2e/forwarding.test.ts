@@ -9,7 +9,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdentity } from '../../src/identity/index.js';
 import { createLogger } from '../../src/log.js';
-import { type RunningHttp, startHttp } from '../../src/mcp/http.js';
+import { type RunningHttp, startHttp } from '../../src/mcp/http/index.js';
 import type { SessionDirectory } from '../../src/state/sessions.js';
 
 const logger = createLogger('error');

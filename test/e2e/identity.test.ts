@@ -19,7 +19,7 @@ import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/index.js';
 import { silentLogger } from '../../src/log.js';
-import type { RunningHttp } from '../../src/mcp/http.js';
+import type { RunningHttp } from '../../src/mcp/http/index.js';
 import { createRuntime, type Runtime } from '../../src/mcp/runtime.js';
 import { hasChromium, withChromium } from '../helpers/browser.js';
 import { raw, rawInitialize } from '../helpers/http.js';

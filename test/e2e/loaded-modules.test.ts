@@ -42,7 +42,7 @@ const loadedChunks = (log: string) =>
     .map((p) => p.slice(binDir.length));
 
 describe('start-up loads only what the configuration uses', () => {
-  // @hono/node-server stands for the Streamable HTTP transport: it is imported by src/mcp/http-*.ts only.
+  // @hono/node-server stands for the Streamable HTTP transport: it is imported by src/mcp/http/ only.
   const LAZY = ['prom-client', 'jose', '@hono/node-server'];
 
   it('finds the chunks of prom-client, jose and the HTTP transport in the bundle', () => {

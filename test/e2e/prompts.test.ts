@@ -131,7 +131,7 @@ describe('completion of prompt arguments', () => {
 
 describe('plan_maintenance arguments', () => {
   it('show a start example before the end example (an example window that ends as it starts misleads)', async () => {
-    const { prompts } = await import('../../src/mcp/catalog.js');
+    const { prompts } = await import('../../src/catalog.js');
     const plan = prompts.find((p) => p.name === 'plan_maintenance')!;
     const example = (d: string | undefined) => /e\.g\. (\S+?)\)/.exec(d ?? '')?.[1] ?? '';
     const args = plan.args as Record<string, { description?: string }>;

@@ -1,7 +1,7 @@
 // What a configuration does not use is not loaded: over stdio with a real DBOPS_BASE_URL the installed command
-// never loads the embedded simulator's code, and a client that does not show MCP Apps never makes it read an
-// app's HTML. Each check has its counterpart (demo mode loads the simulator; reading ui:// reads the page), so
-// the log it reads is known to see what it looks for.
+// never loads the embedded simulator's code, a client that does not show MCP Apps never makes it read an
+// app's HTML, and the approval page (a consent channel by default) loads when a change first asks, not before. Each check has its counterpart (demo mode loads the simulator; reading ui:// reads the page),
+// so the log it reads is known to see what it looks for.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,6 +89,7 @@ async function loadsOf(
 
 const simulatorCode = (lines: string[]) => lines.filter((l) => /^load .*\/simulator[^/]*\.js$/.test(l));
 const appPages = (lines: string[]) => lines.filter((l) => /^read .*\.html$/.test(l));
+const approvalCode = (lines: string[]) => lines.filter((l) => /^load .*\/approval[^/]*\.js$/.test(l));
 
 describe('start-up loads only what the configuration uses', () => {
   it('with a real DBOPS_BASE_URL: no simulator code; a client without MCP Apps: no app page read', async () => {
@@ -108,16 +109,24 @@ describe('start-up loads only what the configuration uses', () => {
     expect(lines.some((l) => l.includes('/dist/bin/'))).toBe(true);
     expect(simulatorCode(lines)).toEqual([]);
     expect(appPages(lines)).toEqual([]);
+    expect(approvalCode(lines)).toEqual([]);
   }, 60_000);
 
   it('the counterparts: demo mode loads the simulator (once the client is past its handshake: test/e2e/no-orphans), and reading an app reads its page', async () => {
     const lines = await loadsOf('demo', {}, async (c) => {
       const r = await c.request('resources/read', { uri: 'ui://dbops-mcp/incident-timeline' });
       expect(r.result.contents[0].mimeType).toContain('mcp-app');
-      const call = await c.request('tools/call', { name: 'list_projects', arguments: {} });
-      expect(call.result.content[0].text).toContain('payments-prod');
+      // A change asks a client without elicitation: the approval page is one of the ways offered.
+      const configs = await c.request('tools/call', { name: 'list_alert_configs', arguments: {} });
+      const alertConfigId = configs.result.structuredContent.results[0].id;
+      const change = await c.request('tools/call', {
+        name: 'set_alert_config_enabled',
+        arguments: { alertConfigId, enabled: false },
+      });
+      expect(JSON.stringify(change.result)).toMatch(/http:\/\/127\.0\.0\.1:\d+\/approvals/);
     });
     expect(simulatorCode(lines).length).toBeGreaterThan(0);
     expect(appPages(lines)).toHaveLength(1);
+    expect(approvalCode(lines).length).toBeGreaterThan(0);
   }, 60_000);
 });

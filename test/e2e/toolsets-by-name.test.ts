@@ -8,7 +8,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalog } from '../../src/mcp/catalog.js';
+import { catalog } from '../../src/catalog.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { maxKindOf } from '../../src/tool/index.js';
 import { startTestHttp, startTestServer, type TestServer } from '../helpers/mcp.js';

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../src/config/index.js';
 import { createIdentity } from '../../src/identity/index.js';
-import { startHttp } from '../../src/mcp/http.js';
+import { startHttp } from '../../src/mcp/http/index.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { startTestHttp, startTestServer, type TestServer } from '../helpers/mcp.js';

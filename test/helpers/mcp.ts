@@ -15,7 +15,7 @@ import { createApiClient } from '../../src/api/client.js';
 import { type Config, configSchema } from '../../src/config/index.js';
 import { createIdentity } from '../../src/identity/index.js';
 import { createLogger, type LogLevel } from '../../src/log.js';
-import { type HttpOptions, startHttp } from '../../src/mcp/http.js';
+import { type HttpOptions, startHttp } from '../../src/mcp/http/index.js';
 import { createMcpServer, type ServerDeps } from '../../src/mcp/server.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import type { ApprovalChannel } from '../../src/policy/guard.js';

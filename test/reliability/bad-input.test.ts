@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningHttp } from '../../src/mcp/http.js';
+import type { RunningHttp } from '../../src/mcp/http/index.js';
 import { registerPrompts } from '../../src/mcp/prompts.js';
 import { registerResources } from '../../src/mcp/resources.js';
 import { createMcpServer } from '../../src/mcp/server.js';

@@ -9,7 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningHttp } from '../../src/mcp/http.js';
+import type { RunningHttp } from '../../src/mcp/http/index.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { startTestHttp } from '../helpers/mcp.js';
 import { buildDeps } from './deps.js';

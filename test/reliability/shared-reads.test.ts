@@ -3,7 +3,7 @@
 // Counted by the simulator's own request statistics; small numbers here, the bench runs the full 50.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
-import type { RunningHttp } from '../../src/mcp/http.js';
+import type { RunningHttp } from '../../src/mcp/http/index.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { type AnyClient, connect } from '../helpers/eras.js';
 import { startTestHttp } from '../helpers/mcp.js';

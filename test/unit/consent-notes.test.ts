@@ -1,7 +1,7 @@
 // Each change tool's description says when it asks first and when a second person decides, drawn from the
 // consent rules (needsConsent, the tool's kinds) and the decision point: a change of either changes the words.
 import { describe, expect, it } from 'vitest';
-import { catalog } from '../../src/mcp/catalog.js';
+import { catalog } from '../../src/catalog.js';
 import { listingOf } from '../../src/mcp/server.js';
 import { consentNote } from '../../src/policy/consent.js';
 import { createDecisionPoint } from '../../src/policy/decide.js';

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalog } from '../../src/mcp/catalog.js';
+import { catalog } from '../../src/catalog.js';
 
 const dir = resolve(new URL('../e2e/answers', import.meta.url).pathname);
 const tools = new Map(catalog.map((t) => [t.name, t]));

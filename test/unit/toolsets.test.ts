@@ -2,9 +2,9 @@
 // checked at start with the valid ones listed, the header and the sets a client gets, and the size budgets of
 // tools/list as served (with `_meta`): all ≤ 40 KB, triage ≤ 12 KB, the first list in dynamic mode ≤ 4 KB.
 import { describe, expect, it } from 'vitest';
+import { catalog, toolsets } from '../../src/catalog.js';
 import { configSchema, splitList } from '../../src/config/index.js';
 import { withApp } from '../../src/mcp/apps.js';
-import { catalog, toolsets } from '../../src/mcp/catalog.js';
 import { listingOf } from '../../src/mcp/server.js';
 import { discoveryListings } from '../../src/mcp/toolsets.js';
 import {

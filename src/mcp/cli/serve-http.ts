@@ -47,7 +47,7 @@ export async function serveHttp(
   logger: Logger,
   release: () => void,
 ): Promise<(() => Promise<void>) | number> {
-  const { startHttp } = await import('../http.js');
+  const { startHttp } = await import('../http/index.js');
   let http: Awaited<ReturnType<typeof startHttp>>;
   // Subscription events cross replicas through the shared store, when there is one.
   const bus = runtime.redis ? await redisBus(runtime.redis, logger) : localBus();

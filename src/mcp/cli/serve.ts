@@ -3,12 +3,12 @@
 // for people goes to stdout only where stdout is not the protocol (the HTTP transport's banner); under stdio
 // every log line goes to stderr.
 
+import { catalog, toolsets } from '../../catalog.js';
 import { type Config, loadConfig, settingsHelp, unknownSettings } from '../../config/index.js';
 import type { Person } from '../../identity/index.js';
 import { createLogger, type Logger } from '../../log.js';
 import { checkToolFilters } from '../../policy/toolsets.js';
 import { claimStateDir, StateDirInUse } from '../../state/owner.js';
-import { catalog, toolsets } from '../catalog.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { type ClientToolsets, createMcpServer } from '../server.js';
 import { fail, loadExtensions } from './common.js';

@@ -1,4 +1,6 @@
 // `dbops-mcp tools`: the tools the settings allow, one line each with its kind and toolset (--json for scripts).
+
+import { catalog, toolsets } from '../../catalog.js';
 import { type Config, loadConfig, unknownSettings } from '../../config/index.js';
 import {
   checkToolFilters,
@@ -9,7 +11,6 @@ import {
   toolsetOf,
 } from '../../policy/toolsets.js';
 import { maxKindOf } from '../../tool/index.js';
-import { catalog, toolsets } from '../catalog.js';
 import { fail, quietOnClosedPipe } from './common.js';
 
 /**

@@ -3,16 +3,16 @@
 // person known from an OAuth access token, a named token or the one bearer token (src/identity/) before
 // binding beyond loopback, bounded bodies. Under OAuth the Protected Resource Metadata (RFC 9728) is served
 // and every refusal points to it. The parts, beside this file:
-// - http-routes.ts: the route table (/mcp, /healthz, /readyz, /metrics, the metadata, the mounted pages), the
+// - routes.ts: the route table (/mcp, /healthz, /readyz, /metrics, the metadata, the mounted pages), the
 //   Origin and Host checks, who a request is from and how a refusal is said;
-// - http-mcp.ts: /mcp itself — bounded body, then the request's era;
-// - http-eras.ts: 2026-07-28 requests (per-request `_meta` envelope) go to the SDK's stateless handler: a
+// - mcp.ts: /mcp itself — bounded body, then the request's era;
+// - eras.ts: 2026-07-28 requests (per-request `_meta` envelope) go to the SDK's stateless handler: a
 //   fresh server per request, nothing held between requests, so any replica can answer any request;
-// - http-sessions.ts: 2025 clients get a session (initialize → Mcp-Session-Id) so that elicitation, which
+// - sessions.ts: 2025 clients get a session (initialize → Mcp-Session-Id) so that elicitation, which
 //   needs a server→client request, keeps working; idle sessions are closed, and a cap holds the sessions
 //   kept at once, per person and in total (the least recently used idle one makes room; none idle → 503). A
 //   session belongs to the person who opened it: another person's token cannot use it;
-// - http-replicas.ts: with replicas, a request for a session another replica holds is passed on to it: to the
+// - replicas.ts: with replicas, a request for a session another replica holds is passed on to it: to the
 //   origin that replica registered (signed with the replicas' shared key) plus the request's path, with a
 //   signed hand-over header. One whose session is gone (closed, evicted, or its replica died) gets 404, the
 //   protocol's signal to initialize anew.
@@ -20,18 +20,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import { ConfigError } from '../config/index.js';
-import { tellsPeopleApart } from '../identity/index.js';
-import { enableMetrics } from '../metrics.js';
-import { isLoopback } from '../net.js';
-import type { HttpCore } from './http-core.js';
-import { createEras } from './http-eras.js';
-import type { HttpOptions } from './http-options.js';
-import { replicaSigner } from './http-replicas.js';
-import { serveRequest } from './http-routes.js';
-import { createSessions } from './http-sessions.js';
+import { ConfigError } from '../../config/index.js';
+import { tellsPeopleApart } from '../../identity/index.js';
+import { enableMetrics } from '../../metrics.js';
+import { isLoopback } from '../../net.js';
+import type { HttpCore } from './core.js';
+import { createEras } from './eras.js';
+import type { HttpOptions } from './options.js';
+import { replicaSigner } from './replicas.js';
+import { serveRequest } from './routes.js';
+import { createSessions } from './sessions.js';
 
-export type { HttpOptions } from './http-options.js';
+export type { HttpOptions } from './options.js';
 
 export interface RunningHttp {
   url: string;

@@ -4,12 +4,12 @@
 // /healthz, /readyz and /metrics, the pages mounted on the same port (the approval page), and /mcp for the
 // person the Authorization header names (src/identity/); every refusal says what is wrong with the token.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Person, TokenRefused } from '../identity/index.js';
-import { scrape } from '../metrics.js';
-import { isLoopback, isLoopbackHost } from '../net.js';
-import type { HttpCore } from './http-core.js';
-import { handleMcp } from './http-mcp.js';
-import { sendJson } from './http-options.js';
+import { type Person, TokenRefused } from '../../identity/index.js';
+import { scrape } from '../../metrics.js';
+import { isLoopback, isLoopbackHost } from '../../net.js';
+import type { HttpCore } from './core.js';
+import { handleMcp } from './mcp.js';
+import { sendJson } from './options.js';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 const PLACEHOLDER = 'http://request-target.invalid';

@@ -12,8 +12,8 @@ import {
   legacyStatelessFallback,
   type McpServer,
 } from '@modelcontextprotocol/server';
-import { personOf } from '../identity/index.js';
-import { type HttpOptions, MAX_BODY } from './http-options.js';
+import { personOf } from '../../identity/index.js';
+import { type HttpOptions, MAX_BODY } from './options.js';
 
 /** What the transport knows of the request being served: its X-MCP-Toolsets. */
 export const asked = new AsyncLocalStorage<{ header?: string[] }>();

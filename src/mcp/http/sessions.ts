@@ -7,11 +7,11 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { Person } from '../identity/index.js';
-import type { Logger } from '../log.js';
-import { gauge } from '../metrics.js';
-import type { SessionDirectory } from '../state/sessions.js';
-import { endSubscriptions } from './listen.js';
+import type { Person } from '../../identity/index.js';
+import type { Logger } from '../../log.js';
+import { gauge } from '../../metrics.js';
+import type { SessionDirectory } from '../../state/sessions.js';
+import { endSubscriptions } from '../listen.js';
 
 export interface Session {
   transport: NodeStreamableHTTPServerTransport;

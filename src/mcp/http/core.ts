@@ -1,9 +1,9 @@
 // The HTTP transport's parts, built once at start (sessions, the two protocol eras, the replicas' signer) and
 // where it listens: what each request's handlers are handed.
-import type { Eras } from './http-eras.js';
-import type { HttpOptions } from './http-options.js';
-import type { ReplicaSigner } from './http-replicas.js';
-import type { Sessions } from './http-sessions.js';
+import type { Eras } from './eras.js';
+import type { HttpOptions } from './options.js';
+import type { ReplicaSigner } from './replicas.js';
+import type { Sessions } from './sessions.js';
 
 export interface HttpCore {
   opts: HttpOptions;

@@ -1,10 +1,10 @@
 // What every part of the HTTP transport is given: its options, its bounds, and the JSON answers it sends.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpServer, ServerEventBus } from '@modelcontextprotocol/server';
-import type { Identity, Person } from '../identity/index.js';
-import type { Logger } from '../log.js';
-import type { SessionDirectory } from '../state/sessions.js';
-import type { ClientToolsets } from './server.js';
+import type { Identity, Person } from '../../identity/index.js';
+import type { Logger } from '../../log.js';
+import type { SessionDirectory } from '../../state/sessions.js';
+import type { ClientToolsets } from '../server.js';
 
 export const MAX_BODY = 1 << 20;
 

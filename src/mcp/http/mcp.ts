@@ -4,14 +4,14 @@
 // the stateless fallback.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
-import { authInfoOf, type Person } from '../identity/index.js';
-import { headerNames, unknownToolsets } from '../policy/toolsets.js';
-import { toolsets } from './catalog.js';
-import type { HttpCore } from './http-core.js';
-import { asked } from './http-eras.js';
-import { MAX_BODY, rpcError, sendJson } from './http-options.js';
-import { FORWARDED, forward } from './http-replicas.js';
-import { listenedUris } from './listen.js';
+import { toolsets } from '../../catalog.js';
+import { authInfoOf, type Person } from '../../identity/index.js';
+import { headerNames, unknownToolsets } from '../../policy/toolsets.js';
+import { listenedUris } from '../listen.js';
+import type { HttpCore } from './core.js';
+import { asked } from './eras.js';
+import { MAX_BODY, rpcError, sendJson } from './options.js';
+import { FORWARDED, forward } from './replicas.js';
 
 /** No MCP message nests this deep; the SDK's recursive checks would overflow the stack on much deeper input. */
 const MAX_DEPTH = 64;
