@@ -59,6 +59,8 @@ function fakeStore() {
       return k.publicKey !== BLOCKED.publicKey;
     },
     snapshot: () => structuredClone(data),
+    // The server rebuilds a store's per-project views after every change; this one has none.
+    changed() {},
     demo: { ...KEYS, orgId: '5e0000000000000000000001', projectIds: [PROJECT] },
   };
 }
