@@ -106,14 +106,20 @@ export async function callTool(
 }
 
 /**
- * A host given by name without a project is looked for in every project: its project becomes the call's. So is
+ * A host given by name without a project is looked for in the default project, then in every project: its
+ * project becomes the call's. So is
  * an events target that names one host (a target that names none, or several, leaves the default project).
  */
 async function hostProject(tool: AnyTool, given: Record<string, unknown>, ctx: ToolContext) {
   const { hostId, target, projectId } = given;
   if (!('projectId' in tool.input) || projectId !== undefined) return given;
   if (typeof hostId === 'string' && !HOST_ID.test(hostId)) {
-    const hit = await resolveHost(ctx.api, hostId, { signal: ctx.signal });
+    // The default project first (DBOPS_PROJECT_ID): a host there is the one meant; else every project.
+    const home = ctx.defaults.projectId;
+    const inHome = home
+      ? await resolveHost(ctx.api, hostId, { projectId: home, signal: ctx.signal }).catch(() => undefined)
+      : undefined;
+    const hit = inHome ?? (await resolveHost(ctx.api, hostId, { signal: ctx.signal }));
     return { ...given, projectId: hit.projectId, hostId: hit.host.id };
   }
   if (typeof target === 'string' && 'target' in tool.input) {

@@ -79,8 +79,8 @@ describe('cli', () => {
     expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(
       catalog.filter((t) => t.toolset === 'windows' || everySet.includes(t.name)).map((t) => t.name),
     );
-    expect(rows[1]).toMatch(/^list_maintenance_windows\s+read\s+windows\s+Lists/);
-    expect(rows[0]).toMatch(/^list_projects\s+read\s+every set\s+Lists/);
+    expect(rows[1]).toMatch(/^list_maintenance_windows\s+read\s+windows\s+Active and upcoming/);
+    expect(rows[0]).toMatch(/^list_projects\s+read\s+every set\s+The projects/);
     const bad = spawnSync(process.execPath, [cli, 'serve'], {
       encoding: 'utf8',
       env: { ...env, DBOPS_TOOLSETS: 'triage,widnows' },
