@@ -1,12 +1,22 @@
 // The settings' documentation rendered: the table of docs/settings.md, the README's opening list, `serve --help`,
 // and the words the doctor's hints take a setting's name from. Meanings link as from docs/.
-import { type SettingKey as Key, settingNames } from './schema.js';
+import { configSchema, type SettingKey as Key, settingNames } from './schema.js';
 import { firstSettings, type SettingRow, settingsTable } from './settings.js';
 
 const code = (s: string) => `\`${s}\``;
 const envList = (keys: readonly Key[]) => keys.map((k) => code(settingNames[k].env)).join(', ');
 /** The variables a row names: its settings, then the ones that are no setting of ours (the proxies). */
 const variables = (r: SettingRow) => [...r.keys.map((k) => settingNames[k].env), ...(r.others ?? [])];
+
+/** A setting's default as the schema gives it, when that is a plain value (a number, a boolean, a word). */
+export function plainDefault(key: Key): string | undefined {
+  const v: unknown = configSchema.shape[key].safeParse(undefined).data;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return typeof v === 'string' && !v.includes('/') ? v : undefined;
+}
+
+/** A row's default as the table writes it: its words where it has them, else its settings' schema defaults. */
+export const defaultText = (r: SettingRow): string => r.byDefault ?? r.keys.map(plainDefault).join(', ');
 
 /** A row's examples in the order of its settings, as its default is written: "—" for one with none. */
 function exampleCell(r: SettingRow): string {
@@ -20,7 +30,7 @@ export function settingsMarkdown(): string {
     '| variable | meaning | default | example |',
     '|---|---|---|---|',
     ...settingsTable.map(
-      (r) => `| ${variables(r).map(code).join(', ')} | ${r.meaning} | ${r.byDefault} | ${exampleCell(r)} |`,
+      (r) => `| ${variables(r).map(code).join(', ')} | ${r.meaning} | ${defaultText(r)} | ${exampleCell(r)} |`,
     ),
   ].join('\n');
 }
@@ -58,7 +68,7 @@ export function settingsHelp(): string {
         ...(r.others ?? []),
       ].join(', ');
       const example = exampleLine(r);
-      return `  ${names}\n      ${plain(r.meaning)}; default: ${plain(r.byDefault)}${example ? `\n      example: ${example}` : ''}`;
+      return `  ${names}\n      ${plain(r.meaning)}; default: ${plain(defaultText(r))}${example ? `\n      example: ${example}` : ''}`;
     })
     .join('\n');
 }

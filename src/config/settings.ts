@@ -8,7 +8,11 @@ export interface SettingRow {
   /** Variables that are no setting of ours but read all the same (the proxies). */
   others?: readonly string[];
   meaning: string;
-  byDefault: string;
+  /**
+   * The default in words, only where the schema's is no plain value a person writes (none, a list, a path on
+   * this machine); otherwise the table shows the schema's own (defaultText), so the two cannot drift.
+   */
+  byDefault?: string;
   /**
    * A value each setting could take, as written in the environment; none for a boolean (it would say
    * nothing).
@@ -44,7 +48,6 @@ export const settingsTable: readonly SettingRow[] = [
   {
     keys: ['readOnly'],
     meaning: 'register read tools only',
-    byDefault: 'false',
   },
   {
     keys: ['tools', 'disabledTools'],
@@ -62,7 +65,6 @@ export const settingsTable: readonly SettingRow[] = [
   {
     keys: ['confirm'],
     meaning: 'which changes need consent: `destructive`, `write` or `never`',
-    byDefault: 'destructive',
     example: { confirm: 'write' },
   },
   {
@@ -73,14 +75,12 @@ export const settingsTable: readonly SettingRow[] = [
   },
   {
     keys: ['approvalPort', 'approvalTtlMs'],
-    meaning: 'approval page port under stdio; approval lifetime',
-    byDefault: 'ephemeral, 600000',
+    meaning: 'approval page port under stdio (0: an ephemeral one); approval lifetime',
     example: { approvalPort: '8765', approvalTtlMs: '900000' },
   },
   {
     keys: ['approvalOpen', 'approvalWaitMs'],
     meaning: 'open the page in the desktop browser and wait for the decision',
-    byDefault: 'false, 120000',
     example: { approvalWaitMs: '300000' },
   },
   {
@@ -115,7 +115,6 @@ export const settingsTable: readonly SettingRow[] = [
     keys: ['auditMaxBytes', 'auditKeep'],
     meaning:
       'the audit log rotates at this size (0: never) to `audit.log.1` \u2026 keeping this many files; a writer racing the rotation loses no line',
-    byDefault: '10485760, 5',
     example: { auditMaxBytes: '52428800', auditKeep: '10' },
   },
   {
@@ -127,7 +126,6 @@ export const settingsTable: readonly SettingRow[] = [
   {
     keys: ['revealSecrets'],
     meaning: 'show minted secrets to the model',
-    byDefault: 'false',
   },
   {
     keys: ['caFile', 'tlsInsecure'],
@@ -138,27 +136,23 @@ export const settingsTable: readonly SettingRow[] = [
   {
     keys: ['timeoutMs', 'maxRetries'],
     meaning: 'per-request timeout; retries of idempotent calls',
-    byDefault: '30000, 3',
     example: { timeoutMs: '60000', maxRetries: '1' },
   },
   {
     keys: ['strictSettings'],
     meaning:
       'a `DBOPS_*` variable that is no setting (a misspelt `DBOPS_READONLY`, say) stops start-up; without it each one is a warning naming the nearest setting, at every start',
-    byDefault: 'false',
   },
   {
     keys: ['dialect'],
     meaning:
       "the platform's names: `spec` (the spec's: `INCIDENT_PAGING_A`, `teamChatCWebhookUrl`), `field` (what servers in the field use: `PAGER_DUTY`, `microsoftTeamsWebhookUrl`) or `auto` (learned from the names it answers with, or from a refused name, retried once). Input takes both either way; the demo's simulator speaks `field` when this is `field`",
-    byDefault: 'auto',
     example: { dialect: 'field' },
   },
   {
     keys: ['cacheTtlMs'],
     meaning:
       'how long platform answers to reads are kept and shared between calls (projects, hosts and global alert configurations 12\u00d7 longer); 0 keeps none. Identical reads in flight always share one request; our own changes drop the reads they affect; with `DBOPS_STATE_URL` replicas share them',
-    byDefault: '5000',
     example: { cacheTtlMs: '15000' },
   },
   {
@@ -172,27 +166,23 @@ export const settingsTable: readonly SettingRow[] = [
     keys: ['rateLimit', 'maxConcurrentRequests'],
     meaning:
       'request budget towards the platform: requests per minute (token bucket; 0 = no limit) and requests in flight (0 = no cap). A spent budget is answered at once, naming the setting and when it refills',
-    byDefault: '0, 16',
     example: { rateLimit: '120', maxConcurrentRequests: '4' },
   },
   {
     keys: ['installationReadMs'],
     meaning:
       'how long a read across every project (`projectId: "all"`, `triage_installation`, `find_user`) may take: past it the answer gives the projects read, marked partial, and names the ones missing',
-    byDefault: '20000',
     example: { installationReadMs: '30000' },
   },
   {
     keys: ['maxOutputChars'],
     meaning:
       "the most one tool answer hands a model, text and `structuredContent` together, counted as the result's JSON (the text takes at most two thirds); a resource's text alone",
-    byDefault: '12000',
     example: { maxOutputChars: '24000' },
   },
   {
     keys: ['feedPollMs'],
     meaning: 'poll interval of subscribed resources',
-    byDefault: '30000',
     example: { feedPollMs: '60000' },
   },
   {
@@ -264,26 +254,22 @@ export const settingsTable: readonly SettingRow[] = [
     keys: ['longWindowHours'],
     meaning:
       "`window-long`'s limit: a maintenance window longer than this many hours (created, or widened to it) is that risk",
-    byDefault: '24',
     example: { longWindowHours: '72' },
   },
   {
     keys: ['readyKeepMs'],
     meaning:
       "how long `GET /readyz` keeps the platform's answer: one probe per installation per this, per replica, outside the tools' rate budget (anyone may ask `/readyz`)",
-    byDefault: '30000',
     example: { readyKeepMs: '10000' },
   },
   {
     keys: ['httpMaxSessionsPerPerson'],
     meaning: 'HTTP sessions one person may hold at once (behind `DBOPS_HTTP_MAX_SESSIONS`)',
-    byDefault: '20',
     example: { httpMaxSessionsPerPerson: '5' },
   },
   {
     keys: ['transport', 'host', 'port'],
     meaning: '`stdio` or `http`; HTTP bind address and port',
-    byDefault: 'stdio, 127.0.0.1, 3000',
     example: { transport: 'http', host: '0.0.0.0', port: '8080' },
   },
   {
@@ -295,14 +281,12 @@ export const settingsTable: readonly SettingRow[] = [
   {
     keys: ['sessionIdleMs'],
     meaning: 'HTTP sessions idle this long are closed',
-    byDefault: '1800000',
     example: { sessionIdleMs: '600000' },
   },
   {
     keys: ['httpMaxSessions'],
     meaning:
       'HTTP sessions held at once; at the cap the least recently used idle one is closed, and with none idle a new session gets 503 with `Retry-After`',
-    byDefault: '100',
     example: { httpMaxSessions: '500' },
   },
   {
@@ -315,12 +299,10 @@ export const settingsTable: readonly SettingRow[] = [
   {
     keys: ['demo'],
     meaning: 'use the embedded simulator even when `DBOPS_BASE_URL` is set (`--demo`)',
-    byDefault: 'false',
   },
   {
     keys: ['logLevel'],
     meaning: '`error`, `warn`, `info` or `debug` (stderr, JSON lines; also MCP logging)',
-    byDefault: 'info',
     example: { logLevel: 'debug' },
   },
   {

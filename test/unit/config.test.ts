@@ -100,3 +100,21 @@ describe('README and docs/settings.md', () => {
     );
   });
 });
+
+describe('documented defaults', () => {
+  it('come from the schema: a row writes its default in words only where the schema has no plain one', async () => {
+    const { settingsTable } = await import('../../src/config/settings.js');
+    const { defaultText, plainDefault } = await import('../../src/config/docs.js');
+    for (const r of settingsTable) {
+      const plain = r.keys.length > 0 && r.keys.every((k) => plainDefault(k) !== undefined);
+      // Written twice, a default drifts: a plain one is the schema's alone.
+      expect(
+        plain && r.byDefault !== undefined,
+        `${r.keys.join(', ')}: "${r.byDefault}" restates the schema`,
+      ).toBe(false);
+      expect(defaultText(r), r.keys.join(', ')).not.toBe('');
+    }
+    const timeout = settingsTable.find((r) => r.keys.includes('timeoutMs'))!;
+    expect(defaultText(timeout)).toBe('30000, 3');
+  });
+});
