@@ -52,14 +52,9 @@ async function readWindow(ctx: ToolContext, projectId: string, windowId: string)
     return await ctx.api.maintenanceWindows.get(projectId, windowId, ctx.req);
   } catch (e) {
     if (e instanceof ApiError && e.status === 404 && e.errorCode === 'MAINTENANCE_WINDOW_NOT_FOUND')
-      throw new ApiError({
-        status: e.status,
-        errorCode: e.errorCode,
-        detail: e.detail,
-        method: e.method,
-        path: e.path,
-        message: `${e.message} A window that has ended can no longer be read, changed or deleted, so it may simply have ended. list_maintenance_windows shows the active and upcoming ones.`,
-      });
+      throw e.withAdvice(
+        'A window that has ended can no longer be read, changed or deleted, so it may simply have ended. list_maintenance_windows shows the active and upcoming ones.',
+      );
     throw e;
   }
 }

@@ -46,6 +46,24 @@ export class ApiError extends Error {
   toUserMessage(): string {
     return this.message;
   }
+
+  /**
+   * The same error with advice added to its message (what it may mean, what to do next): every field and the
+   * cause kept; `uncertain` set when the change may have been applied all the same.
+   */
+  withAdvice(advice: string, o: { uncertain?: boolean } = {}): ApiError {
+    return new ApiError({
+      status: this.status,
+      errorCode: this.errorCode,
+      detail: this.detail,
+      method: this.method,
+      path: this.path,
+      retryAfterSeconds: this.retryAfterSeconds,
+      uncertain: this.uncertain || o.uncertain === true,
+      cause: this,
+      message: `${this.message} ${advice}`,
+    });
+  }
 }
 
 /** Untrusted text made safe for a one-line message: no controls or bidi marks, collapsed, bounded. */

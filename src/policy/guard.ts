@@ -334,15 +334,7 @@ async function executeAudited(
       error: (e as Error).message,
     });
     if (unknown && e instanceof ApiError)
-      throw new ApiError({
-        status: e.status,
-        errorCode: e.errorCode,
-        method: e.method,
-        path: e.path,
-        uncertain: true,
-        cause: e,
-        message: `${e.message} ${uncertainAdvice(tool.name, tool.checkWith)}`,
-      });
+      throw e.withAdvice(uncertainAdvice(tool.name, tool.checkWith), { uncertain: true });
     throw e;
   }
 }

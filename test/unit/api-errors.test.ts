@@ -162,3 +162,28 @@ describe('path helpers', () => {
     expect(describeAction('POST', '/unauth/users')).toBe('create the first user');
   });
 });
+
+describe('advice added to an error', () => {
+  it('keeps every field and the cause, and marks it uncertain only when asked', () => {
+    const e = new ApiError({
+      status: 404,
+      errorCode: 'MAINTENANCE_WINDOW_NOT_FOUND',
+      detail: 'No window',
+      method: 'GET',
+      path: '/groups/p/maintenanceWindows/w',
+      message: 'Not found.',
+    });
+    const a = e.withAdvice('It may have ended.');
+    expect(a).toMatchObject({
+      status: 404,
+      errorCode: 'MAINTENANCE_WINDOW_NOT_FOUND',
+      detail: 'No window',
+      method: 'GET',
+      path: '/groups/p/maintenanceWindows/w',
+      uncertain: false,
+      message: 'Not found. It may have ended.',
+    });
+    expect(a.cause).toBe(e);
+    expect(e.withAdvice('Check before retrying.', { uncertain: true }).uncertain).toBe(true);
+  });
+});
