@@ -10,6 +10,7 @@ import {
   applyHostStyleVariables,
   type McpUiHostContext,
 } from '@modelcontextprotocol/ext-apps';
+import { span } from '../src/rules/index.js';
 
 export type Json = Record<string, unknown>;
 export interface ToolResultLike {
@@ -79,22 +80,6 @@ export function when(iso: unknown): string {
   if (!Number.isFinite(t)) return '—';
   const p = parts(t);
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName}`;
-}
-
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
-/** A span as the text answers write it: "4 min", "2 h 54 min", "1 d 2 h", "5 d". */
-function span(abs: number): string {
-  const two = (big: number, bu: string, small: number, su: string) => {
-    const n = Math.round(abs / small);
-    const whole = Math.floor(n / (big / small));
-    const rest = n % (big / small);
-    return whole ? `${whole} ${bu}${rest ? ` ${rest} ${su}` : ''}` : `${rest} ${su}`;
-  };
-  if (abs < DAY - MIN / 2) return two(HOUR, 'h', MIN, 'min');
-  if (abs < 2 * DAY - HOUR / 2) return two(DAY, 'd', HOUR, 'h');
-  return `${Math.round(abs / DAY)} d`;
 }
 
 /** "5 d ago" / "in 2 h", as the text answers say it. */

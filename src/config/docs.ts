@@ -30,7 +30,8 @@ export function settingsMarkdown(): string {
     '| variable | meaning | default | example |',
     '|---|---|---|---|',
     ...settingsTable.map(
-      (r) => `| ${variables(r).map(code).join(', ')} | ${r.meaning} | ${defaultText(r)} | ${exampleCell(r)} |`,
+      (r) =>
+        `| ${variables(r).map(code).join(', ')} | ${r.meaning} | ${defaultText(r)} | ${exampleCell(r)} |`,
     ),
   ].join('\n');
 }

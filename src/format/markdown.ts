@@ -1,5 +1,6 @@
 // Small helpers for the fixed answer shape: a headline, `**Label**: value` lines, compact tables, a note on
 // what was left out, and a hint for the next call. Values from the API go through cell() (sanitized).
+import { span } from '../rules/index.js';
 import { cell } from '../untrusted.js';
 
 export function table(headers: string[], rows: unknown[][]): string {
@@ -15,25 +16,9 @@ export function fields(pairs: Array<[string, unknown]>): string {
     .join('\n');
 }
 
-const MIN = 60_000;
-const HOUR = 60 * MIN;
+const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const YEAR = 365 * DAY;
-
-/** A span to the nearest unit, in two units below two days ("1 h 59 min", "1 d 5 h"): never rounded down. */
-function span(abs: number): string {
-  if (abs < MIN - 500) return `${Math.round(abs / 1000)} s`;
-  const two = (big: number, bigUnit: string, small: number, smallUnit: string) => {
-    const n = Math.round(abs / small);
-    const whole = Math.floor(n / (big / small));
-    const rest = n % (big / small);
-    return whole ? `${whole} ${bigUnit}${rest ? ` ${rest} ${smallUnit}` : ''}` : `${rest} ${smallUnit}`;
-  };
-  if (abs < DAY - MIN / 2) return two(HOUR, 'h', MIN, 'min');
-  if (abs < 2 * DAY - HOUR / 2) return two(DAY, 'd', HOUR, 'h');
-  if (abs < YEAR - DAY / 2) return `${Math.round(abs / DAY)} d`;
-  return `${Math.round(abs / YEAR)} y`;
-}
 
 /** "3 h ago" / "in 1 h 59 min" / "in 5 d" relative to now; undefined for a missing or unparsable time. */
 export function age(iso: unknown, now: Date = new Date()): string | undefined {

@@ -17,11 +17,14 @@
 // - names.ts — a host as people type it (short, with domain or port, or id), and names near a typo.
 // - history.ts — episodes: outages paired from events (else an agent-down alert's close), alerts opened → closed.
 // - ranking.ts — causes by urgency (apps and the server's cut alike), projects and causes by tier.
+// - durations.ts — a length of time in words, as text and apps both write it (the one text here besides a
+//   window's name).
 
 export * from './acknowledgements.js';
 export * from './agents.js';
 export * from './alerts.js';
 export * from './automation.js';
+export * from './durations.js';
 export * from './events.js';
 export * from './history.js';
 export * from './hosts.js';
