@@ -24,8 +24,11 @@ export const splitList = (v: string | readonly string[]): string[] =>
 export const listSetting = z.union([z.string(), z.array(z.string())]).transform(splitList);
 const list = listSetting;
 
+/** The consent channels DBOPS_CONFIRM_VIA may name (each a module registered in src/policy/channels/). */
 export const channels = ['elicitation', 'approval-page', 'token'] as const;
 export type Channel = (typeof channels)[number];
+/** The channels used when DBOPS_CONFIRM_VIA is unset, in order: a channel added later is off until configured. */
+const defaultChannels: readonly Channel[] = ['elicitation', 'approval-page', 'token'];
 
 /** The risks a change can carry that may need a second person (DBOPS_FOUR_EYES); src/policy/decide.ts decides them. */
 export const riskCategories = [
@@ -71,7 +74,7 @@ export const configSchema = z.object({
   /** Toolsets listed: names of tools/toolsets.ts, `all` (empty: all) and `dynamic` (discovery tools). */
   toolsets: list.transform((v) => v.map((s) => s.toLowerCase())).default([]),
   confirm: z.enum(['destructive', 'write', 'never']).default('destructive'),
-  confirmVia: list.pipe(z.array(z.enum(channels)).min(1)).default([...channels]),
+  confirmVia: list.pipe(z.array(z.enum(channels)).min(1)).default([...defaultChannels]),
   approvalPort: int(0, 65535).default(0),
   approvalTtlMs: int(10_000, 86_400_000).default(600_000),
   approvalOpen: bool.default(false),

@@ -5,6 +5,7 @@
 // [{name, value}] pairs), no length keywords (lengths are checked in code), no exclusive bounds.
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { proofArguments } from '../policy/channels/index.js';
 import { type ConsentSettings, describedAs } from '../policy/consent.js';
 import type { AnyTool, ToolKind } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
@@ -13,14 +14,13 @@ import { appOf } from './apps.js';
 const bounded = (what: string, max: number) =>
   z.string().refine((s) => s.length <= max, { message: `${what} must be at most ${max} characters` });
 
-// Undescribed, like paging: the answer that asks first names them, and the server instructions say them once.
-const consentInput = {
-  confirmationToken: bounded('confirmationToken', 1000).optional(),
-  approvalId: bounded('approvalId', 200).optional(),
-};
+// The arguments the consent channels read back (src/policy/channels/): undescribed, like paging — the answer
+// that asks first names them, and the server instructions say them once.
+const consentInput = () =>
+  Object.fromEntries(proofArguments().map((a) => [a.name, bounded(a.name, a.maxLength).optional()]));
 
 export function inputSchemaFor(tool: AnyTool) {
-  return z.strictObject(maxKindOf(tool) === 'read' ? tool.input : { ...tool.input, ...consentInput });
+  return z.strictObject(maxKindOf(tool) === 'read' ? tool.input : { ...tool.input, ...consentInput() });
 }
 
 const pair = z.strictObject({ name: z.string(), value: z.unknown() });

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import { proofArguments } from './channels/index.js';
 
-/** The arguments a consent is bound to: sorted keys, no undefined, without the consent fields themselves. */
+/** The arguments a consent is bound to: sorted keys, no undefined, without the channels' proof arguments. */
 export function canonicalArgs(args: Record<string, unknown>): string {
-  const { confirmationToken: _t, approvalId: _a, ...rest } = args;
-  return JSON.stringify(sortKeys(rest));
+  const proofs = new Set(proofArguments().map((a) => a.name));
+  return JSON.stringify(sortKeys(Object.fromEntries(Object.entries(args).filter(([k]) => !proofs.has(k)))));
 }
 
 export function argsHash(tool: string, args: Record<string, unknown>): string {

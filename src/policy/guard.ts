@@ -20,9 +20,7 @@ import { ALL_PROJECTS, type CallArgs, ToolInputError, withDefaults } from '../to
 import { withProjectIds } from '../tool/roles.js';
 import type { AuditEntry } from './audit.js';
 import { argsHash } from './canonical.js';
-import { approvalPageChannel } from './channels/approval-page.js';
-import { elicitationChannel } from './channels/elicitation.js';
-import { tokenChannel } from './channels/token.js';
+import { channelNamed, channels, proofArguments } from './channels/index.js';
 import type {
   CallEnv,
   Channel,
@@ -46,11 +44,6 @@ export type {
   Requester,
 } from './channels/types.js';
 
-const CHANNELS: Record<Channel<unknown>['name'], Channel<never>> = {
-  elicitation: elicitationChannel,
-  'approval-page': approvalPageChannel,
-  token: tokenChannel,
-};
 /** The runtime's decision point, or one with the configured approvers where nobody is told apart. */
 const decisionsOf = (deps: GuardDeps) =>
   deps.decisions ??
@@ -75,11 +68,14 @@ export async function callTool(
   deps: GuardDeps,
   f: FormatContext,
 ): Promise<ToolAnswer | ConsentQuestion> {
-  // null and "" were dropped at the boundary (src/mcp/schemas.ts): a consent field here is a real string.
-  const { confirmationToken, approvalId, ...given } = rawArgs as Record<string, unknown> & {
-    confirmationToken?: string;
-    approvalId?: string;
-  };
+  // null and "" were dropped at the boundary (src/mcp/schemas.ts): a proof argument here is a real value.
+  // A proof the call brings back belongs to one channel; the tool's own arguments are the rest.
+  const proof = channels()
+    .map((channel) => ({ channel, value: channel.proofOf(rawArgs, env) }))
+    .find((p) => p.value !== undefined);
+  const given = Object.fromEntries(
+    Object.entries(rawArgs).filter(([k]) => !proofArguments().some((a) => a.name === k)),
+  );
   // Defaults first, then the tool's own checks, once: every later step sees the same, checked arguments.
   const args = withDefaults(tool, await hostProject(tool, given, ctx), ctx.defaults);
   // A project given by name becomes its id here: consent, audit and the platform all see the id. "all" is
@@ -102,7 +98,7 @@ export async function callTool(
   const kind = kindOf(tool, args);
   if (kind === 'read') return execute(tool, args, ctx, f);
   // What a change is previewed and made from is read from the platform, never from kept answers.
-  return freshReads(() => guarded(tool, args, kind, { confirmationToken, approvalId }, ctx, env, deps, f));
+  return freshReads(() => guarded(tool, args, kind, proof, ctx, env, deps, f));
 }
 
 /**
@@ -134,7 +130,7 @@ async function guarded(
   tool: AnyTool,
   args: CallArgs,
   kind: ReturnType<typeof kindOf>,
-  proof: { confirmationToken: string | undefined; approvalId: string | undefined },
+  proof: { channel: Channel<never>; value: unknown } | undefined,
   ctx: ToolContext,
   env: CallEnv,
   deps: GuardDeps,
@@ -191,14 +187,7 @@ async function guarded(
   };
 
   // A proof the caller brought back: the channel it belongs to checks it.
-  const outcome =
-    proof.confirmationToken !== undefined
-      ? await tokenChannel.resume(call, proof.confirmationToken)
-      : proof.approvalId !== undefined
-        ? await approvalPageChannel.resume(call, proof.approvalId)
-        : env.answer
-          ? await elicitationChannel.resume(call, env.answer)
-          : undefined;
+  const outcome = proof ? await proof.channel.resume(call, proof.value as never) : undefined;
   if (outcome) return act(call, outcome, requester);
 
   const channel = pickChannel(call);
@@ -261,7 +250,10 @@ function refusalText(call: GuardedCall, refused: string, decider: string, channe
 
 function pickChannel(call: GuardedCall): Channel<never> {
   const order = call.deps.config.confirmVia;
-  for (const name of order) if (CHANNELS[name].available(call)) return CHANNELS[name];
+  for (const name of order) {
+    const channel = channelNamed(name);
+    if (channel?.available(call)) return channel;
+  }
   if (call.secondPerson)
     throw new ToolInputError(
       `${decisionsOf(call.deps).secondPersonText(call.secondPerson)} Approvers decide on the approval page, which is not enabled here (DBOPS_CONFIRM_VIA=${order.join(',')}), so nothing was changed. Ask the operator to enable the approval page.`,

@@ -7,8 +7,10 @@ import { z } from 'zod';
 import type { ApiClient } from '../../src/api/client.js';
 import { idsOnly } from '../../src/format/answers.js';
 import { silentLogger } from '../../src/log.js';
+import { inputSchemaFor } from '../../src/mcp/schemas.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import { argsHash, canonicalArgs } from '../../src/policy/canonical.js';
+import { registerChannel } from '../../src/policy/channels/index.js';
 import { needsConsent } from '../../src/policy/consent.js';
 import { callTool, type GuardDeps } from '../../src/policy/guard.js';
 import { createTokenSigner, TOKEN_TTL_MS } from '../../src/policy/tokens.js';
@@ -194,4 +196,72 @@ describe('the preview shown before consent', () => {
       expect(asked).not.toContain('old-key-1234567890');
     });
   }
+});
+
+describe('a consent channel plugs in', () => {
+  it('registers in a few lines, asks, and resumes with the argument it declared', async () => {
+    let ran = 0;
+    const tool = defineTool({
+      name: 'stand_in_change',
+      title: 'A change',
+      toolset: 'access',
+      example: {},
+      description: 'test tool',
+      kind: 'destructive',
+      input: { name: z.string() },
+      output: {},
+      run: async () => {
+        ran += 1;
+        return {};
+      },
+      format: () => ({ text: 'done', structured: {} }),
+    });
+    // The whole channel: its name, the argument it reads back, how it asks and how it checks the proof.
+    const unregister = registerChannel<string>({
+      name: 'stand-in',
+      argument: { name: 'witness', maxLength: 20 },
+      proofOf: (args) => (typeof args.witness === 'string' ? args.witness : undefined),
+      available: (call) => call.deps.config.confirmVia.includes('stand-in' as never),
+      ask: async () => ({ answer: { text: 'Say "yes" as witness.', structured: { outcome: 'asked' } } }),
+      resume: async (_call, witness) =>
+        witness === 'yes'
+          ? { kind: 'approved', channel: 'stand-in' }
+          : { kind: 'declined', channel: 'stand-in', how: 'declined' },
+    });
+    const deps: GuardDeps = {
+      config: {
+        confirm: 'destructive',
+        confirmVia: ['stand-in' as never],
+        approvalOpen: false,
+        approvalWaitMs: 1000,
+      },
+      tokens: createTokenSigner('s'.repeat(32)),
+      audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-channel-')), 'audit.log'), silentLogger),
+    };
+    const ctx = {
+      signal: new AbortController().signal,
+      progress: async () => {},
+      names: callNames({} as ApiClient),
+      api: {},
+      defaults: {},
+      now: () => new Date(),
+    } as unknown as ToolContext;
+    const f = () => ({
+      fence: newFence(),
+      now: new Date(),
+      detailed: false,
+      asksFirst: () => false,
+      names: idsOnly,
+    });
+    const asked = (await callTool(tool, { name: 'x' }, ctx, { canElicit: false }, deps, f())) as ToolAnswer;
+    expect(asked.text).toBe('Say "yes" as witness.');
+    expect(ran).toBe(0);
+    // Every change tool's input schema takes the new argument, and a consent is not bound to it.
+    expect(Object.keys(z.toJSONSchema(inputSchemaFor(tool)).properties ?? {})).toContain('witness');
+    expect(argsHash(tool.name, { name: 'x', witness: 'yes' })).toBe(argsHash(tool.name, { name: 'x' }));
+    await callTool(tool, { name: 'x', witness: 'yes' }, ctx, { canElicit: false }, deps, f());
+    expect(ran).toBe(1);
+    unregister();
+    expect(Object.keys(z.toJSONSchema(inputSchemaFor(tool)).properties ?? {})).not.toContain('witness');
+  });
 });

@@ -9,6 +9,8 @@ const NAME = 'approval-page';
 
 export const approvalPageChannel: Channel<string> = {
   name: NAME,
+  argument: { name: 'approvalId', maxLength: 200 },
+  proofOf: (args) => (typeof args.approvalId === 'string' ? args.approvalId : undefined),
   available: (call) => call.deps.approvals !== undefined && call.deps.config.confirmVia.includes(NAME),
   async ask(call) {
     const approvals = call.deps.approvals as ApprovalChannel;

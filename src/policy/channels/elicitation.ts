@@ -8,6 +8,8 @@ import type { Channel, ConsentAnswer } from './types.js';
 
 export const elicitationChannel: Channel<ConsentAnswer> = {
   name: 'elicitation',
+  // The person's answer comes back with a later round of the same call (MCP input_required), not as an argument.
+  proofOf: (_args, env) => env.answer,
   available: (call) =>
     call.deps.config.confirmVia.includes('elicitation') && call.env.canElicit && !call.secondPerson,
   async ask(call) {

@@ -7,6 +7,8 @@ import type { Channel } from './types.js';
 
 export const tokenChannel: Channel<string> = {
   name: 'token',
+  argument: { name: 'confirmationToken', maxLength: 1000 },
+  proofOf: (args) => (typeof args.confirmationToken === 'string' ? args.confirmationToken : undefined),
   available: (call) => call.deps.config.confirmVia.includes('token') && !call.secondPerson,
   async ask(call) {
     const token = call.deps.tokens.issue(call.tool.name, call.hash, call.env.requester?.person);

@@ -188,7 +188,15 @@ export interface Asked {
  * (resume). Whether the person may decide is not a channel's call: the guard asks the decision point.
  */
 export interface Channel<Proof> {
-  name: 'elicitation' | 'approval-page' | 'token';
+  /** Its name in DBOPS_CONFIRM_VIA (src/config/schema.ts lists the names a setting accepts). */
+  name: string;
+  /**
+   * The argument a call carries back to resume through this channel, and its longest value: the input schema
+   * of every change tool takes it. None for a channel whose proof comes with the call itself (elicitation).
+   */
+  argument?: { name: string; maxLength: number };
+  /** The proof this call brings back for this channel, if any (its argument, or what the call carries). */
+  proofOf(args: Record<string, unknown>, env: CallEnv): Proof | undefined;
   /** Whether this channel can reach the person of this call now (never the asker under four eyes). */
   available(call: GuardedCall): boolean;
   ask(call: GuardedCall): Promise<Asked | Outcome>;
