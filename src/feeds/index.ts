@@ -5,21 +5,17 @@
 
 import type { Alert, ApiClient, AutomationStatus } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
-import { plural, table } from '../format/markdown.js';
 import { redact } from '../format/redact.js';
-import { alertColumns, alertRow, groupsMarkdown } from '../format/views/alerts.js';
-import { automationColumns, automationHeadline, automationRow } from '../format/views/deployment.js';
-import { eventColumns, eventRow } from '../format/views/events.js';
+import { globalConfigAlertsDigest, projectAlertsDigest } from '../format/views/alerts-digest.js';
+import { automationDigest } from '../format/views/deployment-digest.js';
+import { eventsDigest } from '../format/views/events-digest.js';
 import {
-  alertContext,
-  groupByCause,
   loadOpenAlerts,
   loadRecentEvents,
   type OpenAlerts,
   oldestFirst,
   type RecentEvents,
 } from '../model/index.js';
-import { ackInForce, atGoal } from '../rules/index.js';
 import { safeSegment } from '../tool/ids.js';
 import type { FormatContext } from '../tool/index.js';
 import { alertsFingerprint } from './alerts.js';
@@ -61,21 +57,7 @@ const projectAlerts = define<OpenAlerts>({
   description: `Open and tracking alerts of the project across all its alert configurations, grouped by cause, with acknowledgement and age. ${FORMAT_NOTE}`,
   load: (ctx, v) => loadOpenAlerts(ctx.api, v.projectId!, { signal: ctx.signal, windows: true }),
   fingerprint: (d, now) => alertsFingerprint(d.alerts, now),
-  markdown: (d, v, f) => {
-    const groups = groupByCause(d.alerts, d.configs, f.now, alertContext(d));
-    const acked = d.alerts.filter((a) => ackInForce(a, f.now)).length;
-    const lines = [
-      `# Open alerts of project ${f.names.project(v.projectId!)} — ${d.alerts.length}${acked ? `, ${acked} acknowledged` : ''}${groups.length ? `, in ${plural(groups.length, 'cause')}` : ''}`,
-    ];
-    if (!d.alerts.length) lines.push('No open or tracking alerts.');
-    else {
-      const { body, hidden } = groupsMarkdown(groups, f.now, DIGEST_ROWS, f.names);
-      lines.push(f.fence.notice, f.fence.wrap(body));
-      if (hidden) lines.push(`${hidden} more alerts in ?format=json or the list_open_alerts tool.`);
-    }
-    if (d.globalNote) lines.push(d.globalNote);
-    return lines.join('\n');
-  },
+  markdown: (d, v, f) => projectAlertsDigest(d, v.projectId!, DIGEST_ROWS, f),
   json: (d, v) => ({
     projectId: v.projectId,
     source: d.source,
@@ -84,18 +66,6 @@ const projectAlerts = define<OpenAlerts>({
     alerts: redact(d.alerts),
   }),
 });
-
-function eventsMarkdown(title: string, d: RecentEvents, f: FormatContext): string {
-  const lines = [`# ${title} — ${plural(d.events.length, 'event')} in the last ${FEED_EVENT_HOURS} h`];
-  if (!d.events.length) lines.push('No events in the window.');
-  else {
-    const rows = d.events.slice(0, DIGEST_ROWS).map((e) => eventRow(e, f.now, f.names));
-    lines.push(f.fence.notice, f.fence.wrap(table(eventColumns, rows)));
-    if (d.events.length > DIGEST_ROWS)
-      lines.push(`${d.events.length - DIGEST_ROWS} older events in ?format=json.`);
-  }
-  return lines.join('\n');
-}
 
 const windowStart = (now: Date) => new Date(now.getTime() - FEED_EVENT_HOURS * 3_600_000);
 
@@ -107,7 +77,8 @@ const projectEvents = define<RecentEvents>({
   description: `Events of the project in the last ${FEED_EVENT_HOURS} hours, newest first: who changed what, alerts opening and closing. ${FORMAT_NOTE}`,
   load: (ctx, v) => loadRecentEvents(ctx.api, { projectId: v.projectId! }, windowStart(ctx.now), ctx.signal),
   fingerprint: (d) => eventsFingerprint(d.events),
-  markdown: (d, v, f) => eventsMarkdown(`Events of project ${f.names.project(v.projectId!)}`, d, f),
+  markdown: (d, v, f) =>
+    eventsDigest(`Events of project ${f.names.project(v.projectId!)}`, d, FEED_EVENT_HOURS, DIGEST_ROWS, f),
   json: (d, v) => ({
     projectId: v.projectId,
     since: d.since,
@@ -124,7 +95,7 @@ const globalEvents = define<RecentEvents>({
   description: `Installation-wide events (users, organizations, keys) in the last ${FEED_EVENT_HOURS} hours, newest first; needs a global read-only key. ${FORMAT_NOTE}`,
   load: (ctx) => loadRecentEvents(ctx.api, 'global', windowStart(ctx.now), ctx.signal),
   fingerprint: (d) => eventsFingerprint(d.events),
-  markdown: (d, _v, f) => eventsMarkdown('Global events', d, f),
+  markdown: (d, _v, f) => eventsDigest('Global events', d, FEED_EVENT_HOURS, DIGEST_ROWS, f),
   json: (d) => ({ since: d.since, truncated: d.truncated, events: redact(d.events) }),
 });
 
@@ -140,15 +111,7 @@ const projectAutomation = define<AutomationStatus>({
       .map((p) => `${p.name}:${p.lastGoalVersionAchieved}:${(p.plan ?? []).join('>')}:${p.errorCode ?? 0}`)
       .sort()
       .join(',')}`,
-  markdown: (s, v, f) => {
-    const processes = redact(s.processes ?? []);
-    const behind = processes.filter((p) => !atGoal(p, s.goalVersion));
-    const lines = [automationHeadline(v.projectId ?? '', processes, s.goalVersion)];
-    if (behind.length) {
-      lines.push(f.fence.notice, f.fence.wrap(table(automationColumns, behind.map(automationRow))));
-    } else lines.push('Every process has deployed the current configuration.');
-    return lines.join('\n');
-  },
+  markdown: (s, v, f) => automationDigest(s, v.projectId ?? '', f),
   json: (s, v) => ({
     projectId: v.projectId,
     goalVersion: s.goalVersion,
@@ -175,20 +138,7 @@ const globalConfigAlerts = define<GlobalConfigAlerts>({
     return { alerts: r.items.sort(oldestFirst), truncated: r.truncated };
   },
   fingerprint: (d, now) => alertsFingerprint(d.alerts, now),
-  markdown: (d, v, f) => {
-    const lines = [
-      `# Open alerts of global alert configuration ${v.globalAlertConfigId} — ${d.alerts.length}`,
-    ];
-    if (!d.alerts.length) lines.push('No open alerts.');
-    else {
-      const rows = d.alerts.slice(0, DIGEST_ROWS).map((a) => alertRow(a, f.now, f.names));
-      lines.push(f.fence.notice, f.fence.wrap(table(alertColumns, rows)));
-      if (d.alerts.length > DIGEST_ROWS) lines.push(`${d.alerts.length - DIGEST_ROWS} more in ?format=json.`);
-      const acked = d.alerts.filter((a) => ackInForce(a, f.now)).length;
-      if (acked) lines.push(`${acked} acknowledged.`);
-    }
-    return lines.join('\n');
-  },
+  markdown: (d, v, f) => globalConfigAlertsDigest(d.alerts, v.globalAlertConfigId!, DIGEST_ROWS, f),
   json: (d, v) => ({
     globalAlertConfigId: v.globalAlertConfigId,
     truncated: d.truncated,

@@ -191,6 +191,11 @@ describe('the layering', () => {
     expect(show(drawing)).toEqual([]);
   });
 
+  it('keeps the feeds to reading: they hand what they read to a view, and build no markdown of their own', () => {
+    const drawing = edges.filter((e) => under(e.from, 'src/feeds') && e.to === 'src/format/markdown.ts');
+    expect(show(drawing)).toEqual([]);
+  });
+
   it("cuts the API into the toolsets' areas everywhere: tools, client areas, views and simulator routes", () => {
     const areas = ['projects', ...toolsets.map((t) => t.name)];
     const infrastructure: Record<string, string[]> = {
