@@ -1,23 +1,12 @@
 // The events toolset: what changed and who did it, in a project and across the installation.
 import { z } from 'zod';
-import type { ApiEvent, Page, PageQuery } from '../src/api/client.js';
-import { fetchAll } from '../src/api/paging.js';
+import { projectTargets, searched, type Targets } from '../src/feeds/event-search.js';
 import { eventsEverywhere } from '../src/feeds/everywhere-lists.js';
 import { type History, loadHistory } from '../src/feeds/history.js';
 import { findHosts } from '../src/feeds/names.js';
-import { conditionWords, configName } from '../src/format/views/alerts.js';
-import {
-  type EventTargets,
-  eventAnswer,
-  eventsAnswer,
-  eventTarget,
-  newestFirst,
-  noTargets,
-} from '../src/format/views/events.js';
+import { eventAnswer, eventsAnswer, noTargets } from '../src/format/views/events.js';
 import { eventFilterWords, eventsAcross } from '../src/format/views/events-all.js';
 import { historyAnswer } from '../src/format/views/events-history.js';
-import { loadWindows } from '../src/model/index.js';
-import { hostMatches } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   ALL_PROJECTS,
@@ -26,7 +15,6 @@ import {
   listOutput,
   pageQuery,
   recordOutput,
-  type ToolContext,
   ToolInputError,
 } from '../src/tool/index.js';
 
@@ -40,100 +28,6 @@ const filters = {
   who: text('who', 200).optional().describe('Username or public key'),
   target: text('target', 200).optional().describe('Id or name it is about'),
 };
-
-/** The platform filters by type and time; who and target are matched here over this many events at most. */
-const SEARCH_LIMIT = 2_000;
-
-type Search = { who?: string; target?: string };
-
-const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
-
-const holds = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase().includes(b.toLowerCase());
-
-function matches(e: ApiEvent, q: Search, targets: Targets): boolean {
-  const r = e as Record<string, unknown>;
-  if (q.who && !same(e.username, q.who) && !same(e.publicKey, q.who)) return false;
-  if (q.target) {
-    const about = [
-      e.alertConfigId,
-      e.alertId,
-      e.hostId,
-      e.hostname,
-      eventTarget(e),
-      r.targetUsername,
-      r.targetPublicKey,
-      r.maintenanceWindowId,
-      r.userId,
-    ];
-    // By name too: part of a configuration's condition ("disk space", "DISK_PARTITION_SPACE_USED_DATA") or of a
-    // window's description, for "who changed the disk threshold" in one call.
-    const named = [
-      e.alertConfigId && targets.config(e.alertConfigId),
-      e.alertConfigId && targets.raw?.(e.alertConfigId),
-      typeof r.maintenanceWindowId === 'string' && targets.window(r.maintenanceWindowId),
-    ];
-    // A host as people type it: short name, with or without domain or port, or its id.
-    const host = hostMatches(q.target, { id: e.hostId, hostname: e.hostname, port: e.port ?? e.Port });
-    if (!host && !about.some((v) => same(v, q.target!)) && !named.some((v) => holds(v, q.target!)))
-      return false;
-  }
-  return true;
-}
-
-type Targets = EventTargets & { raw?: (id: string) => string | undefined };
-
-/**
- * The names of a project's alert configurations (their condition in words, and the platform's own) and of
- * its maintenance windows that can still be read (by description), for the target column and the target
- * search. A list that cannot be read leaves ids.
- */
-async function projectTargets(ctx: ToolContext, projectId: string): Promise<Targets> {
-  const [configs, windows] = await Promise.all([
-    fetchAll((q, s) => ctx.api.alertConfigs.list(projectId, q, { signal: s }), {
-      signal: ctx.signal,
-      maxItems: 2_000,
-    }).then(
-      (r) => r.items,
-      () => [],
-    ),
-    loadWindows(ctx.api, projectId, ctx.signal).catch(() => null),
-  ]);
-  const words = new Map(configs.map((c) => [c.id, conditionWords(c)]));
-  const raw = new Map(configs.map((c) => [c.id, configName(c)]));
-  const described = new Map((windows ?? []).map((w) => [w.id, w.description ?? '']));
-  return {
-    config: (id) => words.get(id),
-    raw: (id) => raw.get(id),
-    window: (id) => described.get(id),
-  };
-}
-
-/**
- * With who or target, up to SEARCH_LIMIT events of the platform's (type and time filtered) list are read and
- * matched here; the answer says how many were read, and whether more were left unread.
- */
-async function searched(
-  list: (q: Required<PageQuery>, signal?: AbortSignal) => Promise<Page<ApiEvent>>,
-  args: Search & { pageNum?: number; itemsPerPage?: number },
-  signal: AbortSignal,
-  targets: Targets = noTargets,
-): Promise<Page<ApiEvent> & { searched?: { read: number; of: number } }> {
-  if (!args.who && !args.target) return list(pageQuery(args), signal);
-  const all = await fetchAll((q, s) => list(q as Required<PageQuery>, s), { maxItems: SEARCH_LIMIT, signal });
-  const hits = newestFirst({
-    results: all.items.filter((e) => matches(e, args, targets)),
-    totalCount: 0,
-    links: [],
-  });
-  const q = pageQuery(args);
-  const from = (q.pageNum - 1) * q.itemsPerPage;
-  return {
-    results: hits.results.slice(from, from + q.itemsPerPage),
-    totalCount: hits.results.length,
-    links: [],
-    searched: { read: all.items.length, of: all.totalCount },
-  };
-}
 
 function checkRange(args: { minDate?: string; maxDate?: string }): void {
   if (args.minDate && args.maxDate && Date.parse(args.minDate) > Date.parse(args.maxDate))

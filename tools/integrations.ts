@@ -3,14 +3,11 @@ import { z } from 'zod';
 import { ifSupported } from '../src/api/capabilities.js';
 import type { Integration } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
-import { fetchAll } from '../src/api/paging.js';
-import { conditionWords } from '../src/format/views/alerts.js';
+import { keyedNotifications } from '../src/feeds/integration-keys.js';
 import {
   integrationPreview,
   integrationSavedAnswer,
   integrationsAnswer,
-  type Keyed,
-  type KeyedNotification,
 } from '../src/format/views/integrations.js';
 import { ids, text } from '../src/tool/ids.js';
 import { defineTool, listOutput, type ToolContext, ToolInputError } from '../src/tool/index.js';
@@ -24,7 +21,6 @@ import {
   INTEGRATION_TYPE_FIELD_VALUES,
   type IntegrationType,
   integrationTypeIn,
-  NOTIFICATION_KEY_FIELDS,
   specFieldName,
   specIntegrationType,
 } from '../src/vocabulary/index.js';
@@ -85,48 +81,6 @@ function learnDialect(ctx: { api: { dialect: { learn(d: Dialect): void } } }, li
     if (spec && FIELD_INTEGRATION_TYPES[spec] !== spec)
       return ctx.api.dialect.learn(i.type === spec ? 'spec' : 'field');
   }
-}
-
-/** The visible ending of a key as the platform shows it ("******1a2b" → "1a2b"); undefined for none. */
-function keyEnding(v: unknown): string | undefined {
-  if (typeof v !== 'string' || !v) return undefined;
-  const tail = v.slice(v.lastIndexOf('*') + 1);
-  return tail.length >= 3 ? tail.slice(-4) : undefined;
-}
-
-/**
- * The alert configurations whose notifications copied this type's key, when the change replaces the key:
- * each keeps the copy it was added with. Matched to the old key by the masked key's ending.
- */
-async function keyedNotifications(
-  ctx: ToolContext,
-  projectId: string,
-  type: IntegrationType,
-  settings: Settings,
-  current: Integration | undefined,
-): Promise<Keyed | undefined> {
-  const k = NOTIFICATION_KEY_FIELDS[type];
-  if (!k || settings[k.key] === undefined) return undefined;
-  const oldEnding = keyEnding(current?.[fieldNameIn(k.key, ctx.api.dialect.current())]);
-  const configs = await fetchAll((q) => ctx.api.alertConfigs.list(projectId, q, ctx.req), {
-    signal: ctx.signal,
-    maxItems: 2_000,
-  });
-  const found: KeyedNotification[] = [];
-  for (const c of configs.items)
-    for (const n of c.notifications ?? []) {
-      if (specIntegrationType(String(n.typeName)) !== type) continue;
-      const held = k.notification.map((f) => (n as Record<string, unknown>)[f]).find((v) => v !== undefined);
-      const ending = keyEnding(held);
-      found.push({
-        alertConfigId: c.id ?? '?',
-        condition: conditionWords(c),
-        ...(ending ? { ending } : {}),
-        // Without an ending on either side it cannot be told: it may well hold the old key.
-        usesOld: !ending || !oldEnding || ending === oldEnding,
-      });
-    }
-  return { ...(oldEnding ? { oldEnding } : {}), found };
 }
 
 /** Checks the settings against the type's fields before anything is sent; the message names what to fix. */

@@ -59,6 +59,16 @@ const KEY_FIELDS: Record<string, { notification: string[]; integration: string }
   TEAM_CHAT_B: { notification: ['apiToken'], integration: 'apiToken' },
 };
 
+/**
+ * The last four visible characters of a partly masked key ("******1a2b" → "1a2b"), or undefined when fewer
+ * than three show: what a replaced key's copies are matched by.
+ */
+export function keyEnding(v: unknown): string | undefined {
+  if (typeof v !== 'string' || !v) return undefined;
+  const tail = visible(v);
+  return tail.length >= 3 ? tail.slice(-4) : undefined;
+}
+
 /** The visible end of a partly masked key ("******3f9a" → "3f9a"); empty when all of it is masked. */
 const visible = (key: string): string => key.slice(key.lastIndexOf('*') + 1);
 

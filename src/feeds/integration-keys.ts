@@ -1,0 +1,49 @@
+// Which alert notifications still hold an integration's key: a notification keeps the copy of the key it was
+// added with, so replacing the integration's key leaves them on the old one until each is edited.
+import type { Integration } from '../api/client.js';
+import { fetchAll } from '../api/paging.js';
+import { conditionWords } from '../format/views/alerts.js';
+import type { Keyed, KeyedNotification } from '../format/views/integrations.js';
+import { keyEnding } from '../rules/index.js';
+import type { ToolContext } from '../tool/index.js';
+import {
+  fieldNameIn,
+  type IntegrationType,
+  NOTIFICATION_KEY_FIELDS,
+  specIntegrationType,
+} from '../vocabulary/index.js';
+
+/**
+ * The alert configurations whose notifications copied this type's key, when the change replaces the key:
+ * each keeps the copy it was added with. Matched to the old key by the masked key's ending.
+ */
+export async function keyedNotifications(
+  ctx: ToolContext,
+  projectId: string,
+  type: IntegrationType,
+  settings: Record<string, unknown>,
+  current: Integration | undefined,
+): Promise<Keyed | undefined> {
+  const k = NOTIFICATION_KEY_FIELDS[type];
+  if (!k || settings[k.key] === undefined) return undefined;
+  const oldEnding = keyEnding(current?.[fieldNameIn(k.key, ctx.api.dialect.current())]);
+  const configs = await fetchAll((q) => ctx.api.alertConfigs.list(projectId, q, ctx.req), {
+    signal: ctx.signal,
+    maxItems: 2_000,
+  });
+  const found: KeyedNotification[] = [];
+  for (const c of configs.items)
+    for (const n of c.notifications ?? []) {
+      if (specIntegrationType(String(n.typeName)) !== type) continue;
+      const held = k.notification.map((f) => (n as Record<string, unknown>)[f]).find((v) => v !== undefined);
+      const ending = keyEnding(held);
+      found.push({
+        alertConfigId: c.id ?? '?',
+        condition: conditionWords(c),
+        ...(ending ? { ending } : {}),
+        // Without an ending on either side it cannot be told: it may well hold the old key.
+        usesOld: !ending || !oldEnding || ending === oldEnding,
+      });
+    }
+  return { ...(oldEnding ? { oldEnding } : {}), found };
+}
