@@ -185,7 +185,7 @@ export const createMaintenanceWindow = defineTool({
     startDate: at(10),
     endDate: at(12),
     alertTypeNames: ['HOST'],
-    description: `Mutes alert types project-wide from startDate to endDate. Use for planned work; for one alert, acknowledge_alert.`,
+    description: 'Kernel patching',
   }),
   description: `Mutes alert types project-wide from startDate to endDate. Use for planned work; for one alert, acknowledge_alert.`,
   beyondSpec: true,
