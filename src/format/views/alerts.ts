@@ -226,9 +226,13 @@ export const alertList: ListView<Alert> = {
   row: (a: Alert, now: Date, names: NameBook) => alertRow(a, now, names),
 };
 
+/** A global configuration's alerts name their project (by name where it was read, with its id). */
 export const globalAlertList: ListView<Alert> = {
-  columns: [...alertColumns, 'projectId'],
-  row: (a: Alert, now: Date, names: NameBook) => [...alertRow(a, now, names), a.groupId],
+  columns: [...alertColumns, 'project'],
+  row: (a: Alert, now: Date, names: NameBook) => [
+    ...alertRow(a, now, names),
+    a.groupId && names.project(a.groupId),
+  ],
 };
 
 /** What acknowledging (or un-acknowledging) an alert changes, for the person asked to consent. */
