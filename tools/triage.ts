@@ -128,6 +128,7 @@ export const listOpenAlerts = defineTool({
       loadOpenAlerts(ctx.api, projectId, {
         signal: ctx.signal,
         windows: true,
+        fates: true,
         statuses,
         progress: (done, total, message) => ctx.progress(done, total, `read ${message}`),
       }),

@@ -19,7 +19,6 @@ import {
   groupNotes,
   groupSummary,
   groupTable,
-  windowCalled,
 } from './alerts.js';
 import { automationColumns, automationRow, behindWords, stuckWords } from './deployment.js';
 import { changeSummary, eventWho } from './events.js';
@@ -139,7 +138,16 @@ interface Drawing {
   behind: Process[];
   active: MaintenanceWindow[];
   upcoming: MaintenanceWindow[];
+  /** The domain every alert's host shares, said once; rows name hosts by their first labels. */
+  domain?: string;
 }
+
+/** A host without the shared domain and port ("db-prod-03"); anything else as it is. */
+const shortWhere = (domain: string | undefined) => (a: Alert) => {
+  const w = alertWhere(a);
+  const bare = w.replace(/:\d+$/, '');
+  return domain && bare.endsWith(`.${domain}`) ? bare.slice(0, -domain.length - 1) : w;
+};
 
 /** The heading and one line per section: alerts, automation, changes, maintenance. */
 function summaryLines(d: Drawing): string[] {
@@ -172,6 +180,7 @@ function summaryLines(d: Drawing): string[] {
     `# Triage of project ${f.names.project(t.projectId)} — last ${plural(t.hours, 'hour')}`,
     ...(t.budget ? [t.budget] : []),
     summary.map(([k, v]) => `**${k}**: ${v}`).join('\n'),
+    ...(d.domain ? [`Hosts: *.${cell(d.domain, 60)}.`] : []),
     f.fence.notice,
   ];
 }
@@ -188,11 +197,18 @@ class CauseBlocks {
     this.rowsLeft = d.f.detailed ? Number.MAX_SAFE_INTEGER : CONCISE.alerts;
   }
 
+  /** Processes already said to be behind on a cause's host: said once, on the first cause there. */
+  private readonly told = new Set<string>();
+
   // A cause on a host whose process is behind the automation goal: the two are likely one problem.
   private behindOn(g: AlertGroup): string[] {
     const hosts = new Set(g.alerts.map((a) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '')));
     return this.d.behind
-      .filter((p) => p.hostname && hosts.has(p.hostname))
+      .filter((p) => p.hostname && hosts.has(p.hostname) && !this.told.has(p.name ?? ''))
+      .map((p) => {
+        this.told.add(p.name ?? '');
+        return p;
+      })
       .map((p) => `⚙ ${cell(p.name)} on this host is behind the automation goal (above).`);
   }
 
@@ -203,9 +219,13 @@ class CauseBlocks {
     // With one window in force, its table below says which it is: the alerts it mutes just say "muted".
     const soleWindow = active.length === 1 ? active[0]!.id : undefined;
     // The heading's time is its first row's: the first host listed has the oldest alert.
-    into.push(`#### ${groupHeading(g, f.now, soleWindow)}`, ...groupNotes(g, f.now), ...this.behindOn(g));
+    // A configuration change the story already tells (its eventId on a line of its own) is not told again.
+    const notes = groupNotes(g, f.now).filter(
+      (n) => !this.d.changes.some((e) => n.includes(`(eventId ${e.id})`)),
+    );
+    into.push(`#### ${groupHeading(g, f.now, soleWindow)}`, ...notes, ...this.behindOn(g));
     const shown = Math.min(this.rowsLeft, g.alerts.length);
-    if (shown > 0) into.push(groupTable(g, f.now, shown, f.names));
+    if (shown > 0) into.push(groupTable(g, f.now, shown, f.names, shortWhere(this.d.domain)));
     this.rowsLeft -= shown;
     this.hidden += g.alerts.length - shown;
   }
@@ -271,11 +291,16 @@ function automationLines(d: Drawing): string[] {
   const rows = behind.map(automationRow);
   const pub = (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
   const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
-  const windows = active.map((w) => windowCalled(w, 34));
+  // The windows in force are drawn in full just below: here they are pointed to.
+  const windows = active.length ? ['below'] : [];
+  const domain = d.domain;
+  const short = (h: string | undefined) =>
+    domain && h?.endsWith(`.${domain}`) ? h.slice(0, -domain.length - 1) : (h ?? '?');
   // Why each failing one is stuck: its error (what the agent reports and the underlying error), the goal's
   // publish within the window, and a window in force.
   const detail = failingOnes.map(
-    (p) => `- ${stuckWords(p, { goalVersion: automation.goalVersion, published, windows, now: f.now })}`,
+    (p) =>
+      `- ${stuckWords(p, { goalVersion: automation.goalVersion, published, windows, now: f.now, short })}`,
   );
   // The table is for more than the summary names; a failing process's line holds its plan and error.
   return [
@@ -335,6 +360,14 @@ function triageText(d: Drawing): string {
   ].join('\n');
 }
 
+/** The domain all the alerts' hosts share (two labels at least), if they share one. */
+function sharedDomain(groups: AlertGroup[]): string | undefined {
+  const hosts = groups.flatMap((g) => g.alerts.flatMap((a) => a.hostnameAndPort?.replace(/:\d+$/, '') ?? []));
+  const domains = new Set(hosts.map((h) => h.split('.').slice(1).join('.')));
+  const [d] = domains;
+  return domains.size === 1 && d && d.includes('.') ? d : undefined;
+}
+
 /** The triage of a project, its causes grouped (src/model/causes.ts) by the tool. */
 export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext): ToolAnswer {
   const changes = (t.events?.events ?? []).filter((e) => changeKind(e) !== undefined);
@@ -347,7 +380,7 @@ export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext):
   const active = windows.filter((w) => windowState(w, f.now) === 'active');
   const upcoming = windows.filter((w) => windowState(w, f.now) === 'upcoming');
   return {
-    text: triageText({ t, f, groups, changes, tl, behind, active, upcoming }),
+    text: triageText({ t, f, groups, changes, tl, behind, active, upcoming, domain: sharedDomain(groups) }),
     structured: {
       projectId: t.projectId,
       projectName: f.names.projectName?.(t.projectId),
