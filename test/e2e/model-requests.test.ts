@@ -7,14 +7,14 @@ import { type TestServer, withDemoServer } from '../helpers/mcp.js';
 
 /**
  * Requests per call, measured on the tree before src/model/ (commit 80e0838), the digest challenge aside.
- * triage_project and list_open_alerts read two more since issue 41 (what happens to each alert): the
+ * triage_project and list_open_alerts (and triage_installation, per project) read two more since issue 41 (what happens to each alert): the
  * project's integrations (a notification's key against them) and its acknowledgement and integration events
  * (a lapsed acknowledgement; who replaced a key) — src/model/fates.ts.
  */
 const BEFORE: Array<[string, Record<string, unknown>, number]> = [
   ['triage_project', {}, 14],
-  ['triage_installation', {}, 40],
-  ['triage_installation', { sinceHours: 24 }, 48],
+  ['triage_installation', {}, 48],
+  ['triage_installation', { sinceHours: 24 }, 56],
   ['list_open_alerts', {}, 12],
   ['get_automation_status', {}, 5],
   ['list_agents', { agentType: 'MONITORING' }, 9],
