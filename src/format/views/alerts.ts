@@ -3,12 +3,19 @@
 // notification targets and matchers. Tools, triage, feeds and previews draw alerts through this module only.
 import type { Alert, AlertConfig, GlobalAlertConfig } from '../../api/types.js';
 import { type AlertGroup, alertWhat, alertWhere, condition } from '../../model/index.js';
-import { ackInForce, severity, windowName } from '../../rules/index.js';
+import { ackInForce, paging, severity, windowName } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import type { Preview } from '../consent.js';
 import { age, due, plural, stamp, table, utc, when } from '../markdown.js';
-import { fateHeading, fateNotes, lapsedNote, lastNotified, notifiedWords } from './alerts-fate.js';
+import {
+  fateHeading,
+  fateNotes,
+  lapsedNote,
+  lastNotified,
+  notifiedWords,
+  pageLabel,
+} from './alerts-fate.js';
 
 export const alertColumns = [
   'alertId',
@@ -304,9 +311,14 @@ export const configName = (c: AlertConfig) => {
   return cond === '—' ? c.eventTypeName : cond;
 };
 
+/** Each notification's type and delay, and whom it pages where it pages ("USER +10m (SMS to priya…)"). */
 export const notifySummary = (c: AlertConfig) =>
   (c.notifications ?? [])
-    .map((n) => `${n.typeName ?? '?'}${n.delayMin ? ` +${n.delayMin}m` : ''}`)
+    .map((n) => {
+      const p = paging(n);
+      const pages = p ? ` (${p.service === 'SMS' ? pageLabel(p) : `pages ${p.service}`})` : '';
+      return `${n.typeName ?? '?'}${n.delayMin ? ` +${n.delayMin}m` : ''}${pages}`;
+    })
     .join(', ');
 
 export const matcherSummary = (c: AlertConfig) =>

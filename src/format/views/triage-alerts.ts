@@ -1,7 +1,7 @@
 // The triage toolset's alert answers: a project's open alerts by cause, one alert configuration in full (with
 // its notification targets and when it last changed, agreeing with its change events), and an acknowledgement.
 import type { Alert, AlertConfig, ApiEvent } from '../../api/types.js';
-import type { OpenAlerts } from '../../model/index.js';
+import type { AlertFate, OpenAlerts } from '../../model/index.js';
 import { type AlertGroup, alertWhat, alertWhere, condition } from '../../model/index.js';
 import { named } from '../../untrusted.js';
 import { type FormatContext, recordAnswer, type ToolAnswer } from '../answers.js';
@@ -19,6 +19,7 @@ import {
   matcherSummary,
 } from './alerts.js';
 import { eventWho, whatChanged } from './events.js';
+import { keyFlagLine, pageLabel } from './alerts-fate.js';
 
 /** The open alerts of a project by cause; `rows` is how many alert rows the concise text draws. */
 export function openAlertsAnswer(
@@ -91,6 +92,7 @@ export function alertConfigAnswer(
   changes: ApiEvent[] | undefined,
   alertConfigId: string,
   f: FormatContext,
+  fate?: AlertFate,
 ): ToolAnswer {
   const last = changes?.[0];
   return recordAnswer(
@@ -102,6 +104,11 @@ export function alertConfigAnswer(
       ['Condition', condition(s)],
       ['Matchers', matcherSummary(s)],
       ['Notifications', notifyTargets(s).join('; ')],
+      [
+        'Pages',
+        fate && (fate.pages.length ? fate.pages.map(pageLabel).join(', ') : 'nobody by pager or SMS'),
+      ],
+      ['Key', fate?.keyFlags.map((k) => keyFlagLine(k, f.now).replace(/^⚠ i/, '⚠ I')).join(' ')],
       ['Updated', updatedLine(s.updated, last, f)],
     ],
     f,
