@@ -8,14 +8,7 @@ import { cell, named } from '../../untrusted.js';
 import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import type { Preview } from '../consent.js';
 import { age, due, plural, stamp, table, utc, when } from '../markdown.js';
-import {
-  fateHeading,
-  fateNotes,
-  lapsedNote,
-  lastNotified,
-  notifiedWords,
-  pageLabel,
-} from './alerts-fate.js';
+import { fateHeading, fateNotes, lapsedNote, lastNotified, notifiedWords, pageLabel } from './alerts-fate.js';
 
 export const alertColumns = [
   'alertId',

@@ -18,8 +18,8 @@ import {
   groupsMarkdown,
   matcherSummary,
 } from './alerts.js';
-import { eventWho, whatChanged } from './events.js';
 import { keyFlagLine, pageLabel } from './alerts-fate.js';
+import { eventWho, whatChanged } from './events.js';
 
 /** The open alerts of a project by cause; `rows` is how many alert rows the concise text draws. */
 export function openAlertsAnswer(
