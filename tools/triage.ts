@@ -99,7 +99,8 @@ export const listOpenAlerts = defineTool({
   title: 'List open alerts',
   toolset: 'triage',
   example: {},
-  description: 'Open alerts by cause: acknowledged, paging, age. Use for "what is alerting".',
+  description:
+    'Open alerts by cause: acknowledged, paging, age; detailed adds targets and raw times. Use for "what is alerting".',
   kind: 'read',
   acrossProjects: true,
   input: {

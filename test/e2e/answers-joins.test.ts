@@ -55,3 +55,22 @@ describe('names everywhere', () => {
     expect(r.text.split('\n').find((l) => l.includes(a.id))).toContain(`\`${p.name}\` (${p.id})`);
   });
 });
+
+describe('responseFormat detailed on list_open_alerts', () => {
+  it('adds each cause’s notification targets (keys masked) and each alert’s raw timestamps', async () => {
+    const p = projectNamed('payments-prod');
+    const a = data().alerts.find((x) => x.groupId === p.id && x.status === 'OPEN' && x.lastNotified)!;
+    const c = data().alertConfigs.find((x) => x.id === a.alertConfigId)!;
+    const key = c.notifications.map((n) => (n as Record<string, unknown>).serviceKey).find(Boolean) as
+      | string
+      | undefined;
+    const concise = await t.call('list_open_alerts', { projectId: p.id });
+    const detailed = await t.call('list_open_alerts', { projectId: p.id, responseFormat: 'detailed' });
+    const raw = `alertId ${a.id}: created ${a.created}`;
+    expect(concise.text).not.toContain(raw);
+    expect(detailed.text).toContain(raw);
+    expect(detailed.text).toContain(`lastNotified ${a.lastNotified}`);
+    expect(detailed.text).toMatch(/notifies .*(EMAIL|PAGER|INCIDENT|USER|SMS|GROUP)/);
+    if (key) expect(detailed.text).not.toContain(key);
+  });
+});
