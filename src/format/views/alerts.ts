@@ -127,9 +127,7 @@ export function groupNotes(g: AlertGroup, now: Date): string[] {
   const e = g.configChanges.at(-1);
   if (e) {
     const more = g.configChanges.length > 1 ? ` (latest of ${g.configChanges.length})` : '';
-    notes.push(
-      `⚠ its configuration changed ${age(e.created, now)}: ${cell(e.eventTypeName)} (eventId ${e.id})${more}`,
-    );
+    notes.push(`⚠ its configuration changed ${age(e.created, now)} (eventId ${e.id})${more}`);
   }
   return [...notes, ...fateNotes(g.fate, now)];
 }
@@ -144,6 +142,8 @@ export function groupTable(
   max: number,
   names: NameBook = idsOnly,
   where?: (a: Alert) => string,
+  /** Whether each alert says when it last notified (a triage leaves it to list_open_alerts). */
+  notified = true,
 ): string {
   const first = g.alerts.slice(0, Math.max(0, max));
   // An acknowledgement that lapsed is said where "no" would be.
@@ -154,16 +154,22 @@ export function groupTable(
     if (lapsed) row[4] = lapsed;
     return row;
   });
-  if (rows.length > 2) return table(groupColumns, rows);
+  if (rows.length > 2)
+    return notified
+      ? table(groupColumns, rows)
+      : table(
+          groupColumns.slice(0, -1),
+          rows.map((r) => r.slice(0, -1)),
+        );
   return rows
     .map((row, i) => {
-      const [id, , where, value, acked, notified] = row.map((v) => cell(v ?? '—', 200));
+      const [id, , where, value, acked, last] = row.map((v) => cell(v ?? '—', 200));
       // A line, not a table: the age alone keeps a triage within its budget (tables give the time too).
       const since = cell(age(first[i]?.created, now) ?? '—');
       const shown = value === '—' ? '' : `, value ${value}`;
       // Not acknowledged is the usual case, and the cause's heading counts the acknowledged ones.
       const ack = acked === 'no' ? '' : acked!.startsWith('yes') ? `, acknowledged ${acked}` : `, ${acked}`;
-      return `- alertId ${id}: since ${since} on ${where}${shown}${ack}, ${notifiedWords(notified!)}`;
+      return `- alertId ${id}: since ${since} on ${where}${shown}${ack}${notified ? `, ${notifiedWords(last!)}` : ''}`;
     })
     .join('\n');
 }

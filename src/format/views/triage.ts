@@ -138,16 +138,10 @@ interface Drawing {
   behind: Process[];
   active: MaintenanceWindow[];
   upcoming: MaintenanceWindow[];
-  /** The domain every alert's host shares, said once; rows name hosts by their first labels. */
-  domain?: string;
 }
 
-/** A host without the shared domain and port ("db-prod-03"); anything else as it is. */
-const shortWhere = (domain: string | undefined) => (a: Alert) => {
-  const w = alertWhere(a);
-  const bare = w.replace(/:\d+$/, '');
-  return domain && bare.endsWith(`.${domain}`) ? bare.slice(0, -domain.length - 1) : w;
-};
+/** A host without its port ("db-prod-03.example.internal"): the name people and the incident notes use. */
+const hostOnly = (a: Alert) => alertWhere(a).replace(/:\d+$/, '');
 
 /** The heading and one line per section: alerts, automation, changes, maintenance. */
 function summaryLines(d: Drawing): string[] {
@@ -180,7 +174,6 @@ function summaryLines(d: Drawing): string[] {
     `# Triage of project ${f.names.project(t.projectId)} — last ${plural(t.hours, 'hour')}`,
     ...(t.budget ? [t.budget] : []),
     summary.map(([k, v]) => `**${k}**: ${v}`).join('\n'),
-    ...(d.domain ? [`Hosts: *.${cell(d.domain, 60)}.`] : []),
     f.fence.notice,
   ];
 }
@@ -219,13 +212,9 @@ class CauseBlocks {
     // With one window in force, its table below says which it is: the alerts it mutes just say "muted".
     const soleWindow = active.length === 1 ? active[0]!.id : undefined;
     // The heading's time is its first row's: the first host listed has the oldest alert.
-    // A configuration change the story already tells (its eventId on a line of its own) is not told again.
-    const notes = groupNotes(g, f.now).filter(
-      (n) => !this.d.changes.some((e) => n.includes(`(eventId ${e.id})`)),
-    );
-    into.push(`#### ${groupHeading(g, f.now, soleWindow)}`, ...notes, ...this.behindOn(g));
+    into.push(`#### ${groupHeading(g, f.now, soleWindow)}`, ...groupNotes(g, f.now), ...this.behindOn(g));
     const shown = Math.min(this.rowsLeft, g.alerts.length);
-    if (shown > 0) into.push(groupTable(g, f.now, shown, f.names, shortWhere(this.d.domain)));
+    if (shown > 0) into.push(groupTable(g, f.now, shown, f.names, hostOnly, false));
     this.rowsLeft -= shown;
     this.hidden += g.alerts.length - shown;
   }
@@ -293,14 +282,10 @@ function automationLines(d: Drawing): string[] {
   const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
   // The windows in force are drawn in full just below: here they are pointed to.
   const windows = active.length ? ['below'] : [];
-  const domain = d.domain;
-  const short = (h: string | undefined) =>
-    domain && h?.endsWith(`.${domain}`) ? h.slice(0, -domain.length - 1) : (h ?? '?');
   // Why each failing one is stuck: its error (what the agent reports and the underlying error), the goal's
   // publish within the window, and a window in force.
   const detail = failingOnes.map(
-    (p) =>
-      `- ${stuckWords(p, { goalVersion: automation.goalVersion, published, windows, now: f.now, short })}`,
+    (p) => `- ${stuckWords(p, { goalVersion: automation.goalVersion, published, windows, now: f.now })}`,
   );
   // The table is for more than the summary names; a failing process's line holds its plan and error.
   return [
@@ -360,14 +345,6 @@ function triageText(d: Drawing): string {
   ].join('\n');
 }
 
-/** The domain all the alerts' hosts share (two labels at least), if they share one. */
-function sharedDomain(groups: AlertGroup[]): string | undefined {
-  const hosts = groups.flatMap((g) => g.alerts.flatMap((a) => a.hostnameAndPort?.replace(/:\d+$/, '') ?? []));
-  const domains = new Set(hosts.map((h) => h.split('.').slice(1).join('.')));
-  const [d] = domains;
-  return domains.size === 1 && d && d.includes('.') ? d : undefined;
-}
-
 /** The triage of a project, its causes grouped (src/model/causes.ts) by the tool. */
 export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext): ToolAnswer {
   const changes = (t.events?.events ?? []).filter((e) => changeKind(e) !== undefined);
@@ -380,7 +357,7 @@ export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext):
   const active = windows.filter((w) => windowState(w, f.now) === 'active');
   const upcoming = windows.filter((w) => windowState(w, f.now) === 'upcoming');
   return {
-    text: triageText({ t, f, groups, changes, tl, behind, active, upcoming, domain: sharedDomain(groups) }),
+    text: triageText({ t, f, groups, changes, tl, behind, active, upcoming }),
     structured: {
       projectId: t.projectId,
       projectName: f.names.projectName?.(t.projectId),
