@@ -127,10 +127,14 @@ export const createUser = defineTool({
   },
   output: recordOutput,
   check: (args) => checkRoles(args.roles),
-  preview: async (ctx, args) =>
-    createUserPreview(args, await withProjectIds(ctx, args.roles), ctx.names.project),
+  preview: async (ctx, args) => {
+    const roles = await withProjectIds(ctx, args.roles);
+    await ctx.names.learnRoles(roles, ctx.signal);
+    return createUserPreview(args, roles, ctx.names.project, ctx.names.org);
+  },
   run: async (ctx, given) => {
     const args = { ...given, roles: await withProjectIds(ctx, given.roles) };
+    await ctx.names.learnRoles(args.roles, ctx.signal);
     if (args.password)
       return {
         user: await ctx.api.users.create({ ...args, password: args.password }, ctx.req),
@@ -169,17 +173,16 @@ export const updateUserRoles = defineTool({
   check: (args) => checkRoles(args.roles),
   preview: async (ctx, args) => {
     const change = await resolveRoles(ctx, args);
-    await ctx.names.learnProjects(
-      [...(change.before ?? []), ...change.next].flatMap((r) => (r.groupId ? [r.groupId] : [])),
-      ctx.signal,
-    );
-    return rolesPreview(change, ctx.names.project);
+    await ctx.names.learnRoles([...(change.before ?? []), ...change.next], ctx.signal);
+    return rolesPreview(change, ctx.names.project, ctx.names.org);
   },
   run: async (ctx, args) => {
     // Resolved again at the moment of the change: the set sent is what the preview described, applied to the
     // roles the user has now.
     const { next, asked } = await resolveRoles(ctx, args);
-    return { user: await ctx.api.users.updateRoles(args.userId, next, ctx.req), asked };
+    const user = await ctx.api.users.updateRoles(args.userId, next, ctx.req);
+    await ctx.names.learnRoles([...(user.roles ?? []), ...asked], ctx.signal);
+    return { user, asked };
   },
   format: ({ user: u, asked }, args, f) => rolesUpdatedAnswer(u, asked, args.userId, f),
 });
@@ -370,12 +373,19 @@ export const createOrgApiKey = defineTool({
     roles: upTo(z.enum(ORG_ROLES), 4, 'roles').min(1).describe('Roles of the key'),
   },
   output: recordOutput,
-  preview: async (_ctx, args) => orgKeyPreview(args),
-  run: async (ctx, args) =>
-    keepKey(
-      ctx.secrets,
-      await ctx.api.apiKeys.createForOrg(args.orgId, { desc: args.desc, roles: args.roles }, ctx.req),
-    ),
+  preview: async (ctx, args) => {
+    await ctx.names.learnOrgs([args.orgId], ctx.signal);
+    return orgKeyPreview(args, ctx.names.org);
+  },
+  run: async (ctx, args) => {
+    const key = await ctx.api.apiKeys.createForOrg(
+      args.orgId,
+      { desc: args.desc, roles: args.roles },
+      ctx.req,
+    );
+    await ctx.names.learnOrgs([args.orgId], ctx.signal);
+    return keepKey(ctx.secrets, key);
+  },
   format: (key, args, f) => orgKeyAnswer(key, args.orgId, f),
 });
 

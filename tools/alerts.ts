@@ -212,7 +212,14 @@ export const listOpenGlobalAlertsForConfig = defineTool({
   kind: 'read',
   input: { globalAlertConfigId: ids.globalAlertConfig, ...page },
   output: listOutput,
-  run: (ctx, args) => ctx.api.globalAlerts.listForConfig(args.globalAlertConfigId, pageQuery(args), ctx.req),
+  run: async (ctx, args) => {
+    const r = await ctx.api.globalAlerts.listForConfig(args.globalAlertConfigId, pageQuery(args), ctx.req);
+    await ctx.names.learnProjects(
+      r.results.flatMap((a) => (a.groupId ? [a.groupId] : [])),
+      ctx.signal,
+    );
+    return r;
+  },
   format: (result, args, f) =>
     listAnswer(
       result,

@@ -2,16 +2,11 @@
 import { z } from 'zod';
 import type { DiskPartition, Page } from '../src/api/client.js';
 import { hostsEverywhere } from '../src/feeds/everywhere-lists.js';
+import { loadProjectHosts } from '../src/feeds/hosts.js';
 import { whereIs } from '../src/feeds/names.js';
-import { listAnswer } from '../src/format/answers.js';
-import {
-  agentLinksAnswer,
-  hostList,
-  partitionAnswer,
-  partitionsAnswer,
-} from '../src/format/views/deployment.js';
+import { agentLinksAnswer, partitionAnswer, partitionsAnswer } from '../src/format/views/deployment.js';
 import { hostsAcross } from '../src/format/views/deployment-all.js';
-import { whereAnswer } from '../src/format/views/deployment-hosts.js';
+import { hostsAnswer, whereAnswer } from '../src/format/views/deployment-hosts.js';
 import { ids, page, text } from '../src/tool/ids.js';
 import {
   ALL_PROJECTS,
@@ -74,18 +69,22 @@ export const listHosts = defineTool({
       ? { where: await whereIs(ctx.api, args.host, ctx.signal) }
       : args.projectId === ALL_PROJECTS
         ? { across: await hostsEverywhere(ctx) }
-        : { page: await ctx.api.hosts.list(args.projectId, pageQuery(args), ctx.req) },
+        : {
+            hosts: await loadProjectHosts(ctx.api, args.projectId, pageQuery(args), {
+              signal: ctx.signal,
+              now: ctx.now(),
+            }),
+          },
   format: (result, args, f) =>
     result.where
       ? whereAnswer(result.where, f)
       : result.across
         ? hostsAcross(result.across, acrossQuery(args), f)
-        : listAnswer(
-            result.page!,
+        : hostsAnswer(
+            result.hosts!,
             pageQuery(args),
             {
               title: `Hosts of project ${f.names.project(args.projectId)}`,
-              ...hostList,
               next: "list_hosts with host for one host's project, role and state; list_project_events with target=<host> and history=true for its outages",
               empty: 'No hosts are monitored in this project.',
             },

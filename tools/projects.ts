@@ -14,7 +14,14 @@ export const listProjects = defineTool({
   kind: 'read',
   input: { ...page },
   output: listOutput,
-  run: (ctx, args) => ctx.api.projects.list(pageQuery(args), ctx.req),
+  run: async (ctx, args) => {
+    const r = await ctx.api.projects.list(pageQuery(args), ctx.req);
+    await ctx.names.learnOrgs(
+      r.results.flatMap((p) => (p.orgId ? [p.orgId] : [])),
+      ctx.signal,
+    );
+    return r;
+  },
   format: (result, args, f) =>
     listAnswer(
       result,

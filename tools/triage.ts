@@ -16,7 +16,9 @@ import { ackAnswer, alertConfigAnswer, openAlertsAnswer } from '../src/format/vi
 import { installationAnswer } from '../src/format/views/triage-installation.js';
 import {
   alertContext,
+  fateOf,
   groupByCause,
+  loadFateRecords,
   loadOpenAlerts,
   OPEN_STATUSES,
   reconcileAgents,
@@ -97,7 +99,8 @@ export const listOpenAlerts = defineTool({
   title: 'List open alerts',
   toolset: 'triage',
   example: {},
-  description: 'Open alerts by cause: acknowledged, paging, age. Use for "what is alerting".',
+  description:
+    'Open alerts by cause: acknowledged, paging, age; detailed adds targets and raw times. Use for "what is alerting".',
   kind: 'read',
   acrossProjects: true,
   input: {
@@ -128,6 +131,7 @@ export const listOpenAlerts = defineTool({
       loadOpenAlerts(ctx.api, projectId, {
         signal: ctx.signal,
         windows: true,
+        fates: true,
         statuses,
         progress: (done, total, message) => ctx.progress(done, total, `read ${message}`),
       }),
@@ -156,15 +160,18 @@ export const getAlertConfig = defineTool({
   },
   output: recordOutput,
   run: async (ctx, args) => {
-    const [config, changes] = await Promise.all([
+    const [config, changes, records] = await Promise.all([
       ctx.api.alertConfigs.get(args.projectId, args.alertConfigId, ctx.req),
       configChanges(ctx, args.projectId, args.alertConfigId),
+      // Its notifications' keys against the project's integrations, and who replaced those when.
+      loadFateRecords(ctx.api, args.projectId, ctx.signal),
       // Who changed it may be an API key: named by its description where the keys can be read.
       ctx.names.learnKeys({ projectId: args.projectId }, ctx.signal),
     ]);
-    return { config, changes };
+    return { config, changes, fate: fateOf([config], [], records, ctx.now(), false) };
   },
-  format: ({ config, changes }, args, f) => alertConfigAnswer(config, changes, args.alertConfigId, f),
+  format: ({ config, changes, fate }, args, f) =>
+    alertConfigAnswer(config, changes, args.alertConfigId, f, fate),
 });
 
 function checkUntil(args: { acknowledgedUntil?: string; forHours?: number }): void {

@@ -40,7 +40,12 @@ export async function readForTriage(
   o: { since?: Date; signal: AbortSignal },
 ): Promise<ProjectRead> {
   const parts = o.since ? [...PARTS, ...SINCE_PARTS] : PARTS;
-  const r = await readProject(api, project.id, parts, { signal: o.signal, since: o.since, now: new Date() });
+  const r = await readProject(api, project.id, parts, {
+    signal: o.signal,
+    since: o.since,
+    now: new Date(),
+    fates: true,
+  });
   // Out of time or budget: the project is missing from the answer, not read with holes.
   if (o.signal.aborted) throw abortError(o.signal);
   const spent = r.failed.find((f) => spentBudget(f.error));

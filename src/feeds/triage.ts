@@ -54,7 +54,7 @@ export async function readTriage(ctx: ToolContext, projectId: string, hours: num
     api,
     projectId,
     TRIAGE_SECTIONS.map((s) => PART_OF[s]),
-    { signal, now, since, progress },
+    { signal, now, since, progress, fates: true },
   );
   await (api.budget?.limited ? ctx.names.learnKeys({ projectId }, signal) : keys);
   if (signal.aborted) throw abortError(signal);

@@ -26,6 +26,8 @@ export interface NameBook {
   key(publicKeyOrUsername: string): string;
   /** A project's own name when known (for structured answers; untrusted text, bounded and sanitized there). */
   projectName?(id: string): string | undefined;
+  /** An organization as "`name` (id)" where GET /orgs/{id} answered; the id alone otherwise. */
+  org?(id: string): string;
 }
 
 const asIs = (id: string) => id;

@@ -10,10 +10,13 @@ export function table(headers: string[], rows: unknown[][]): string {
 }
 
 export function fields(pairs: Array<[string, unknown]>): string {
-  return pairs
-    .filter(([, v]) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0))
-    .map(([k, v]) => `**${k}**: ${cell(Array.isArray(v) ? v.join(', ') : v, 200)}`)
-    .join('\n');
+  return (
+    pairs
+      .filter(([, v]) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0))
+      // Each element of a list bounded on its own: a long list (a person's roles) is never cut mid-element.
+      .map(([k, v]) => `**${k}**: ${Array.isArray(v) ? v.map((x) => cell(x, 200)).join(', ') : cell(v, 200)}`)
+      .join('\n')
+  );
 }
 
 const HOUR = 3_600_000;

@@ -9,6 +9,7 @@ import type { Alert, AlertConfig, ApiClient, GlobalAlertConfig, MaintenanceWindo
 import { ApiError } from '../api/errors.js';
 import { type FetchPage, fetchAll } from '../api/paging.js';
 import { cell } from '../untrusted.js';
+import { type FateRecords, loadFateRecords } from './fates.js';
 
 /** A project's open alerts as read, with what explains them. */
 export interface OpenAlerts {
@@ -25,6 +26,8 @@ export interface OpenAlerts {
   globalNote?: string;
   /** Read when asked for; null when the server cannot list them. */
   windows?: MaintenanceWindow[] | null;
+  /** Read when asked for: the records that say what happens to each alert (src/model/fates.ts). */
+  fates?: FateRecords;
 }
 
 export const OPEN_STATUSES = ['OPEN', 'TRACKING'] as const;
@@ -40,6 +43,8 @@ export interface OpenAlertsOptions {
   concurrency?: number;
   /** Also read the project's maintenance windows (which of them mute which alerts). */
   windows?: boolean;
+  /** Also read what says what happens to the alerts: integrations, acknowledgement and key events. */
+  fates?: boolean;
   /** Called as fetches complete; total grows when the per-configuration fan-out is needed. */
   progress?: (done: number, total: number, message: string) => unknown;
 }
@@ -90,6 +95,7 @@ export async function loadOpenAlerts(
   globalP.catch(() => {});
   // Windows only annotate the alerts: an error reading them must not cost the alerts themselves.
   const windowsP = o.windows ? loadWindows(api, projectId, signal).catch(() => null) : undefined;
+  const fatesP = o.fates ? loadFateRecords(api, projectId, signal) : undefined;
 
   const { value: alerts, fallback } = await withFallback(
     api,
@@ -131,6 +137,7 @@ export async function loadOpenAlerts(
     globalConfigs: global.configs,
     globalNote: global.note,
     ...(windowsP ? { windows: await windowsP } : {}),
+    ...(fatesP ? { fates: await fatesP } : {}),
   };
 }
 

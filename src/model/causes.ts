@@ -4,6 +4,7 @@
 import type { Alert, AlertConfig, ApiEvent, GlobalAlertConfig, MaintenanceWindow } from '../api/client.js';
 import { ackInForce, isConfigChange, type Muting, muting, pagesOf } from '../rules/index.js';
 import type { OpenAlerts } from './alerts.js';
+import { type AlertFate, type FateRecords, fateOf } from './fates.js';
 
 /** "OUTSIDE_METRIC_THRESHOLD CONNECTIONS": an alert's event type and metric, its cause. */
 export function alertWhat(a: Alert): string {
@@ -43,6 +44,8 @@ export interface AlertGroup {
   window?: Muting;
   /** Notification types of these alerts' configurations that page someone (PAGER_DUTY, SMS…). */
   pages?: string[];
+  /** What happens to these alerts, when the records beyond them were read. */
+  fate?: AlertFate;
   acknowledged: number;
   oldest?: string;
   /** Oldest first. */
@@ -58,6 +61,8 @@ export interface AlertContext {
   globalConfigs?: GlobalAlertConfig[];
   windows?: MaintenanceWindow[] | null;
   events?: ApiEvent[];
+  /** The records that say what happens to each alert (pages, keys, lapsed acknowledgements). */
+  fates?: FateRecords;
 }
 
 /** The context an OpenAlerts read carries itself (global alerts; windows when they were asked for). */
@@ -65,6 +70,7 @@ export const alertContext = (r: OpenAlerts): AlertContext => ({
   globalAlertIds: r.globalAlertIds,
   globalConfigs: r.globalConfigs,
   windows: r.windows,
+  ...(r.fates ? { fates: r.fates } : {}),
 });
 
 const CONFIG_CHANGE_LEAD_MS = 24 * 3_600_000;
@@ -125,6 +131,10 @@ export function groupByCause(
     for (const a of g.alerts) if (!hostRank.has(alertWhere(a))) hostRank.set(alertWhere(a), hostRank.size);
     g.alerts.sort((x, y) => hostRank.get(alertWhere(x))! - hostRank.get(alertWhere(y))! || oldestFirst(x, y));
     g.oldest = g.alerts[0]?.created; // the first host is the one with the oldest alert
+    if (context.fates) {
+      const mine = g.alertConfigIds.flatMap((id) => byConfig.get(id) ?? []);
+      g.fate = fateOf(mine, g.alerts, context.fates, now, g.global);
+    }
     // Changes from a day before the first alert on: what may have made it fire, or silenced it since.
     const from = (Date.parse(g.oldest ?? '') || 0) - CONFIG_CHANGE_LEAD_MS;
     g.configChanges = (context.events ?? [])

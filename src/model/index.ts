@@ -10,5 +10,6 @@ export * from './agents.js';
 export * from './alerts.js';
 export * from './causes.js';
 export * from './events.js';
+export * from './fates.js';
 export * from './join.js';
 export * from './project.js';

@@ -62,6 +62,8 @@ export interface ReadOptions {
   /** Start of the window events and closed alerts are read for. */
   since?: Date;
   statuses?: readonly OpenStatus[];
+  /** The alerts part reads what happens to them too (src/model/fates.ts). */
+  fates?: boolean;
   /** How many publishes are read at most. */
   maxPublishes?: number;
   /** Called as each part is read (or fails). */
@@ -75,7 +77,7 @@ function loaders(api: ApiClient, id: string, o: ReadOptions): Record<Part, () =>
   const list = <T>(read: (q: object) => Promise<import('../api/paging.js').Page<T>>) =>
     fetchAll((q) => read(q), { signal, maxItems: MAX_LIST }).then((r) => r.items);
   return {
-    alerts: () => loadOpenAlerts(api, id, { signal, statuses: o.statuses }),
+    alerts: () => loadOpenAlerts(api, id, { signal, statuses: o.statuses, fates: o.fates }),
     windows: () => loadWindows(api, id, signal),
     automation: () => api.automation.status(id, { signal }),
     publishes: () =>

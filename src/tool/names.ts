@@ -17,7 +17,7 @@ const NAME_DEADLINE_MS = 2_000;
 /** A project id as the platform makes them; anything else given as a projectId is taken as a name. */
 const PROJECT_ID = /^[0-9a-f]{24}$/i;
 
-type Kind = keyof NameBook;
+type Kind = keyof NameBook | 'org';
 
 const within = (signal: AbortSignal) => ({
   signal: AbortSignal.any([signal, AbortSignal.timeout(NAME_DEADLINE_MS)]),
@@ -39,6 +39,10 @@ export interface CallNames extends NameBook {
   learnKeys(where: { projectId?: string; orgId?: string }, signal: AbortSignal): Promise<void>;
   /** Looks up these projects' names (the projects a change of roles touches). */
   learnProjects(projectIds: string[], signal: AbortSignal): Promise<void>;
+  /** Looks up these organizations' names (GET /orgs/{id}; the id stays where it does not answer). */
+  learnOrgs(orgIds: string[], signal: AbortSignal): Promise<void>;
+  /** The projects and organizations of these roles. */
+  learnRoles(roles: Array<{ groupId?: string; orgId?: string }>, signal: AbortSignal): Promise<void>;
   /** A projectId argument as an id: a project's name is looked up among the projects the key sees. */
   projectIdOf(value: string, signal: AbortSignal): Promise<string>;
   /** The name learned for this id, whatever it names (a project, user, host or configuration), if any. */
@@ -82,6 +86,7 @@ export function callNames(api: ApiClient, logger?: Logger): CallNames {
         .find((n) => n !== undefined),
     user: label('user'),
     host: label('host'),
+    org: label('org'),
     alertConfig: label('alertConfig'),
     key: (k) => {
       const desc = known.get(`key:${k}`);
@@ -95,6 +100,18 @@ export function callNames(api: ApiClient, logger?: Logger): CallNames {
           lookUp('project', id, async () => (await projectOf(id, o)).name),
         ),
       );
+    },
+
+    async learnOrgs(orgIds, signal) {
+      const o = within(signal);
+      await Promise.all(
+        [...new Set(orgIds)].map((id) => lookUp('org', id, async () => (await api.orgs.get(id, o)).name)),
+      );
+    },
+
+    async learnRoles(roles, signal) {
+      const [groups, orgs] = [roles.flatMap((r) => r.groupId ?? []), roles.flatMap((r) => r.orgId ?? [])];
+      await Promise.all([this.learnProjects(groups, signal), this.learnOrgs(orgs, signal)]);
     },
 
     async learn(args, signal) {

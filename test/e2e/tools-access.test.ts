@@ -27,7 +27,11 @@ describe('API keys', () => {
       desc: 'Nightly report exporter',
       roles: ['ORG_READ_ONLY'],
     });
-    expect(preview.text).toContain(`Create an API key in organization ${sim.orgId} with roles ORG_READ_ONLY`);
+    // The organization by name: GET /orgs/{id} answers it.
+    const org = sim.store.data.orgs.find((o) => o.id === sim.orgId)!;
+    expect(preview.text).toContain(
+      `Create an API key in organization \`${org.name}\` (${sim.orgId}) with roles ORG_READ_ONLY`,
+    );
     expect(result.isError, result.text).toBe(false);
     const key = (result.structured!.result as { record: Kept }).record;
     const stored = sim.store.data.apiKeys.find((k) => k.publicKey === key.publicKey)!;
@@ -82,7 +86,7 @@ describe('users', () => {
     for (const shown of [preview, r])
       expect(shown.text + JSON.stringify(shown.structured)).not.toContain(password);
     expect(r.text).toContain(
-      `Invited, applies once the user accepts: GROUP_READ_ONLY @ project ${sim.projectIds[0]}.`,
+      `Invited, applies once the user accepts: GROUP_READ_ONLY @ project \`${sim.store.data.projects[0]!.name}\` (${sim.projectIds[0]}).`,
     );
   });
 

@@ -46,6 +46,8 @@ describe('alert rows', () => {
       'db-1:27017',
       '5347.7 RAW',
       'no',
+      // An open alert with no lastNotified has not notified anyone yet.
+      'not yet',
     ]);
   });
 });

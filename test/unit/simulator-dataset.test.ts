@@ -48,9 +48,9 @@ describe('demo dataset names and ids', () => {
 
 describe('demo dataset digest', () => {
   it('is byte for byte the dataset of the default seed', () => {
-    expect(digest(20260101)).toBe('541476610c67af261196d44f3034946ebc50a862f3900c91a3b81d44489bf4b1');
+    expect(digest(20260101)).toBe('c2a793ce9b27b3d26479f97f3e9df8b6b815d5b5a70498c50f904481841f2e6d');
   });
   it('is byte for byte the dataset of another seed', () => {
-    expect(digest(7)).toBe('2c52c4330cfb2dc37d45a5b7d2e01ad3198fd076e3183578f9ce7cf8576c7219');
+    expect(digest(7)).toBe('2f7de0c871d3d59559ed59e54cb0c330489fcb637b1d24e7be28c776fe01b852');
   });
 });

@@ -498,7 +498,7 @@ describe('answers per state', () => {
       ctxWith({ globalAlerts: { listForConfig: async () => g } }),
       { globalAlertConfigId: 'c'.repeat(24) },
     );
-    expect(a.text).toMatch(/\| projectId \|/);
+    expect(a.text).toMatch(/\| project \|/);
     expect(a.text).toContain(`| ${P} |`);
   });
 

@@ -58,7 +58,7 @@ function keyAnswer(title: string, key: KeptKey, f: FormatContext): ToolAnswer {
 }
 
 export const orgKeyAnswer = (key: KeptKey, orgId: string, f: FormatContext) =>
-  keyAnswer(`API key created in organization ${orgId}`, key, f);
+  keyAnswer(`API key created in organization ${f.names.org?.(orgId) ?? orgId}`, key, f);
 
 export const projectKeyAnswer = (key: KeptKey, projectId: string, f: FormatContext) =>
   keyAnswer(`API key created for project ${f.names.project(projectId)}`, key, f);
@@ -66,9 +66,12 @@ export const projectKeyAnswer = (key: KeptKey, projectId: string, f: FormatConte
 const mintNote =
   'Its private key is written to a 0600 file on the server and shown masked, never in this chat.';
 
-export function orgKeyPreview(args: { orgId: string; desc: string; roles: string[] }): Preview {
+export function orgKeyPreview(
+  args: { orgId: string; desc: string; roles: string[] },
+  org: (id: string) => string = (id) => id,
+): Preview {
   return {
-    action: `Create an API key in organization ${args.orgId} with roles ${args.roles.join(', ')}`,
+    action: `Create an API key in organization ${org(args.orgId)} with roles ${args.roles.join(', ')}`,
     target: { org: args.orgId },
     changes: [
       { field: 'desc', to: args.desc },

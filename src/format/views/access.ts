@@ -3,7 +3,13 @@
 // in access-people.ts.
 import type { AccessListEntry, RoleAssignment, User } from '../../api/types.js';
 import { cell, named } from '../../untrusted.js';
-import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
+import {
+  type FormatContext,
+  type ListView,
+  type NameBook,
+  recordAnswer,
+  type ToolAnswer,
+} from '../answers.js';
 import type { Preview } from '../consent.js';
 import { stamp, utc } from '../markdown.js';
 
@@ -27,23 +33,29 @@ export const personName = (u: Pick<User, 'firstName' | 'lastName' | 'username'>)
   return full && u.username ? `${full} (${u.username})` : full || u.username;
 };
 
-export const userPairs = (u: User): Array<[string, unknown]> => [
+export const userPairs = (u: User, names?: NameBook): Array<[string, unknown]> => [
   ['Username', u.username],
   ['Name', fullName(u)],
   ['Email', u.emailAddress],
   ['Mobile', u.mobileNumber],
-  ['Roles', (u.roles ?? []).map((r) => roleLabel(r))],
+  ['Roles', (u.roles ?? []).map((r) => roleLabel(r, names?.project, names?.org))],
   ['Teams', u.teamIds],
 ];
 
 type Role = { roleName?: string; orgId?: string; groupId?: string };
 
-/** "GROUP_OWNER @ project `payments-prod` (09c5…)" when `project` knows the name, else the id alone. */
-export const roleLabel = (r: Role, project: (id: string) => string = (id) => id) =>
+const asIs = (id: string) => id;
+
+/** "GROUP_OWNER @ project `payments-prod` (09c5…)" when `project` (`org`) knows the name, else the id alone. */
+export const roleLabel = (
+  r: Role,
+  project: (id: string) => string = asIs,
+  org: (id: string) => string = asIs,
+) =>
   r.groupId
     ? `${r.roleName} @ project ${project(r.groupId)}`
     : r.orgId
-      ? `${r.roleName} @ org ${r.orgId}`
+      ? `${r.roleName} @ org ${org(r.orgId)}`
       : `${r.roleName} (global)`;
 
 /** One role's identity: its name and where it applies. */
@@ -58,6 +70,7 @@ export function createUserPreview(
   args: { username: string; firstName: string; lastName: string; emailAddress: string; password?: string },
   roles: RoleAssignment[],
   project: (id: string) => string,
+  org?: (id: string) => string,
 ): Preview {
   return {
     action: `Create user ${args.username}`,
@@ -65,7 +78,7 @@ export function createUserPreview(
     changes: [
       { field: 'name', to: `${args.firstName} ${args.lastName}` },
       { field: 'emailAddress', to: args.emailAddress },
-      { field: 'roles', to: roles.map((r) => roleLabel(r, project)).join('; ') || '(none)' },
+      { field: 'roles', to: roles.map((r) => roleLabel(r, project, org)).join('; ') || '(none)' },
     ],
     notes: [
       invitationNote,
@@ -79,9 +92,11 @@ export function createUserPreview(
 }
 
 /** Roles asked for but absent from the answer wait for the user to accept an invitation: say so. */
-function withPending(answer: ToolAnswer, asked: RoleAssignment[], u: User): ToolAnswer {
-  const has = (u.roles ?? []).map((r) => roleLabel(r));
-  const pending = asked.map((r) => roleLabel(r)).filter((r) => !has.includes(r));
+function withPending(answer: ToolAnswer, asked: RoleAssignment[], u: User, names: NameBook): ToolAnswer {
+  const has = new Set((u.roles ?? []).map(roleKey));
+  const pending = asked
+    .filter((r) => !has.has(roleKey(r)))
+    .map((r) => roleLabel(r, names.project, names.org));
   if (pending.length) answer.text += `\nInvited, applies once the user accepts: ${pending.join('; ')}.`;
   return answer;
 }
@@ -91,9 +106,10 @@ export function userCreatedAnswer(
   f: FormatContext,
 ): ToolAnswer {
   const answer = withPending(
-    recordAnswer(`User ${cell(r.user.id, 40)} created`, r.user, userPairs, f),
+    recordAnswer(`User ${cell(r.user.id, 40)} created`, r.user, (u) => userPairs(u, f.names), f),
     r.asked,
     r.user,
+    f.names,
   );
   if (r.passwordFile)
     answer.text += `\nThe generated password is in ${r.passwordFile} (readable by the server's user only); hand it to the person through a safe channel.`;
@@ -109,8 +125,9 @@ function accessNotes(
   mode: RolesMode,
   asked: RoleAssignment[],
   project: (id: string) => string,
+  org?: (id: string) => string,
 ) {
-  const label = (r: RoleAssignment) => roleLabel(r, project);
+  const label = (r: RoleAssignment) => roleLabel(r, project, org);
   const had = new Set(before.map(roleKey));
   const will = new Set(next.map(roleKey));
   const gained = next.filter((r) => !had.has(roleKey(r)));
@@ -142,11 +159,15 @@ export interface RolesChange {
   asked: RoleAssignment[];
 }
 
-export function rolesPreview(c: RolesChange, project: (id: string) => string): Preview {
+export function rolesPreview(
+  c: RolesChange,
+  project: (id: string) => string,
+  org?: (id: string) => string,
+): Preview {
   const { user: u, before, next } = c;
-  const label = (r: RoleAssignment) => roleLabel(r, project);
+  const label = (r: RoleAssignment) => roleLabel(r, project, org);
   const { gained, lost, notes } = before
-    ? accessNotes(before, next, c.mode, c.asked, project)
+    ? accessNotes(before, next, c.mode, c.asked, project, org)
     : {
         gained: next,
         lost: [] as RoleAssignment[],
@@ -162,7 +183,7 @@ export function rolesPreview(c: RolesChange, project: (id: string) => string): P
     // Names are platform text: sanitized, bounded and code-quoted here, in full only inside the data block.
     action: `Change the roles of user ${named(u && personName(u), c.userId)} (mode ${c.mode})`,
     target: { userId: c.userId },
-    current: u ? { username: u.username, roles: before?.map(label).join('; ') || '(none)' } : undefined,
+    current: u ? { username: u.username, roles: before?.length ? before.map(label) : '(none)' } : undefined,
     changes: [
       { field: 'roles added', to: gained.map(label).join('; ') || '(none)' },
       ...(before ? [{ field: 'roles removed', from: lost.map(label).join('; ') || '(none)' }] : []),
@@ -173,7 +194,8 @@ export function rolesPreview(c: RolesChange, project: (id: string) => string): P
 
 export const rolesUpdatedAnswer = (u: User, asked: RoleAssignment[], userId: string, f: FormatContext) =>
   withPending(
-    recordAnswer(`Roles of user ${named(personName(u), userId)} updated`, u, userPairs, f),
+    recordAnswer(`Roles of user ${named(personName(u), userId)} updated`, u, (x) => userPairs(x, f.names), f),
     asked,
     u,
+    f.names,
   );

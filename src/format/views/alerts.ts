@@ -3,13 +3,23 @@
 // notification targets and matchers. Tools, triage, feeds and previews draw alerts through this module only.
 import type { Alert, AlertConfig, GlobalAlertConfig } from '../../api/types.js';
 import { type AlertGroup, alertWhat, alertWhere, condition } from '../../model/index.js';
-import { ackInForce, severity, windowName } from '../../rules/index.js';
+import { ackInForce, paging, severity, windowName } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import { idsOnly, type ListView, type NameBook } from '../answers.js';
 import type { Preview } from '../consent.js';
 import { age, due, plural, stamp, table, utc, when } from '../markdown.js';
+import { fateHeading, fateNotes, lapsedNote, lastNotified, notifiedWords, pageLabel } from './alerts-fate.js';
 
-export const alertColumns = ['alertId', 'status', 'what', utc('since'), 'where', 'value', 'acknowledged'];
+export const alertColumns = [
+  'alertId',
+  'status',
+  'what',
+  utc('since'),
+  'where',
+  'value',
+  'acknowledged',
+  'last notified',
+];
 
 export function ackState(a: Alert, now: Date, names: NameBook = idsOnly): string {
   if (!ackInForce(a, now)) return 'no';
@@ -18,14 +28,25 @@ export function ackState(a: Alert, now: Date, names: NameBook = idsOnly): string
   if (rel === 'indefinitely') return `yes, until further notice, ${by}`;
   // due() adds the UTC time when the acknowledgement lapses within 48 h: "in 9 h, 2026-11-21 21:00 UTC".
   const [left, at] = (due(a.acknowledgedUntil, now) ?? '').replace(/^in /, '').split(', ');
-  return `yes, ${left} left${at ? `, until ${at}` : ''}, ${by}`;
+  // The comment says why: it is platform text, drawn as a bounded cell inside the data block.
+  const why = a.acknowledgementComment ? `: "${cell(a.acknowledgementComment, 100)}"` : '';
+  return `yes, ${left} left${at ? `, until ${at}` : ''}, ${by}${why}`;
 }
 
 export function alertRow(a: Alert, now: Date, names: NameBook = idsOnly): unknown[] {
   // Some servers send a current value without its number: show the unit alone rather than "undefined".
   const v = a.currentValue;
   const value = v ? `${v.number ?? '—'} ${v.units ?? ''}`.trim() : '—';
-  return [a.id, a.status, alertWhat(a), stamp(a.created, now), alertWhere(a), value, ackState(a, now, names)];
+  return [
+    a.id,
+    a.status,
+    alertWhat(a),
+    stamp(a.created, now),
+    alertWhere(a),
+    value,
+    ackState(a, now, names),
+    lastNotified(a, now),
+  ];
 }
 
 /** A closed or cancelled alert sends no notifications: acknowledging it is allowed, and silences nothing. */
@@ -53,7 +74,7 @@ export function groupHeading(g: AlertGroup, now: Date, listedWindow?: string): s
   const type = g.metricName ? '' : (g.eventTypeName ?? '');
   const what = g.conditions.length ? `${type} ${g.conditions.join('; ')}`.trim() : g.cause;
   const scope = g.global ? ' (global)' : '';
-  return `${cell(what, 160)}${scope} — ${plural(g.alerts.length, 'alert')}${acked}${conf}${windowNote(g.window, now, listedWindow)}`;
+  return `${cell(what, 160)}${scope} — ${plural(g.alerts.length, 'alert')}${acked}${conf}${windowNote(g.window, now, listedWindow)}${fateHeading(g.fate)}`;
 }
 
 /** A window as people know it (the rule's name, src/rules/windows.ts), its description drawn safe. */
@@ -106,29 +127,49 @@ export function groupNotes(g: AlertGroup, now: Date): string[] {
   const e = g.configChanges.at(-1);
   if (e) {
     const more = g.configChanges.length > 1 ? ` (latest of ${g.configChanges.length})` : '';
-    notes.push(
-      `⚠ its configuration changed ${age(e.created, now)}: ${cell(e.eventTypeName)} (eventId ${e.id})${more}`,
-    );
+    notes.push(`⚠ its configuration changed ${age(e.created, now)} (eventId ${e.id})${more}`);
   }
-  return notes;
+  return [...notes, ...fateNotes(g.fate, now)];
 }
 
 /**
  * The table of a cause's alerts (its first `max` rows); one or two alerts are a line each, not a table (a
  * table's header costs more than it saves under three rows).
  */
-export function groupTable(g: AlertGroup, now: Date, max: number, names: NameBook = idsOnly): string {
+export function groupTable(
+  g: AlertGroup,
+  now: Date,
+  max: number,
+  names: NameBook = idsOnly,
+  where?: (a: Alert) => string,
+  /** Whether each alert says when it last notified (a triage leaves it to list_open_alerts). */
+  notified = true,
+): string {
   const first = g.alerts.slice(0, Math.max(0, max));
-  const rows = first.map((a) => groupRow(a, now, names));
-  if (rows.length > 2) return table(groupColumns, rows);
+  // An acknowledgement that lapsed is said where "no" would be.
+  const rows = first.map((a) => {
+    const row = groupRow(a, now, names);
+    if (where) row[2] = where(a);
+    const lapsed = lapsedNote(a, g.fate, now);
+    if (lapsed) row[4] = lapsed;
+    return row;
+  });
+  if (rows.length > 2)
+    return notified
+      ? table(groupColumns, rows)
+      : table(
+          groupColumns.slice(0, -1),
+          rows.map((r) => r.slice(0, -1)),
+        );
   return rows
     .map((row, i) => {
-      const [id, , where, value, acked] = row.map((v) => cell(v ?? '—'));
+      const [id, , where, value, acked, last] = row.map((v) => cell(v ?? '—', 200));
       // A line, not a table: the age alone keeps a triage within its budget (tables give the time too).
       const since = cell(age(first[i]?.created, now) ?? '—');
       const shown = value === '—' ? '' : `, value ${value}`;
       // Not acknowledged is the usual case, and the cause's heading counts the acknowledged ones.
-      return `- alertId ${id}: since ${since} on ${where}${shown}${acked === 'no' ? '' : `, acknowledged ${acked}`}`;
+      const ack = acked === 'no' ? '' : acked!.startsWith('yes') ? `, acknowledged ${acked}` : `, ${acked}`;
+      return `- alertId ${id}: since ${since} on ${where}${shown}${ack}${notified ? `, ${notifiedWords(last!)}` : ''}`;
     })
     .join('\n');
 }
@@ -226,9 +267,13 @@ export const alertList: ListView<Alert> = {
   row: (a: Alert, now: Date, names: NameBook) => alertRow(a, now, names),
 };
 
+/** A global configuration's alerts name their project (by name where it was read, with its id). */
 export const globalAlertList: ListView<Alert> = {
-  columns: [...alertColumns, 'projectId'],
-  row: (a: Alert, now: Date, names: NameBook) => [...alertRow(a, now, names), a.groupId],
+  columns: [...alertColumns, 'project'],
+  row: (a: Alert, now: Date, names: NameBook) => [
+    ...alertRow(a, now, names),
+    a.groupId && names.project(a.groupId),
+  ],
 };
 
 /** What acknowledging (or un-acknowledging) an alert changes, for the person asked to consent. */
@@ -265,9 +310,14 @@ export const configName = (c: AlertConfig) => {
   return cond === '—' ? c.eventTypeName : cond;
 };
 
+/** Each notification's type and delay, and whom it pages where it pages ("USER +10m (SMS to priya…)"). */
 export const notifySummary = (c: AlertConfig) =>
   (c.notifications ?? [])
-    .map((n) => `${n.typeName ?? '?'}${n.delayMin ? ` +${n.delayMin}m` : ''}`)
+    .map((n) => {
+      const p = paging(n);
+      const pages = p ? ` (${p.service === 'SMS' ? pageLabel(p) : `pages ${p.service}`})` : '';
+      return `${n.typeName ?? '?'}${n.delayMin ? ` +${n.delayMin}m` : ''}${pages}`;
+    })
     .join(', ');
 
 export const matcherSummary = (c: AlertConfig) =>

@@ -1,11 +1,14 @@
 // "Where is db-prod-06?" as a person reads it: each host the name matches — its project, replica set or
 // shard, role, last ping and state — and, when none matched, what was searched and the names near it.
+
+import type { Page } from '../../api/paging.js';
 import type { Alert, Host } from '../../api/types.js';
 import { alertWhat } from '../../model/index.js';
-import { type HostFields, hostState } from '../../rules/index.js';
+import { type HostFields, type HostState, hostState, type Writability } from '../../rules/index.js';
 import { cell } from '../../untrusted.js';
-import type { FormatContext, ToolAnswer } from '../answers.js';
+import { type FormatContext, type ListView, listAnswer, type ToolAnswer } from '../answers.js';
 import { plural, stamp, table, utc } from '../markdown.js';
+import { hostList } from './deployment.js';
 
 /** The shape of a host search (src/feeds/names.ts) as far as drawing it goes. */
 export interface WhereView {
@@ -24,7 +27,11 @@ export interface WhereView {
 
 /** A host's state in words (the rule: src/rules/hosts.ts), its disagreeing records both named. */
 export function stateWords(h: Host, alerts: Alert[], now: Date): string {
-  const st = hostState(h as HostFields, alerts, now);
+  return hostStateWords(hostState(h as HostFields, alerts, now), now);
+}
+
+/** A state the rule gave, in words: "pinging", "DOWN since …; role last known", or both records. */
+export function hostStateWords(st: HostState, now: Date): string {
   switch (st.state) {
     case 'down':
       return `DOWN since ${stamp(st.downSince, now) ?? '?'}; role last known`;
@@ -109,4 +116,60 @@ export function whereAnswer(s: WhereView, f: FormatContext): ToolAnswer {
       })),
     },
   };
+}
+
+/** In the hosts' table the last ping is the column beside: a down host is down since then. */
+const tableState = (st: HostState, now: Date) =>
+  st.state === 'down' && st.downSince === st.lastPing
+    ? 'DOWN since its last ping; role last known'
+    : hostStateWords(st, now);
+
+/** A project's hosts with each one's state (src/feeds/hosts.ts), as drawn: the table, then writes per set. */
+export interface HostsView {
+  page: Page<Host>;
+  states: Record<string, HostState>;
+  sets: ReadonlyArray<{ name: string; members: ReadonlyArray<{ host: Host }>; writability: Writability }>;
+  alertsNote?: string;
+}
+
+const shortHost = (h: string) => h.replace(/:\d+$/, '').split('.')[0] ?? h;
+
+/** One line per replica set or shard: a primary that pings (takes writes), or none, and the records behind it. */
+export function writabilityLines(sets: HostsView['sets']): string[] {
+  return sets.flatMap((s) => {
+    const w = s.writability;
+    const name = cell(s.name, 60);
+    const roles = [...new Set(s.members.flatMap((m) => m.host.typeName ?? []))];
+    if (w.contradiction)
+      return `- ${name}: primary ${shortHost(w.primary!)} pings, yet NO_PRIMARY is open (alertId ${w.contradiction.noPrimaryAlertId}): both records kept`;
+    if (w.writable) return `- ${name}: takes writes — primary ${shortHost(w.primary!)} pings`;
+    // Config servers report SHARD_CONFIG, not which member is primary: nothing to judge writes by, no line.
+    if (!roles.some((r) => /PRIMARY|SECONDARY/.test(r))) return [];
+    const last = w.lastKnownPrimaries.map(shortHost);
+    const was = last.length ? ` (last known primary ${last.join(', ')}, no longer pinging)` : '';
+    return `- ${name}: NO primary that pings — cannot take writes${was}`;
+  });
+}
+
+/** The hosts of a page, each with its state (one column), then every set's writability (all its members). */
+export function hostsAnswer(
+  r: HostsView,
+  q: { pageNum: number; itemsPerPage: number },
+  list: { title: string; next: string; empty: string },
+  f: FormatContext,
+): ToolAnswer {
+  const view: ListView<Host> = {
+    columns: [...hostList.columns, 'state'],
+    row: (h: Host, now: Date, names) => [
+      ...hostList.row(h, now, names),
+      r.states[h.id] ? tableState(r.states[h.id]!, now) : '—',
+    ],
+  };
+  const answer = listAnswer(r.page, q, { ...list, ...view }, f);
+  const lines = writabilityLines(r.sets);
+  if (lines.length) answer.text += `\nWrites, per replica set or shard:\n${f.fence.wrap(lines.join('\n'))}`;
+  if (r.alertsNote) answer.text += `\n${r.alertsNote}`;
+  // The list's own shape is kept (bounded like every list); the sets are small and go beside it.
+  answer.structured.sets = r.sets.map((x) => ({ name: x.name, writable: x.writability.writable }));
+  return answer;
 }

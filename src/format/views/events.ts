@@ -106,13 +106,21 @@ export function dataOperation(e: ApiEvent): string | undefined {
 /** "MODIFIED PROCESS rs-payments_1 (processes.version: 7.0.12 → 7.0.14)", the parts that fit one line. */
 export function changeSummary(e: ApiEvent): string {
   const r = e as Record<string, unknown>;
-  const diffs = (e.diffs ?? []).map((d) => {
+  // Diffs that made the same change to several things are one: "MODIFIED PROCESS a, b, c (version: 1 → 2)".
+  const same = new Map<string, string[]>();
+  for (const d of e.diffs ?? []) {
     const params = (d.params ?? []).map(
       (p) => `${p.param ?? p.display ?? '?'}: ${p.old ?? '∅'} → ${p.new ?? '∅'}`,
     );
-    return `${d.status ?? ''} ${d.type ?? ''} ${d.name ?? d.id ?? ''}${params.length ? ` (${params.join('; ')})` : ''}`
-      .replace(/\s+/g, ' ')
-      .trim();
+    const key = `${d.status ?? ''} ${d.type ?? ''}\u0000${params.join('; ')}`;
+    const name = String(d.name ?? d.id ?? '');
+    const names = same.get(key) ?? [];
+    // The same thing changed twice the same way is one change.
+    if (!names.includes(name)) same.set(key, [...names, name]);
+  }
+  const diffs = [...same].map(([key, names]) => {
+    const [kind, params] = key.split('\u0000');
+    return `${kind} ${names.join(', ')}${params ? ` (${params})` : ''}`.replace(/\s+/g, ' ').trim();
   });
   const about = [
     r.targetUsername && `user ${r.targetUsername}`,

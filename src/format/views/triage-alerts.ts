@@ -1,9 +1,9 @@
 // The triage toolset's alert answers: a project's open alerts by cause, one alert configuration in full (with
 // its notification targets and when it last changed, agreeing with its change events), and an acknowledgement.
 import type { Alert, AlertConfig, ApiEvent } from '../../api/types.js';
-import type { OpenAlerts } from '../../model/index.js';
+import type { AlertFate, OpenAlerts } from '../../model/index.js';
 import { type AlertGroup, alertWhat, alertWhere, condition } from '../../model/index.js';
-import { named } from '../../untrusted.js';
+import { cell, named } from '../../untrusted.js';
 import { type FormatContext, recordAnswer, type ToolAnswer } from '../answers.js';
 import { when } from '../markdown.js';
 import { redact } from '../redact.js';
@@ -18,6 +18,7 @@ import {
   groupsMarkdown,
   matcherSummary,
 } from './alerts.js';
+import { keyFlagLine, pageLabel } from './alerts-fate.js';
 import { eventWho, whatChanged } from './events.js';
 
 /** The open alerts of a project by cause; `rows` is how many alert rows the concise text draws. */
@@ -41,6 +42,7 @@ export function openAlertsAnswer(
       f.names,
     );
     lines.push(f.fence.notice, f.fence.wrap(body));
+    if (f.detailed) lines.push(f.fence.wrap(detailedLines(r, groups).join('\n')));
     if (hidden)
       lines.push(
         `${hidden} more alerts not shown: list_open_alerts_for_config per configuration, or responseFormat=detailed.`,
@@ -61,6 +63,27 @@ export function openAlertsAnswer(
       alerts: redact(r.alerts),
     },
   };
+}
+
+/**
+ * What concise leaves out, for responseFormat=detailed: each cause's notification targets (keys masked) and
+ * each alert's raw timestamps.
+ */
+function detailedLines(r: OpenAlerts, groups: AlertGroup[]): string[] {
+  const configs = new Map([...r.configs, ...(r.globalConfigs as AlertConfig[])].map((c) => [c.id, c]));
+  const out = ['Detailed: notification targets per cause, raw timestamps per alert.'];
+  for (const g of groups) {
+    const targets = g.alertConfigIds.flatMap((id) => {
+      const c = configs.get(id);
+      return c ? notifyTargets(redact(c)) : [];
+    });
+    out.push(`- ${cell(g.cause, 120)}: notifies ${targets.join('; ') || '(not listed)'}`);
+    for (const a of g.alerts)
+      out.push(
+        `  - alertId ${a.id}: created ${cell(a.created ?? '—', 40)}, updated ${cell(a.updated ?? '—', 40)}, lastNotified ${cell(a.lastNotified ?? '—', 40)}, acknowledgedUntil ${cell(a.acknowledgedUntil ?? '—', 40)}`,
+      );
+  }
+  return out;
 }
 
 const TIMING = new Set(['typeName', 'delayMin', 'intervalMin', 'links']);
@@ -91,6 +114,7 @@ export function alertConfigAnswer(
   changes: ApiEvent[] | undefined,
   alertConfigId: string,
   f: FormatContext,
+  fate?: AlertFate,
 ): ToolAnswer {
   const last = changes?.[0];
   return recordAnswer(
@@ -102,6 +126,11 @@ export function alertConfigAnswer(
       ['Condition', condition(s)],
       ['Matchers', matcherSummary(s)],
       ['Notifications', notifyTargets(s).join('; ')],
+      [
+        'Pages',
+        fate && (fate.pages.length ? fate.pages.map(pageLabel).join(', ') : 'nobody by pager or SMS'),
+      ],
+      ['Key', fate?.keyFlags.map((k) => keyFlagLine(k, f.now).replace(/^⚠ i/, '⚠ I')).join(' ')],
       ['Updated', updatedLine(s.updated, last, f)],
     ],
     f,

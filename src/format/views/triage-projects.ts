@@ -12,12 +12,13 @@ import type {
 } from '../../api/types.js';
 import type { Contradiction, OpenAlerts } from '../../model/index.js';
 import { type AlertGroup, alertWhere } from '../../model/index.js';
-import { agentTypeOfAlert, type Tier } from '../../rules/index.js';
+import { ackInForce, agentTypeOfAlert, type Tier } from '../../rules/index.js';
 import { cell, named as nameOf } from '../../untrusted.js';
 import { type AgentType, otherIntegrationName } from '../../vocabulary/index.js';
 import type { FormatContext } from '../answers.js';
 import { age, plural } from '../markdown.js';
 import { mutedUntil, windowCalled } from './alerts.js';
+import { ackWords, causeFate, keyFlagLine, pageLabel } from './alerts-fate.js';
 import { type AgentCheckView, type AgentReportView, stuckWords } from './deployment.js';
 import { eventWho } from './events.js';
 import type { Missing } from './projects-all.js';
@@ -119,12 +120,25 @@ function causeLine(c: CauseView, now: Date, short: Short, withWindow: boolean): 
       : (g.eventTypeName ?? g.cause);
   const hosts = [...new Set(g.alerts.map((a) => short(alertWhere(a))))];
   const where = hosts.length <= 2 ? hosts.join(', ') : `${hosts.slice(0, 2).join(', ')} +${hosts.length - 2}`;
+  // What happens to it, where the records beyond the alerts were read: whom it pages, who acknowledged what
+  // and why, lapsed acknowledgements, a differing key. Else the counts and the integration's type.
+  const fate = g.fate
+    ? causeFate(
+        g.alerts,
+        g.fate,
+        now,
+        (a) => short(alertWhere(a)),
+        (a) => ackInForce(a, now),
+      )
+    : [
+        g.acknowledged ? `${g.acknowledged} acknowledged` : '',
+        // The platform's word for the integration, the other dialect's in parentheses (as integrations show it).
+        c.paging ? `pages via ${(g.pages ?? []).map(pagingLabel).join(', ')}` : '',
+      ];
   const flags = [
     `${plural(g.alerts.length, 'alert')}, ${since(g.oldest, now)}`,
     c.tracking ? 'tracking (not yet past its delay)' : '',
-    g.acknowledged ? `${g.acknowledged} acknowledged` : '',
-    // The platform's word for the integration, the other dialect's in parentheses (as integrations show it).
-    c.paging ? `pages via ${(g.pages ?? []).map(pagingLabel).join(', ')}` : '',
+    ...fate,
     withWindow && g.window?.state === 'active' ? mutedUntil(g.window, now) : '',
   ].filter(Boolean);
   return `${what}${g.global ? ' (global)' : ''} on ${where} — ${flags.join('; ')}`;
@@ -137,6 +151,18 @@ function disagreement(c: Contradiction, short: Short): string {
   if (c.kind === 'primary pings and there is no primary')
     return `${short(c.primary)} pings as primary of ${cell(c.set, 60)} and NO_PRIMARY alert ${c.alertId} is open`;
   return `alert ${c.alertId} is ${c.status} and acknowledged until ${c.acknowledgedUntil}`;
+}
+
+/** A muted cause by its metric or type, with whom it pages and a differing key, where they were read. */
+function mutedCause(c: CauseView, now: Date): string {
+  const g = c.group;
+  const what = g.metricName ?? g.eventTypeName ?? '?';
+  if (!g.fate) return what;
+  const parts = [
+    ...(g.fate.pages.length ? [`pages ${g.fate.pages.map(pageLabel).join(', ')}`] : []),
+    ...g.fate.keyFlags.map((k) => keyFlagLine(k, now).replace(/\.$/, '')),
+  ];
+  return parts.length ? `${what} (${parts.join('; ')})` : what;
 }
 
 /** The agents of a project that need a word: down, silent, or not active (standby, no processes). */
@@ -199,22 +225,25 @@ export function projectBlock(v: ProjectView, rank: number, f: FormatContext, sho
   // Agent-down causes are told on the agents line, reconciled with the agents themselves.
   const told = (c: CauseView) =>
     v.agents !== undefined && agentTypeOfAlert(c.group.eventTypeName) !== undefined;
+  // An agent-down cause that pages is a cause line too: the agents line does not say whom it pages.
   const loud = v.causes.filter(
-    (c) => c.tier !== 'muted or acknowledged' && c.tier !== 'informational' && !told(c),
+    (c) => c.tier !== 'muted or acknowledged' && c.tier !== 'informational' && (!told(c) || c.paging),
   );
   const quiet = v.causes.filter((c) => !loud.includes(c) && !(told(c) && !c.muted));
   const lines: string[] = [];
-  // The worst causes: two when they are data availability or page someone, else one; the rest counted.
-  const named = loud.filter((c, i) => i === 0 || (i < CAUSES && (c.dataAvailability || c.paging)));
+  // Every cause that pages someone; beside them the worst one, and a second when it is data availability.
+  // Only causes that page nobody are counted instead of named.
+  const named = loud.filter((c, i) => c.paging || i === 0 || (i < CAUSES && c.dataAvailability));
   for (const c of named) lines.push(`- ${causeLine(c, now, short, true)}`);
   if (loud.length > named.length)
-    lines.push(`- +${plural(loud.length - named.length, 'more unmuted cause')}`);
+    lines.push(`- +${plural(loud.length - named.length, 'more unmuted cause')} (none pages)`);
   // Muted causes one line per window: which window, why it applies, and what it silences.
   const byWindow = new Map<string, CauseView[]>();
   for (const c of quiet.filter((x) => x.muted))
     byWindow.set(c.group.window!.id, [...(byWindow.get(c.group.window!.id) ?? []), c]);
   for (const cs of byWindow.values()) {
-    const what = [...new Set(cs.map((c) => c.group.metricName ?? c.group.eventTypeName))];
+    // Each muted cause with whom it would page and a differing key: what happens when the window ends.
+    const what = [...new Set(cs.map((c) => mutedCause(c, now)))];
     lines.push(
       `- ${plural(cs.length, 'cause')} ${mutedUntil(cs[0]!.group.window!, now)}: ${what.join(', ')}`,
     );
@@ -222,7 +251,7 @@ export function projectBlock(v: ProjectView, rank: number, f: FormatContext, sho
   const acked = quiet.filter((c) => !c.muted && !c.tracking);
   if (acked.length)
     lines.push(
-      `- acknowledged: ${acked.map((c) => `${c.group.metricName ?? c.group.eventTypeName} on ${short(alertWhere(c.group.alerts[0]!))}`).join(', ')}`,
+      `- acknowledged: ${acked.map((c) => `${c.group.metricName ?? c.group.eventTypeName} on ${short(alertWhere(c.group.alerts[0]!))}${c.group.alerts[0] ? ` ${ackWords(c.group.alerts[0], now)}` : ''}`).join(', ')}`,
     );
   const tracking = quiet.filter((c) => !c.muted && c.tracking);
   if (tracking.length)

@@ -19,7 +19,6 @@ import {
   groupNotes,
   groupSummary,
   groupTable,
-  windowCalled,
 } from './alerts.js';
 import { automationColumns, automationRow, behindWords, stuckWords } from './deployment.js';
 import { changeSummary, eventWho } from './events.js';
@@ -141,6 +140,9 @@ interface Drawing {
   upcoming: MaintenanceWindow[];
 }
 
+/** A host without its port ("db-prod-03.example.internal"): the name people and the incident notes use. */
+const hostOnly = (a: Alert) => alertWhere(a).replace(/:\d+$/, '');
+
 /** The heading and one line per section: alerts, automation, changes, maintenance. */
 function summaryLines(d: Drawing): string[] {
   const { t, f, groups, changes, behind, active, upcoming } = d;
@@ -188,11 +190,18 @@ class CauseBlocks {
     this.rowsLeft = d.f.detailed ? Number.MAX_SAFE_INTEGER : CONCISE.alerts;
   }
 
+  /** Processes already said to be behind on a cause's host: said once, on the first cause there. */
+  private readonly told = new Set<string>();
+
   // A cause on a host whose process is behind the automation goal: the two are likely one problem.
   private behindOn(g: AlertGroup): string[] {
     const hosts = new Set(g.alerts.map((a) => (a.hostnameAndPort ?? '').replace(/:\d+$/, '')));
     return this.d.behind
-      .filter((p) => p.hostname && hosts.has(p.hostname))
+      .filter((p) => p.hostname && hosts.has(p.hostname) && !this.told.has(p.name ?? ''))
+      .map((p) => {
+        this.told.add(p.name ?? '');
+        return p;
+      })
       .map((p) => `⚙ ${cell(p.name)} on this host is behind the automation goal (above).`);
   }
 
@@ -205,7 +214,7 @@ class CauseBlocks {
     // The heading's time is its first row's: the first host listed has the oldest alert.
     into.push(`#### ${groupHeading(g, f.now, soleWindow)}`, ...groupNotes(g, f.now), ...this.behindOn(g));
     const shown = Math.min(this.rowsLeft, g.alerts.length);
-    if (shown > 0) into.push(groupTable(g, f.now, shown, f.names));
+    if (shown > 0) into.push(groupTable(g, f.now, shown, f.names, hostOnly, false));
     this.rowsLeft -= shown;
     this.hidden += g.alerts.length - shown;
   }
@@ -271,7 +280,8 @@ function automationLines(d: Drawing): string[] {
   const rows = behind.map(automationRow);
   const pub = (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
   const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
-  const windows = active.map((w) => windowCalled(w, 34));
+  // The windows in force are drawn in full just below: here they are pointed to.
+  const windows = active.length ? ['below'] : [];
   // Why each failing one is stuck: its error (what the agent reports and the underlying error), the goal's
   // publish within the window, and a window in force.
   const detail = failingOnes.map(

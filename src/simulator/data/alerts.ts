@@ -213,6 +213,50 @@ function acknowledge(b: Build, config: AnyConfig, alert: AlertRec): void {
   }
 }
 
+/** The alert type a window names for each event type the world raises (API reference › Alert). */
+const WINDOW_TYPE: Record<string, string> = {
+  HOST_DOWN: 'HOST',
+  OUTSIDE_METRIC_THRESHOLD: 'HOST',
+  REPLICATION_OPLOG_WINDOW_RUNNING_OUT: 'REPLICA_SET',
+  NO_PRIMARY: 'REPLICA_SET',
+  MONITORING_AGENT_DOWN: 'AGENT',
+  BACKUP_AGENT_DOWN: 'BACKUP',
+};
+
+/**
+ * Nobody is notified of an alert while a window mutes its type or while it is acknowledged: its last
+ * notification is the last moment before such a span, or none when it opened inside one.
+ */
+function quietNotifications(b: Build, config: AnyConfig, project: ProjectRec, alert: AlertRec): void {
+  if (alert.status !== 'OPEN' || alert.lastNotified === undefined) return;
+  const now = b.now.getTime();
+  const quiet = [
+    ...WORLD.windows
+      .filter(
+        (w) =>
+          w.project === project.name && w.alertTypeNames.includes(WINDOW_TYPE[alert.eventTypeName] ?? '?'),
+      )
+      .map((w) => ({ from: w.start, to: w.end })),
+    ...WORLD.acks
+      .filter(
+        (a) => configOf(b, a.config) === config && alert.hostnameAndPort?.startsWith(`${fqdn(a.host)}:`),
+      )
+      .map((a) => ({ from: a.at, to: a.until })),
+  ];
+  let t = Date.parse(alert.lastNotified) - now;
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const q of quiet)
+      if (t > q.from && t < q.to) {
+        t = q.from;
+        moved = true;
+      }
+  }
+  if (t < Date.parse(alert.created) - now) delete alert.lastNotified;
+  else alert.lastNotified = b.at(t);
+  alert.updated = alert.lastNotified ?? alert.created;
+}
+
 const byTime = (x: Episode, y: Episode): number => x.from - y.from;
 
 export function buildAlerts(b: Build): void {
@@ -222,6 +266,7 @@ export function buildAlerts(b: Build): void {
     for (const e of episodes(b, config, project).sort(byTime)) {
       const alert = makeAlert(b, config, project, e);
       acknowledge(b, config, alert);
+      quietNotifications(b, config, project, alert);
       b.data.alerts.push(alert);
     }
   }
@@ -235,6 +280,7 @@ export function buildGlobalAlerts(b: Build): void {
       for (const e of episodes(b, config, project).sort(byTime)) {
         const alert = makeAlert(b, config, project, e);
         acknowledge(b, config, alert);
+        quietNotifications(b, config, project, alert);
         b.data.globalAlerts.push(alert);
       }
     }

@@ -208,6 +208,20 @@ export function buildEvents(b: Build): void {
     }
     globalEvents.push(event);
   }
+  // Invitations still pending, drawn last so that no id drawn before them moves.
+  for (const v of WORLD.invitations) {
+    const project = b.project(v.project);
+    const event: EventRec = {
+      id: r.id(),
+      created: b.at(v.at),
+      eventTypeName: 'INVITED_TO_GROUP',
+      groupId: project.id,
+      ...userActor(b.user(v.by)),
+      targetUsername: b.user(v.person).username,
+    };
+    event.raw = rawOf(event, project.name, 'USER');
+    projectEvents.push(event);
+  }
   const byCreated = (a: EventRec, b: EventRec): number => a.created.localeCompare(b.created);
   data.events = projectEvents.sort(byCreated);
   data.globalEvents = globalEvents.sort(byCreated);

@@ -49,17 +49,50 @@ export function buildIntegrations(b: Build): void {
   for (const [project, type, fields] of INTEGRATIONS) {
     b.data.integrations.push({ groupId: b.project(project).id, type, fields: fields(b.r) });
   }
+  copyKeys(b);
   rotateKeys(b);
 }
 
-/** The notification field that carries each paging integration's key. */
-const NOTIFICATION_KEY: Record<string, [integrationField: string, notificationField: string]> = {
-  INCIDENT_PAGING_A: ['serviceKey', 'serviceKey'],
+/**
+ * The integration's fields a notification of its type copies when it is added (integration field →
+ * notification field): the key, and what routes it. The platform copies them once; a later change of the
+ * integration does not reach the notifications.
+ */
+const COPIED: Partial<Record<IntegrationType, Array<[string, string]>>> = {
+  INCIDENT_PAGING_A: [['serviceKey', 'serviceKey']],
+  INCIDENT_PAGING_B: [
+    ['apiKey', 'incidentPagingBApiKey'],
+    ['region', 'incidentPagingBRegion'],
+  ],
+  INCIDENT_PAGING_C: [
+    ['apiKey', 'incidentPagingCApiKey'],
+    ['routingKey', 'incidentPagingCRoutingKey'],
+  ],
+  MONITORING_SAAS: [['apiKey', 'monitoringSaasApiKey']],
+  TEAM_CHAT_A: [['notificationToken', 'notificationToken']],
+  TEAM_CHAT_B: [['apiToken', 'apiToken']],
+  TEAM_CHAT_C: [['teamChatCWebhookUrl', 'teamChatCWebhookUrl']],
+  WEBHOOK: [
+    ['url', 'webhookUrl'],
+    ['secret', 'webhookSecret'],
+  ],
 };
 
+/** Each project notification of a type the project has an integration for carries that integration's fields. */
+function copyKeys(b: Build): void {
+  for (const config of b.data.alertConfigs)
+    for (const n of config.notifications) {
+      const integration = b.data.integrations.find(
+        (i) => i.groupId === config.groupId && i.type === n.typeName,
+      );
+      for (const [from, to] of COPIED[n.typeName as IntegrationType] ?? [])
+        if (integration?.fields[from] !== undefined) n[to] = integration.fields[from];
+    }
+}
+
 /**
- * The world's key rotations: the project's notifications of that type carry the integration's current key,
- * except those of the configurations the rotation left behind, which keep the key it replaced.
+ * The world's key rotations: the project's notifications of that type carry the integration's current key
+ * (copyKeys), except those of the configurations the rotation left behind, which keep the key it replaced.
  */
 function rotateKeys(b: Build): void {
   for (const rot of WORLD.rotations) {
@@ -67,17 +100,15 @@ function rotateKeys(b: Build): void {
     const integration = b.data.integrations.find(
       (i) => i.groupId === project.id && i.type === rot.integration,
     );
-    const fields = NOTIFICATION_KEY[rot.integration];
-    if (integration === undefined || fields === undefined)
+    const [from, to] = COPIED[rot.integration as IntegrationType]?.[0] ?? [];
+    if (integration === undefined || from === undefined || to === undefined)
       throw new Error(
         `demo world: rotations: ${rot.project} has no ${rot.integration} integration to rotate`,
       );
-    const [from, to] = fields;
     const current = String(integration.fields[from]);
     const stale = rot.stale.map((ref) => configOf(b, ref));
     const old = b.r.hex(current.length);
-    for (const config of b.data.alertConfigs.filter((c) => c.groupId === project.id))
-      for (const n of config.notifications)
-        if (n.typeName === rot.integration) n[to] = stale.includes(config) ? old : current;
+    for (const config of stale)
+      for (const n of config.notifications) if (n.typeName === rot.integration) n[to] = old;
   }
 }

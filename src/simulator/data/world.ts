@@ -118,6 +118,15 @@ export interface Ack {
   comment: string;
 }
 
+/** A project role offered to a person who has not accepted it yet (people.ts holds it as pending). */
+export interface Invitation {
+  project: string;
+  person: Person;
+  role: string;
+  by: Person;
+  at: number;
+}
+
 export interface World {
   agents: Record<string, AgentSpec[]>;
   /** Automation agents run on every host, ACTIVE unless named here. */
@@ -131,6 +140,7 @@ export interface World {
   rotations: KeyRotation[];
   windows: WindowSpec[];
   acks: Ack[];
+  invitations: Invitation[];
 }
 
 const PRIYA = 'priya.raman@example.com';
@@ -504,6 +514,10 @@ export const WORLD: World = {
       comment: 'Expected during the batch import',
     },
   ],
+
+  invitations: [
+    { project: 'search-staging', person: MARCUS, role: 'GROUP_READ_ONLY', by: SOFIA, at: -2 * DAY },
+  ],
 };
 
 /** Percent-like metrics: never above 100. */
@@ -638,5 +652,17 @@ export function checkWorld(world: World, configs: ConfigLike[], topology: Topolo
     if (a.at > 0) bad(where, 'acknowledged in the future');
     if (a.until <= a.at) bad(where, 'expires before it was given');
   });
+  world.invitations.forEach((v, i) => {
+    const where = `invitations[${i}] (${v.person} to ${v.project})`;
+    person(where, v.by);
+    if (v.at > 0) bad(where, 'is in the future');
+    const pending = USERS.find((u) => u.username === v.person)?.pending ?? [];
+    if (!pending.some((r) => Array.isArray(r) && r[0] === v.project && r[1] === v.role))
+      bad(where, `people.ts does not hold ${v.role} in ${v.project} as pending for ${v.person}`);
+  });
+  for (const u of USERS)
+    for (const r of u.pending ?? [])
+      if (Array.isArray(r) && !world.invitations.some((v) => v.person === u.username && v.project === r[0]))
+        bad(`people: ${u.username}`, `pending ${r[1]} in ${r[0]} that no invitation of the world explains`);
   return problems;
 }
