@@ -51,7 +51,7 @@ const causeFacts = (g: Json) => ({
  * An agent's log line without its clock stamp ("[07:27:26.418]": a time of day with no date or zone, in the
  * agent's own clock): the words stay, the one time form of the app is not broken by a second one.
  */
-export const logWords = (v: unknown) =>
+const logWords = (v: unknown) =>
   str(v)
     .replace(/\s*\[\d\d:\d\d:\d\d(?:\.\d+)?\]\s*/g, ' ')
     .trim();
@@ -86,7 +86,7 @@ export interface Triage {
   details: HTMLElement;
 }
 
-export const notRead = (t: Triage, section: string) =>
+const notRead = (t: Triage, section: string) =>
   `not read: ${str(t.errors.find((e) => e.section === section)?.message) || 'unavailable'}`;
 
 export function alertsLine(t: Triage): string {

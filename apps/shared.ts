@@ -13,7 +13,7 @@ import {
 import { span } from '../src/rules/index.js';
 
 export type Json = Record<string, unknown>;
-export interface ToolResultLike {
+interface ToolResultLike {
   structuredContent?: Json;
   _meta?: Json;
   isError?: boolean;
@@ -99,7 +99,7 @@ export const whenAgo = (iso: unknown): string => {
  * Server text (a preview's "2026-11-26 08:36 UTC (in 2 h)", an ISO "2026-11-26T05:36:48Z") in the one form:
  * every time a app shows reads the same, in the host's zone.
  */
-export function retime(v: unknown): string {
+function retime(v: unknown): string {
   return str(v)
     .replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)\b/g, (m) => when(m))
     .replace(/\b(\d{4}-\d\d-\d\d) (\d\d:\d\d) UTC\b/g, (_m, d, t) => when(`${d}T${t}:00Z`));

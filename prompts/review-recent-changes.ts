@@ -2,7 +2,7 @@
 import { definePrompt, projectArg, SAFETY } from './define.js';
 
 /** "48h", "7d" or an ISO time → the ISO time it means. */
-export function sinceToIso(since: string, now: Date): string {
+function sinceToIso(since: string, now: Date): string {
   const rel = /^(\d{1,4})\s*([hd])$/.exec(since.trim());
   if (!rel) return new Date(since).toISOString();
   const hours = Number(rel[1]) * (rel[2] === 'd' ? 24 : 1);

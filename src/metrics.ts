@@ -7,11 +7,11 @@ import type { Counter as PromCounter, Histogram as PromHistogram, Registry } fro
 
 type Labels<L extends string> = Partial<Record<L, string | number>>;
 
-export interface Counter<L extends string> {
+interface Counter<L extends string> {
   inc(labels: Labels<L>, value?: number): void;
 }
 
-export interface Histogram<L extends string> {
+interface Histogram<L extends string> {
   observe(labels: Labels<L>, seconds: number): void;
   /** Starts timing; the function returned observes the seconds since. */
   startTimer(labels: Labels<L>): () => void;

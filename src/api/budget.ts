@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { abortError, sleep } from './abort.js';
 import { ApiError } from './errors.js';
 
-export interface BudgetOptions {
+interface BudgetOptions {
   /** Requests per minute; 0 = no limit of ours. */
   ratePerMinute: number;
   /** Requests in flight at once; 0 = no cap. */

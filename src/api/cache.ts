@@ -34,7 +34,7 @@ export interface SharedReads {
   invalidate(identity: string, scope: string): Promise<void>;
 }
 
-export interface ReadCacheOptions {
+interface ReadCacheOptions {
   /** How long an answer is kept; 0 keeps nothing (requests in flight are still shared). */
   ttlMs: number;
   /** How long what changes rarely is kept (default ttlMs × SLOW_FACTOR). */
@@ -54,7 +54,7 @@ export function keyIdentity(publicKey: string, baseUrl: string): string {
 }
 
 /** What changes rarely is kept this many times longer: projects, hosts, global alert configurations. */
-export const SLOW_FACTOR = 12;
+const SLOW_FACTOR = 12;
 const SLOW = [
   /^\/groups(\?|$)/,
   /^\/groups\/[^/?]+(\?|$)/,
@@ -62,7 +62,7 @@ const SLOW = [
   /^\/globalAlertConfigs(\?|$)/,
 ];
 
-export function ttlFor(target: string, ttlMs: number, slowTtlMs = ttlMs * SLOW_FACTOR): number {
+function ttlFor(target: string, ttlMs: number, slowTtlMs = ttlMs * SLOW_FACTOR): number {
   if (ttlMs <= 0) return 0;
   return SLOW.some((r) => r.test(target)) ? slowTtlMs : ttlMs;
 }

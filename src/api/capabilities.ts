@@ -7,7 +7,7 @@ import { ApiError } from './errors.js';
 
 /** Beyond-spec lists some servers lack (in the field, an unknown path answers 404 RESOURCE_NOT_FOUND, a known
  * path with another method 405). */
-export type Capability =
+type Capability =
   | 'projectAlerts' // GET /groups/{id}/alerts?status=
   | 'projects' // GET /groups
   | 'maintenanceWindows' // GET /groups/{id}/maintenanceWindows

@@ -51,7 +51,7 @@ function dialectOf(setting: Dialect | 'auto') {
 }
 
 /** Any call below the API prefix (the path already encoded, from apiPath). */
-export type ApiRequest = Omit<TransportRequest, 'auth'>;
+type ApiRequest = Omit<TransportRequest, 'auth'>;
 
 // The page shape around each item schema, built on first use.
 const pageSchemas = new WeakMap<z.ZodType, z.ZodType>();

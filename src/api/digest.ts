@@ -5,13 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { abortable } from './abort.js';
 
-export type DigestAlgorithm =
-  | 'MD5'
-  | 'MD5-sess'
-  | 'SHA-256'
-  | 'SHA-256-sess'
-  | 'SHA-512-256'
-  | 'SHA-512-256-sess';
+type DigestAlgorithm = 'MD5' | 'MD5-sess' | 'SHA-256' | 'SHA-256-sess' | 'SHA-512-256' | 'SHA-512-256-sess';
 
 export interface DigestChallenge {
   realm: string;
@@ -23,7 +17,7 @@ export interface DigestChallenge {
   stale: boolean;
 }
 
-export interface DigestCredentials {
+interface DigestCredentials {
   username: string;
   password: string;
 }
@@ -39,7 +33,7 @@ const PREFERENCE: DigestAlgorithm[] = [
   'MD5-sess',
 ];
 
-export interface AuthChallenge {
+interface AuthChallenge {
   scheme: string;
   params: Record<string, string>;
 }
@@ -140,7 +134,7 @@ function newCnonce(): string {
   return randomBytes(16).toString('hex');
 }
 
-export interface DigestInput extends DigestCredentials {
+interface DigestInput extends DigestCredentials {
   algorithm: DigestAlgorithm;
   realm: string;
   nonce: string;

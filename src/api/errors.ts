@@ -4,7 +4,7 @@
 
 import { sanitize } from '../untrusted.js';
 
-export interface ApiErrorInit {
+interface ApiErrorInit {
   /** HTTP status; 0 when no answer arrived (network failure, timeout). */
   status: number;
   errorCode?: string;

@@ -68,7 +68,7 @@ export async function* iteratePages<T>(
   }
 }
 
-export interface FetchAllResult<T> {
+interface FetchAllResult<T> {
   items: T[];
   totalCount: number;
   /** True when fewer items than totalCount are returned (maxItems, or the data shrank meanwhile). */

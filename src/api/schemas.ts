@@ -10,10 +10,10 @@ const num = z.number().optional();
 const bool = z.boolean().optional();
 const strs = z.array(z.string()).optional();
 
-export const LinkSchema = z.looseObject({ href: z.string(), rel: z.string() });
+const LinkSchema = z.looseObject({ href: z.string(), rel: z.string() });
 const links = z.array(LinkSchema).optional();
 
-export const RoleAssignmentSchema = z.looseObject({ orgId: str, groupId: str, roleName: z.string() });
+const RoleAssignmentSchema = z.looseObject({ orgId: str, groupId: str, roleName: z.string() });
 export type RoleAssignment = z.infer<typeof RoleAssignmentSchema>;
 
 export const ProjectSchema = z.looseObject({ id: z.string(), name: str, orgId: str, created: str, links });
@@ -142,7 +142,7 @@ export type Agent = z.infer<typeof AgentSchema>;
 
 export const AgentLinksSchema = z.looseObject({ links: z.array(LinkSchema) });
 
-export const ProcessSchema = z.looseObject({
+const ProcessSchema = z.looseObject({
   name: str,
   hostname: str,
   lastGoalVersionAchieved: num,

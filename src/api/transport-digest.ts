@@ -13,7 +13,7 @@ export type Exchange = (
   signal: AbortSignal,
 ) => Promise<RawResponse>;
 
-export interface SignedExchangeOptions {
+interface SignedExchangeOptions {
   origin: string;
   publicKey: string;
   privateKey: string;

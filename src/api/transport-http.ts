@@ -47,7 +47,7 @@ export function queryString(q: Query | undefined): string {
 
 const PROXY_ENV = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
 
-export interface LazyDispatcher {
+interface LazyDispatcher {
   get(): Promise<Dispatcher>;
   close(): Promise<void>;
 }
@@ -105,7 +105,7 @@ export function createDispatcher(cfg: {
   };
 }
 
-export interface SenderOptions {
+interface SenderOptions {
   origin: string;
   /** The API prefix's path, left out of the path the budget sees. */
   basePath: string;

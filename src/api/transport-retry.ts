@@ -61,7 +61,7 @@ export interface RetryOptions {
   exchange: Exchange;
 }
 
-export interface Attempted {
+interface Attempted {
   method: Method;
   /** The path as the caller named it (for messages and logs). */
   path: string;

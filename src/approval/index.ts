@@ -12,7 +12,7 @@ import { createApprovalRoutes, type Routes, signedLink } from './routes.js';
 import { type RunningApprovalServer, startApprovalServer } from './server.js';
 import { type ApprovalStore, createApprovalStore } from './store.js';
 
-export interface ApprovalServiceOptions {
+interface ApprovalServiceOptions {
   ttlMs: number;
   audit: AuditLog;
   logger: Logger;

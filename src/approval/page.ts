@@ -146,7 +146,7 @@ const STATUS: Record<Approval['state'], string> = {
 };
 
 /** Who asked, in words: "priya@example.com with Claude Code 2.1.3 (session 3f2a…)". */
-export function requestedBy(a: Approval): string {
+function requestedBy(a: Approval): string {
   const r = a.requester;
   if (!r) return 'an assistant';
   return `${r.name ?? r.person} with ${r.client}${r.session ? ` (session ${r.session.slice(0, 8)}…)` : ''}`;

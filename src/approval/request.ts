@@ -92,7 +92,7 @@ export function redirect(c: Ctx, location: string, headers: Record<string, strin
   return true;
 }
 
-export function securityHeaders(nonce: string): Record<string, string> {
+function securityHeaders(nonce: string): Record<string, string> {
   return {
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,

@@ -27,7 +27,7 @@ export { signedLink } from './sign-in.js';
 
 export type Routes = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
 
-export interface ApprovalRoutesOptions {
+interface ApprovalRoutesOptions {
   store: ApprovalStore;
   /** Who may look: absent (or mode none) on a loopback page that this machine's user alone can reach. */
   identity?: Identity;

@@ -23,7 +23,7 @@ import { memoryRecords, type RecordStore, type StoredRecord } from '../state/app
 import { type Ledger, memoryLedger } from '../state/ledger.js';
 import { ToolInputError } from '../tool/errors.js';
 
-export type RecordState = 'pending' | 'approved' | 'declined' | 'expired' | 'used';
+type RecordState = 'pending' | 'approved' | 'declined' | 'expired' | 'used';
 
 export interface Approval {
   id: string;
@@ -90,7 +90,7 @@ export interface ApprovalStore extends ApprovalChannel {
   close(): void;
 }
 
-export interface ApprovalStoreOptions {
+interface ApprovalStoreOptions {
   ttlMs: number;
   audit: AuditLog;
   /** The origin the pages are served on; known once the server listens. */
@@ -119,7 +119,7 @@ const MAX_PENDING = 200;
 const MAX_PENDING_PER_OWNER = 20;
 const MAX_PENDING_PER_PERSON = 50;
 
-export function newId(): string {
+function newId(): string {
   return randomBytes(18).toString('base64url');
 }
 

@@ -75,7 +75,7 @@ export function settingsHelp(): string {
 }
 
 /** The generated blocks: the table in docs/settings.md, the five first settings in the README. */
-export const SETTINGS_BLOCKS = {
+const SETTINGS_BLOCKS = {
   table: ['<!-- settings: generated from src/config/ by npm run docs:settings -->', '<!-- /settings -->'],
   first: ['<!-- first settings: generated from src/config/ -->', '<!-- /first settings -->'],
 } as const;

@@ -41,11 +41,11 @@ const time = (s: string | undefined) => Date.parse(s ?? '') || 0;
 // Open alerts
 
 /** Its tier's rank (rules/ranking.ts): unmuted data availability first. */
-export interface AlertRowItem extends AlertAcross {
+interface AlertRowItem extends AlertAcross {
   urgency: number;
 }
 
-export interface AlertFilters {
+interface AlertFilters {
   statuses: readonly OpenStatus[];
   acknowledged?: boolean;
   paging?: boolean;

@@ -15,16 +15,16 @@ import { ALL_PROJECTS, type ToolContext } from '../tool/index.js';
  * Projects read at once. Each reads a few lists at once, so this times those stays under the client's cap on
  * requests in flight (DBOPS_MAX_CONCURRENT_REQUESTS, 16 by default), which queues the rest.
  */
-export const PROJECTS_AT_ONCE = 8;
+const PROJECTS_AT_ONCE = 8;
 
 /** The time limit when the server sets none (DBOPS_INSTALLATION_READ_MS). */
-export const READ_MS = 20_000;
+const READ_MS = 20_000;
 
 /** Progress is reported once a read has taken this long, and then at most this often. */
 const PROGRESS_AFTER_MS = 1_000;
 const PROGRESS_EVERY_MS = 250;
 
-export interface ProjectPart<T> {
+interface ProjectPart<T> {
   project: Project;
   value: T;
 }

@@ -7,7 +7,7 @@ import type { Page } from '../api/paging.js';
 import type { Host } from '../api/types.js';
 import { type HostFacts, joinProject, readProject, type SetFacts } from '../model/index.js';
 
-export interface ProjectHosts {
+interface ProjectHosts {
   page: Page<Host>;
   /** By hostId, for the hosts of the page. */
   states: Record<string, HostFacts['state']>;

@@ -24,7 +24,7 @@ import { eventsFingerprint } from './events.js';
 const FEED_EVENT_HOURS = 24;
 const DIGEST_ROWS = 30;
 
-export interface FeedContext {
+interface FeedContext {
   api: ApiClient;
   signal?: AbortSignal;
   now: Date;

@@ -34,7 +34,7 @@ const LABEL: Partial<Record<Part, string>> = {
 };
 
 /** Everything the installation view needs of one project; a part that fails is named, never fatal. */
-export async function readForTriage(
+async function readForTriage(
   api: ApiClient,
   project: Project,
   o: { since?: Date; signal: AbortSignal },
@@ -64,7 +64,7 @@ export async function readForTriage(
   return read;
 }
 
-export function viewProject(r: ProjectRead, now: Date): ProjectView {
+function viewProject(r: ProjectRead, now: Date): ProjectView {
   const a = r.alerts;
   const groups = a ? groupByCause(a.alerts, a.configs, now, alertContext(a)) : [];
   const causes = groups
@@ -116,7 +116,7 @@ export function viewProject(r: ProjectRead, now: Date): ProjectView {
   };
 }
 
-export const byTier = (x: ProjectView, y: ProjectView) =>
+const byTier = (x: ProjectView, y: ProjectView) =>
   tierRank(x.tier) - tierRank(y.tier) ||
   y.weight - x.weight ||
   String(x.read.project.name ?? '').localeCompare(String(y.read.project.name ?? ''));

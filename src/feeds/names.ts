@@ -12,14 +12,14 @@ import { cell } from '../untrusted.js';
 import { projectChoices } from './lookup.js';
 
 /** A host found, with its project. */
-export interface HostHit {
+interface HostHit {
   projectId: string;
   projectName?: string;
   host: Host;
 }
 
 /** What a search looked at: which projects, how many hosts, and what matched. */
-export interface HostSearch {
+interface HostSearch {
   typed: string;
   hits: HostHit[];
   projects: Array<{ id: string; name?: string }>;
@@ -78,7 +78,7 @@ const hitLine = (h: HostHit) =>
   `${cell(h.host.hostname, 100)}:${h.host.port ?? '?'} (hostId ${h.host.id}, project ${cell(h.projectName ?? h.projectId, 60)})`;
 
 /** Why a search did not give exactly one host, in words that say what to type instead. */
-export function notOneHost(s: HostSearch): string {
+function notOneHost(s: HostSearch): string {
   const typed = cell(s.typed, 100);
   if (s.hits.length > 1)
     return `"${typed}" names ${s.hits.length} hosts: ${s.hits.map(hitLine).join('; ')}. Give the hostId, or the name with its port.`;
@@ -103,7 +103,7 @@ export async function resolveHost(
 }
 
 /** A host found, with what is open on it now (its project's open alerts, the global configurations' too). */
-export interface HostWhere extends HostHit {
+interface HostWhere extends HostHit {
   alerts: Alert[];
   /** Why the alerts could not be read, when they could not. */
   alertsError?: string;

@@ -8,7 +8,7 @@ import type { ApiClient } from '../api/client.js';
 import { type Logger, silentLogger } from '../log.js';
 
 /** Told the feed's new fingerprint when it changed (replicas compare it to tell one change from another). */
-export type Listener = (fingerprint: string) => void;
+type Listener = (fingerprint: string) => void;
 
 /** Subscriptions one person (and one session, src/mcp/) may hold at once, as subscriptions/listen allows. */
 export const MAX_SUBSCRIPTIONS = 100;
@@ -45,7 +45,7 @@ interface Feeds {
   budget: Budget;
 }
 
-export interface FeedSource {
+interface FeedSource {
   api: ApiClient;
   /** The feed's identity for this client, e.g. "dbops://projects/abc/alerts". */
   key: string;

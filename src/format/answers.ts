@@ -46,7 +46,7 @@ export interface ListView<T> {
   row: (item: T, now: Date, names: NameBook) => unknown[];
 }
 
-export interface ListSpec<T> extends ListView<T> {
+interface ListSpec<T> extends ListView<T> {
   title: string;
   /** The next call a person would make with a row's id. */
   next?: string;

@@ -80,7 +80,7 @@ export function previewText(p: Preview, title: string): string {
 }
 
 /** Markdown for the model: action and target, then the platform's current values fenced as data. */
-export function previewMarkdown(p: Preview, f: Shown): string {
+function previewMarkdown(p: Preview, f: Shown): string {
   const parts = [fields([['Action', p.action], ...Object.entries(p.target)])];
   const data: string[] = [];
   if (p.current) data.push(fields(Object.entries(p.current)));

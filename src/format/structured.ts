@@ -5,7 +5,7 @@
 // The answer says what was left out (`leftOut`) and what to do next (`nextStep`).
 import { sanitize } from '../untrusted.js';
 
-export const MAX_STRUCTURED_CHARS = 16_000;
+const MAX_STRUCTURED_CHARS = 16_000;
 
 /**
  * One budget for a whole answer (DBOPS_MAX_OUTPUT_CHARS): some clients hand the model the text and the
@@ -26,7 +26,7 @@ export function shareBudget(budget: number) {
 /** Strings the model must receive whole: the consent handles and the instruction itself. */
 const WHOLE = new Set(['nextStep', 'confirmationToken', 'approvalId', 'url']);
 
-export interface Cut {
+interface Cut {
   /** Where, with `[]` for "in every item": `results`, `alerts.groups[].alertIds`. */
   path: string;
   kept: number;
@@ -43,7 +43,7 @@ interface Level {
 }
 
 /** Sanitizes every key and string, dropping undefined (JSON would drop it anyway). */
-export function sanitizeDeep(value: unknown): unknown {
+function sanitizeDeep(value: unknown): unknown {
   if (typeof value === 'string') return sanitize(value);
   if (Array.isArray(value)) return value.map(sanitizeDeep);
   if (value === null || typeof value !== 'object') return value;
@@ -127,7 +127,7 @@ function note(cuts: Map<string, Cut>, path: string, kept: number, of: number): v
   } else cuts.set(path, { path, kept, of });
 }
 
-export interface BoundOptions {
+interface BoundOptions {
   max?: number;
   /** What to do next when nothing had to be left out (a structured `nextStep` already present wins). */
   nextStep: string;

@@ -26,7 +26,7 @@ export interface Person {
   expiresAtMs?: number;
 }
 
-export type IdentityMode = 'oauth' | 'token-file' | 'http-token' | 'none';
+type IdentityMode = 'oauth' | 'token-file' | 'http-token' | 'none';
 
 /**
  * Whether the server tells people apart (each has a token of their own): only then are there caps per person.
@@ -63,7 +63,7 @@ export function osPerson(): Person {
 }
 
 /** Who the one DBOPS_HTTP_TOKEN stands for. */
-export const TOKEN_HOLDER = 'DBOPS_HTTP_TOKEN holder';
+const TOKEN_HOLDER = 'DBOPS_HTTP_TOKEN holder';
 
 /** The token of an `Authorization: Bearer …` header; the scheme is case-insensitive (RFC 7235 §2.1). */
 const bearer = (header: string | undefined) => /^bearer +(.*)$/i.exec(header ?? '')?.[1]?.trim();
@@ -229,6 +229,3 @@ export function personOf(auth: AuthInfo | undefined): Person | undefined {
 export function addressOf(auth: AuthInfo | undefined): string | undefined {
   return auth?.extra?.address as string | undefined;
 }
-
-/** How a person is shown to people (their address or name, else their identity). */
-export const shownName = (p: Pick<Person, 'id' | 'name'>) => p.name ?? p.id;

@@ -8,14 +8,14 @@ import type { JWTPayload } from 'jose';
 import { ConfigError } from '../config/index.js';
 import type { Logger } from '../log.js';
 
-export interface IssuerMetadata {
+interface IssuerMetadata {
   issuer: string;
   jwks_uri: string;
   authorization_endpoint?: string;
   token_endpoint?: string;
 }
 
-export interface OAuthOptions {
+interface OAuthOptions {
   issuer: string;
   /** Audiences accepted in `aud`: the resource URL clients connect to (and the public origin by default). */
   audiences: () => string[];
@@ -334,7 +334,7 @@ export type OAuth = ReturnType<typeof createOAuth>;
  * email with `email_verified` true (where users may set their own address, an unverified one could name an
  * approver) — and never the sub, however much it looks like an address.
  */
-export function personIn(
+function personIn(
   payload: JWTPayload,
   claim?: string,
 ): { person: string; name: string; address?: string } | undefined {

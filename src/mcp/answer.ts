@@ -92,7 +92,7 @@ function cappedText(text: string, max: number, fenceTag: string): { text: string
 }
 
 /** What shapes one answer into a result: the call's tool and client, and the server's budget. */
-export interface Answering {
+interface Answering {
   tool: AnyTool;
   fenceTag: string;
   /** When the oldest kept read behind the answer was taken. */

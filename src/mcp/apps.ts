@@ -117,7 +117,7 @@ export const APPS = {
   },
 } satisfies Record<string, App>;
 
-export type AppName = keyof typeof APPS;
+type AppName = keyof typeof APPS;
 
 /**
  * Where a result carries its app's fuller data when structuredContent was shortened for the model (one output
@@ -131,7 +131,7 @@ export const APP_DATA = 'dbops-mcp/view-data';
 export function showsApps(caps: ClientCapabilities | undefined): boolean {
   return getUiCapability(caps)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
 }
-export const appUri = (app: AppName) => `ui://dbops-mcp/${app}`;
+const appUri = (app: AppName) => `ui://dbops-mcp/${app}`;
 
 /** A result's structured part as its app's copy is cut (APPS[app].cutOrder), or as it is. */
 export function forApp(app: AppName, structured: Json): Json {

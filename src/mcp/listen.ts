@@ -22,7 +22,7 @@ export function endSubscriptions(server: object): void {
 }
 
 /** Who listens: the person (subscriptions are capped per person) and the tools their client can reach. */
-export interface Listening {
+interface Listening {
   person: string;
   /** A feed is offered only while a tool reading the same data is reachable for the client. */
   reachable: (tool: string) => boolean;

@@ -41,7 +41,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export interface RuntimeOptions {
+interface RuntimeOptions {
   /** Replaces opening the default browser for each new approval (e.g. `call` prints the link instead). */
   openApproval?: (url: string) => void;
   /** Demo mode: keep the simulator's data in this file between runs (`call --demo`). */

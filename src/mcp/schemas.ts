@@ -55,7 +55,7 @@ function normalize(value: unknown, schema: Json): unknown {
  * What the SDK validates a call with: the strict schema, after normalize(). The JSON Schema normalize() is
  * guided by is made on the first call, not at start-up: most tools of a session are never called.
  */
-export function argsSchemaFor(tool: AnyTool) {
+function argsSchemaFor(tool: AnyTool) {
   const strict = inputSchemaFor(tool);
   let shape: Json | undefined;
   const guide = () => {

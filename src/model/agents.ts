@@ -17,7 +17,7 @@ import { AGENT_TYPES, type AgentType } from '../vocabulary/index.js';
 
 const MAX_AGENTS = 2_000;
 
-export interface AgentDownAlert {
+interface AgentDownAlert {
   alert: Alert;
   global: boolean;
 }
@@ -62,7 +62,7 @@ export async function loadAgents(
   return Object.fromEntries(types.map((t, i) => [t, lists[i]!.items]));
 }
 
-export interface ReconcileInput {
+interface ReconcileInput {
   agents: Partial<Record<AgentType, Agent[]>>;
   /** The project's open alerts (project and global configurations). */
   alerts: Alert[];
@@ -120,6 +120,3 @@ export function reconcileAgents(i: ReconcileInput): AgentReport {
     thresholds,
   };
 }
-
-/** Agents that need a person: silent, or with an agent-down alert open. */
-export const troubled = (r: AgentReport) => r.checks.filter((c) => c.silent || c.alerts.length > 0);

@@ -37,7 +37,7 @@ const FAN_OUT = 4;
 /** Upper bound of items read from one list (a runaway server must not exhaust memory). */
 const MAX_ITEMS = 5_000;
 
-export interface OpenAlertsOptions {
+interface OpenAlertsOptions {
   signal?: AbortSignal;
   statuses?: readonly OpenStatus[];
   concurrency?: number;

@@ -56,7 +56,7 @@ const createdMs = (a: { created?: string }) => Date.parse(a.created ?? '') || Nu
 export const oldestFirst = <T extends { created?: string }>(a: T, b: T) => createdMs(a) - createdMs(b);
 
 /** What grouping may know beyond the alerts: where global alerts come from, windows, recent changes. */
-export interface AlertContext {
+interface AlertContext {
   globalAlertIds?: string[];
   globalConfigs?: GlobalAlertConfig[];
   windows?: MaintenanceWindow[] | null;

@@ -6,7 +6,7 @@ import { fetchAll } from '../api/paging.js';
 /** Upper bound of events read for one window. */
 const MAX_EVENTS = 2_000;
 
-export type EventScope = { projectId: string } | 'global';
+type EventScope = { projectId: string } | 'global';
 
 export interface RecentEvents {
   since: string;

@@ -29,7 +29,7 @@ import {
 import { type AgentReport, reconcileAgents } from './agents.js';
 import type { ProjectRecords } from './project.js';
 
-export interface AlertFacts {
+interface AlertFacts {
   alert: Alert;
   /** From a global alert configuration. */
   global: boolean;
@@ -63,7 +63,7 @@ export type Contradiction =
   | { kind: 'primary pings and there is no primary'; set: string; primary: string; alertId: string }
   | { kind: 'acknowledged and closed'; alertId: string; status: string; acknowledgedUntil: string };
 
-export interface ProjectFacts {
+interface ProjectFacts {
   alerts: AlertFacts[];
   hosts: HostFacts[];
   sets: SetFacts[];

@@ -56,7 +56,7 @@ export interface ProjectRecords {
   failed: Array<{ part: Part; error: unknown }>;
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   signal: AbortSignal;
   now: Date;
   /** Start of the window events and closed alerts are read for. */
@@ -101,7 +101,7 @@ function loaders(api: ApiClient, id: string, o: ReadOptions): Record<Part, () =>
 }
 
 /** Reads a project's parts on demand, each once. */
-export interface ProjectReader {
+interface ProjectReader {
   projectId: string;
   part<P extends Part>(p: P): Promise<NonNullable<ProjectRecords[P]> | undefined>;
   /** The parts asked for, at once; `publishes` only once the automation shows a process behind its goal. */

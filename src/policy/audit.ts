@@ -9,7 +9,7 @@ import { lock } from 'proper-lockfile';
 import { redact } from '../format/redact.js';
 import type { Logger } from '../log.js';
 
-export type AuditOutcome =
+type AuditOutcome =
   | 'previewed'
   | 'confirmation_required'
   | 'approval_pending'
@@ -39,7 +39,7 @@ export interface AuditEntry {
   platform?: string;
 }
 
-export interface AuditRotation {
+interface AuditRotation {
   /** Rotate once the file reaches this size; 0 never rotates. */
   maxBytes: number;
   /** Rotated files kept (audit.log.1 … audit.log.N); older ones are removed. */

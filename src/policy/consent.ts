@@ -7,7 +7,7 @@ import type { AnyTool, ToolKind } from '../tool/index.js';
 import { maxKindOf } from '../tool/index.js';
 import { type FourEyesSettings, riskWords, secondPersonRisks } from './decide.js';
 
-export type ConfirmPolicy = Config['confirm'];
+type ConfirmPolicy = Config['confirm'];
 
 export function kindOf(tool: AnyTool, args: Record<string, unknown>): ToolKind {
   return typeof tool.kind === 'function' ? tool.kind(args) : tool.kind;
@@ -19,7 +19,7 @@ export function needsConsent(kind: ToolKind, confirm: ConfirmPolicy): boolean {
 }
 
 /** Whether every call of the tool asks the person first under this policy (false for unknown tools). */
-export function alwaysAsks(tool: AnyTool | undefined, confirm: ConfirmPolicy): boolean {
+function alwaysAsks(tool: AnyTool | undefined, confirm: ConfirmPolicy): boolean {
   if (!tool) return false;
   // A kind that depends on the arguments asks for every call only when even its mildest form does.
   const mildest: ToolKind = typeof tool.kind === 'function' ? 'write' : tool.kind;

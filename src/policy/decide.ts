@@ -85,7 +85,7 @@ export interface Who {
 }
 
 /** A person looking at a request (the approval page, a script, the requester's own client). */
-export interface Decider extends Who {
+interface Decider extends Who {
   /** Nobody else can reach the page (no identity configured: this machine's user alone). */
   alone?: boolean;
   /** False when their token lacks the write scope (DBOPS_OAUTH_SCOPES): they may not decide. */
@@ -93,7 +93,7 @@ export interface Decider extends Who {
 }
 
 /** A request as the decision point needs it: who asked, for which tool, and the risks its call carries. */
-export interface Decidable {
+interface Decidable {
   tool: string;
   /** From risksOf when the request was made; absent: every risk the tool can carry. */
   risks?: readonly RiskCategory[];
@@ -109,7 +109,7 @@ const askerOf = (r: NonNullable<Decidable['requester']>): Who => ({
 /** Why a person may not decide: not theirs to see, their own four-eyes request, no longer known, read-only. */
 export type Refusal = 'not-yours' | 'four-eyes' | 'revoked' | 'read-only';
 
-export interface DecisionPointOptions {
+interface DecisionPointOptions {
   /** DBOPS_APPROVERS. */
   approvers: readonly string[];
   /** Whether each person has a token of their own (OAuth, named tokens): only then can four eyes hold. */
@@ -142,10 +142,10 @@ export interface DecisionPoint {
 }
 
 /** Addresses compare trimmed and case-folded: " Bob@Example.com" is bob@example.com. */
-export const addressKey = (address: string) => address.normalize('NFKC').trim().toLowerCase();
+const addressKey = (address: string) => address.normalize('NFKC').trim().toLowerCase();
 
 /** One person: the same identity, or the same address (two tokens of one person may name them either way). */
-export const samePerson = (a: Who, b: Who) =>
+const samePerson = (a: Who, b: Who) =>
   a.person === b.person ||
   (a.address !== undefined && b.address !== undefined && addressKey(a.address) === addressKey(b.address));
 

@@ -9,7 +9,7 @@ import { isMaskedValue, mask } from '../format/redact.js';
 import type { KeptKey } from '../format/views/access-keys.js';
 
 /** Makes sure `dir` exists and only its owner (this user) can enter it; throws a message naming the fix. */
-export async function privateDir(dir: string): Promise<void> {
+async function privateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const s = await stat(dir);
   if ((s.mode & 0o077) === 0) return;
@@ -35,7 +35,7 @@ export function createSecretKeeper(dir: string, reveal: boolean) {
   };
 }
 
-export type SecretKeeper = ReturnType<typeof createSecretKeeper>;
+type SecretKeeper = ReturnType<typeof createSecretKeeper>;
 
 /**
  * A file name of its own for each label: a label that had to be changed to fit (`a+b@x` and `a_b@x` both

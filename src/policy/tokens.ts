@@ -9,7 +9,7 @@ import { type Ledger, memoryLedger } from '../state/ledger.js';
 
 export const TOKEN_TTL_MS = 5 * 60_000;
 
-export type TokenCheck = 'ok' | 'invalid' | 'expired' | 'mismatch' | 'used' | 'not-yours';
+type TokenCheck = 'ok' | 'invalid' | 'expired' | 'mismatch' | 'used' | 'not-yours';
 
 /** Compares a secret someone sent with the expected one in constant time. */
 export function sameSecret(given: string, expected: string): boolean {

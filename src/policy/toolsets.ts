@@ -25,22 +25,15 @@ export const ALL = 'all';
 export const DYNAMIC = 'dynamic';
 /** The tool that calls a read tool by name: the way to a set's reads for a client that never re-lists. */
 export const CALL_BY_NAME = 'call_read_tool';
-/** The small tools dynamic mode starts with. */
-export const DISCOVERY_TOOLS = [
-  'list_toolsets',
-  'get_toolset_tools',
-  'enable_toolset',
-  CALL_BY_NAME,
-] as const;
 
 /** What a list of toolset names asks for: the sets to list ('all' for every one), and dynamic discovery. */
-export interface ToolsetChoice {
+interface ToolsetChoice {
   dynamic: boolean;
   sets: string[] | typeof ALL;
 }
 
 /** The valid names of a DBOPS_TOOLSETS / X-MCP-Toolsets list. */
-export const validToolsetNames = (ts: Toolsets) => [...ts.sets.map((s) => s.name), ALL, DYNAMIC];
+const validToolsetNames = (ts: Toolsets) => [...ts.sets.map((s) => s.name), ALL, DYNAMIC];
 
 /** The reason a list of toolset names is refused, or undefined when every name is valid. */
 export function unknownToolsets(names: string[], ts: Toolsets): string | undefined {
@@ -170,7 +163,7 @@ export function howToEnable(clientSets: ClientSets, set: string): string {
 }
 
 /** How to call a read tool by name now (call_read_tool), for a client that may. */
-export const byNameNote = (tool: string) => `${CALL_BY_NAME} {"tool":"${tool}","arguments":"{…}"}`;
+const byNameNote = (tool: string) => `${CALL_BY_NAME} {"tool":"${tool}","arguments":"{…}"}`;
 
 /**
  * The answer to a call of a tool whose set is not listed for this client: never a silent "unknown tool".
@@ -182,7 +175,7 @@ export function notListedText(tool: string, set: string, clientSets: ClientSets,
 }
 
 /** The same note, short, for a `Next:` line that names such a tool. */
-export const nextStepNote = (tool: string, set: string, clientSets: ClientSets, byName = false) =>
+const nextStepNote = (tool: string, set: string, clientSets: ClientSets, byName = false) =>
   ` (${tool} is in toolset ${set}, not enabled: ${byName ? `call it through ${CALL_BY_NAME}, or ` : ''}${clientSets.dynamic && !clientSets.sessionless && offers(clientSets, set) ? `enable_toolset {"toolset":"${set}"} first` : howToEnable(clientSets, set)})`;
 
 /**

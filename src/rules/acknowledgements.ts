@@ -2,7 +2,7 @@
 // keeps no trace of it once it ends, only an acknowledgement event says it happened.
 import { isOpen } from './alerts.js';
 
-export interface AckFields {
+interface AckFields {
   id?: string;
   status?: string;
   acknowledgedUntil?: string;
@@ -31,7 +31,7 @@ export function acknowledgement(a: AckFields, now: Date): Acknowledgement | unde
   };
 }
 
-export interface AckEvent {
+interface AckEvent {
   id?: string;
   created?: string;
   eventTypeName?: string;

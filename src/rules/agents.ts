@@ -5,7 +5,7 @@ import type { AgentType } from '../vocabulary/index.js';
 import { agentTypeOfAlert } from './alerts.js';
 
 /** The platform's default threshold of an agent-down alert, where no configuration says otherwise. */
-export const DEFAULT_SILENCE_MIN = 10;
+const DEFAULT_SILENCE_MIN = 10;
 const MINUTE = 60_000;
 
 interface ThresholdConfig {

@@ -8,7 +8,7 @@ import type { AgentType } from '../vocabulary/index.js';
  * resynced, a cluster without its router. An agent down is not among them: the data is served, only unwatched
  * (agents.ts says when that matters).
  */
-export const DATA_AVAILABILITY_EVENTS: ReadonlySet<string> = new Set([
+const DATA_AVAILABILITY_EVENTS: ReadonlySet<string> = new Set([
   'HOST_DOWN',
   'NO_PRIMARY',
   'RESYNC_REQUIRED',

@@ -12,7 +12,7 @@ export interface EventFields {
   hostname?: string;
 }
 
-export interface AlertFields {
+interface AlertFields {
   id: string;
   created?: string;
   resolved?: string;

@@ -9,7 +9,7 @@ import { hostMatches } from './names.js';
  * A host not heard from for longer than this has stopped pinging, unless the caller knows the project's own
  * HOST_DOWN threshold (the demo's configuration says 5 minutes).
  */
-export const HOST_SILENT_MIN = 5;
+const HOST_SILENT_MIN = 5;
 const MINUTE = 60_000;
 
 export interface HostFields {
@@ -21,7 +21,7 @@ export interface HostFields {
   lastPing?: string;
 }
 
-export interface HostAlertFields {
+interface HostAlertFields {
   id?: string;
   status?: string;
   eventTypeName?: string;
@@ -31,7 +31,7 @@ export interface HostAlertFields {
   created?: string;
 }
 
-export type HostStateName = 'pinging' | 'down' | 'disputed' | 'unknown';
+type HostStateName = 'pinging' | 'down' | 'disputed' | 'unknown';
 
 export interface HostState {
   state: HostStateName;
@@ -84,7 +84,7 @@ export function hostState(
   return { ...base, state: 'unknown', roleLastKnown: true };
 }
 
-export const isPrimaryRole = (role: string | undefined): boolean => /PRIMARY$/.test(role ?? '');
+const isPrimaryRole = (role: string | undefined): boolean => /PRIMARY$/.test(role ?? '');
 
 export interface Writability {
   writable: boolean;

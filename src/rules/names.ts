@@ -6,7 +6,7 @@
 export const HOST_ID = /^[0-9a-f]{32}$/i;
 
 /** A host as typed: its name in lower case, and the port when one was given ("db-prod-06:27017"). */
-export interface HostName {
+interface HostName {
   name: string;
   port?: number;
 }
@@ -25,7 +25,7 @@ export const shortName = (hostname: string) => hostname.toLowerCase().split('.')
 const sameName = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
 
 /** A record that names a host: a host, an event, an alert's "hostname:port", an agent. */
-export interface HostRef {
+interface HostRef {
   id?: string;
   hostname?: string;
   port?: number | string;

@@ -5,7 +5,7 @@
 import { PAGING_NOTIFICATION_TYPES, specIntegrationType } from '../vocabulary/index.js';
 
 /** A notification as the platform returns it: typeName and the type's own fields. */
-export interface NotificationFields {
+interface NotificationFields {
   typeName?: string;
   smsEnabled?: boolean;
   username?: string;

@@ -39,7 +39,7 @@ export type Tier = (typeof TIERS)[number];
 
 export const tierRank = (t: Tier): number => TIERS.indexOf(t);
 
-export interface CauseTierFacts {
+interface CauseTierFacts {
   /** Every alert is TRACKING (not yet past its delay). */
   tracking: boolean;
   /** Alerts not acknowledged and not muted by a window in force. */

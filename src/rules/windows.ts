@@ -3,7 +3,7 @@
 // what a window is called.
 import { alertTypeOf } from './alerts.js';
 
-export interface WindowFields {
+interface WindowFields {
   id: string;
   startDate?: string;
   endDate?: string;
@@ -11,7 +11,7 @@ export interface WindowFields {
   description?: string;
 }
 
-export type WindowState = 'active' | 'upcoming' | 'ended';
+type WindowState = 'active' | 'upcoming' | 'ended';
 
 export function windowState(w: Pick<WindowFields, 'startDate' | 'endDate'>, now: Date): WindowState {
   const t = now.getTime();
@@ -59,13 +59,6 @@ export function muting(
   };
 }
 
-/** Muted now: a window in force lists the alert's type. */
-export const isMuted = (
-  eventTypeName: string | undefined,
-  windows: readonly WindowFields[],
-  now: Date,
-): boolean => muting(eventTypeName, windows, now)?.state === 'active';
-
 /**
  * A window as people know it: its description (a person's words) in quotes, cut at `max`, else `window <id>`.
  * The description is platform text: a view draws the name through cell() (src/untrusted.ts).
@@ -77,9 +70,9 @@ export function windowName(w: { id?: string; description?: string }, max = 60): 
 }
 
 /** Windows this close apart are named beside each other: one that starts an hour after another ends is "next to" it. */
-export const ADJOIN_MS = 2 * 3_600_000;
+const ADJOIN_MS = 2 * 3_600_000;
 
-export interface Neighbour<W> {
+interface Neighbour<W> {
   window: W;
   /** Overlaps the span, or adjoins it (before or after, within ADJOIN_MS). */
   relation: 'overlaps' | 'before' | 'after';

@@ -87,7 +87,7 @@ function readFlags(args: string[]) {
 }
 
 /** Turns the command line into simulator options; throws UsageError naming the bad flag. */
-export function parseSimulatorArgs(args: string[]): {
+function parseSimulatorArgs(args: string[]): {
   help: boolean;
   json: boolean;
   start: StartSimulatorOptions;

@@ -6,14 +6,14 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 export const REALM = 'MMS Public API';
 const MAX_NONCES = 10_000;
 
-export interface NonceLimits {
+interface NonceLimits {
   /** Lifetime of a nonce in ms. */
   ttlMs: number;
   /** Uses allowed per nonce; 0 = unlimited. */
   maxUses: number;
 }
 
-export type DigestResult =
+type DigestResult =
   | { ok: true; username: string }
   /** `stale`: the credentials were right but the nonce is no longer usable. `badCredentials`: a failed attempt. */
   | { ok: false; stale: boolean; badCredentials: boolean };

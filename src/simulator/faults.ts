@@ -6,7 +6,7 @@
 import { errorBody } from './types.js';
 
 export const FAULT_STATUSES = [500, 502, 503, 429] as const;
-export const CHANGE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const CHANGE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type FaultStatus = (typeof FAULT_STATUSES)[number];
 
 export interface Faults {
@@ -74,7 +74,7 @@ export function applyFaults(target: Faults, change: Partial<Faults>): Faults {
 export const faultDelayMs = (f: Faults, rand: () => number = Math.random): number =>
   f.latencyMs + (f.jitterMs > 0 ? rand() * f.jitterMs : 0);
 
-export type FaultDecision = { kind: 'error'; status: FaultStatus } | { kind: 'reset' } | undefined;
+type FaultDecision = { kind: 'error'; status: FaultStatus } | { kind: 'reset' } | undefined;
 
 export function decideFault(f: Faults, rand: () => number = Math.random): FaultDecision {
   if (f.errorRate > 0 && rand() < f.errorRate) {
@@ -90,7 +90,7 @@ export function losesResponse(f: Faults, method: string, rand: () => number = Ma
   return f.loseResponseRate > 0 && f.loseResponseMethods.includes(method) && rand() < f.loseResponseRate;
 }
 
-export interface InjectedAnswer {
+interface InjectedAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;

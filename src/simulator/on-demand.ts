@@ -14,7 +14,7 @@ export const DEMO_IDENTITY = {
   projectId: '09c5e5335e3468205c5422b1',
 } as const;
 
-export interface OnDemandSimulator {
+interface OnDemandSimulator {
   /** Full prefix URL, e.g. http://127.0.0.1:8080/api/public/v1.0 */
   baseUrl: string;
   keys: { publicKey: string; privateKey: string };

@@ -188,7 +188,7 @@ export interface ProcessRec {
   planUpdated: string;
 }
 
-export interface AutomationRec {
+interface AutomationRec {
   groupId: string;
   goalVersion: number;
   processes: ProcessRec[];

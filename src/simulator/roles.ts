@@ -16,7 +16,7 @@ import type { OrgRec, ProjectRec, RoleAssignment } from './records.js';
 import { findById } from './routes/validate.js';
 import { type Caller, type SimContext, SimError, type SimRequest } from './types.js';
 
-export type RoleScope = 'org' | 'group' | 'global';
+type RoleScope = 'org' | 'group' | 'global';
 
 export function scopeOf(roleName: string): RoleScope | undefined {
   if ((GLOBAL_ROLES as readonly string[]).includes(roleName)) return 'global';
@@ -26,7 +26,7 @@ export function scopeOf(roleName: string): RoleScope | undefined {
 }
 
 /** What a project action needs, by level. */
-export interface Grant {
+interface Grant {
   group: readonly ProjectRole[];
   org: readonly OrgRole[];
   global: readonly GlobalRole[];
@@ -48,7 +48,7 @@ export const GRANTS = {
   },
 } as const satisfies Record<string, Grant>;
 
-export type ProjectAction = keyof typeof GRANTS;
+type ProjectAction = keyof typeof GRANTS;
 
 const UNAUTHORIZED_DETAIL = 'Current user is not authorized to perform this action.';
 

@@ -10,7 +10,7 @@ export interface Compiled {
   rank: string;
 }
 
-export type Match =
+type Match =
   | { kind: 'route'; route: SimRoute; params: Record<string, string> }
   | { kind: 'method'; allowed: string[] }
   | { kind: 'none' };

@@ -30,13 +30,13 @@ const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 
 /** What the HTTP layer asks of the store (implemented by Store in store.ts). */
-export interface HttpStore {
+interface HttpStore {
   findApiKey(publicKey: string): KeyRecord | undefined;
   /** False = the caller's address is not allowed; also records the access (last used, count). */
   checkAccessList(key: KeyRecord, remoteAddress: string, now: Date): boolean;
 }
 
-export interface SimServerOptions {
+interface SimServerOptions {
   ctx: SimContext & { store: HttpStore };
   routes: readonly SimRoute[];
   digest: DigestVerifier;

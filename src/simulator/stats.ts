@@ -1,7 +1,7 @@
 // Request statistics of the simulator: what benchmarks and tests read to count round trips, challenges,
 // failed logins and injected faults. Served as JSON at GET /__simulator/stats.
 
-export interface StatsCounts {
+interface StatsCounts {
   /** API requests (under the prefix), challenges included. */
   requests: number;
   byMethod: Record<string, number>;

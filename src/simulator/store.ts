@@ -17,7 +17,7 @@ import {
 } from './records.js';
 import { entryMatches, normalizeAddress, timestamp } from './values.js';
 
-export interface CreateStoreOptions {
+interface CreateStoreOptions {
   dataset: 'demo' | 'empty';
   seed?: number;
   /** Projects in the installation: the demo's four, grown to this many (data/installation.ts). */

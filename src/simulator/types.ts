@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { KeyRecord } from './records.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Who is calling, resolved by the HTTP layer after digest auth succeeded. */
 export interface Caller {

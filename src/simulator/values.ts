@@ -39,7 +39,7 @@ export function normalizeAddress(address: string): string {
   return lower.startsWith('::ffff:') && lower.includes('.') ? lower.slice(7) : lower;
 }
 
-export function parseIpv4(address: string): number | undefined {
+function parseIpv4(address: string): number | undefined {
   const parts = address.split('.');
   if (parts.length !== 4) return undefined;
   let value = 0;

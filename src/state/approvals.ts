@@ -13,7 +13,7 @@ export interface StoredRecord {
   decidedBy?: string;
 }
 
-export interface NewRecord {
+interface NewRecord {
   id: string;
   body: string;
   /** Each owner holds at most its cap of pending records (caps.perOwner, same order). */

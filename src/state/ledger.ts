@@ -22,10 +22,10 @@ export interface Ledger {
  * How long past its own expiry a claim is kept: longer than any clock between replicas may differ, so nothing
  * that can still redeem a claim (a token, a sealed consent state, an approval) outlives its record.
  */
-export const CLAIM_SKEW_MS = 5 * 60_000;
+const CLAIM_SKEW_MS = 5 * 60_000;
 
 /** The one rule for how long a claim's record is kept. */
-export const keepClaimUntil = (expiresAtMs: number) => expiresAtMs + CLAIM_SKEW_MS;
+const keepClaimUntil = (expiresAtMs: number) => expiresAtMs + CLAIM_SKEW_MS;
 
 export function memoryLedger(now: () => number = Date.now): Ledger {
   const claimed = new Map<string, number>();

@@ -18,7 +18,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { lockSync } from 'proper-lockfile';
 
-export const OWNER_FILE = 'server.owner';
+const OWNER_FILE = 'server.owner';
 const RENEW_MS = 10_000;
 const STALE_MS = 30_000;
 

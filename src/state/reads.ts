@@ -38,7 +38,7 @@ for i = 1, #ks do redis.call('DEL', ks[i]) end
 redis.call('DEL', KEYS[2])
 return #ks`;
 
-export interface RedisReadsOptions {
+interface RedisReadsOptions {
   /** How long a fetch may hold a read's lock (default 10 s). */
   lockMs?: number;
   /** How long the other replicas wait for the fetching one before fetching themselves (default 3 s). */

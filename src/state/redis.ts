@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import { StateError } from './errors.js';
 
 /** The store could not answer: nothing that depends on shared state (consent, single use) may go ahead. */
-export class StateUnavailable extends StateError {
+class StateUnavailable extends StateError {
   override name = 'StateUnavailable';
   constructor(cause: unknown) {
     super(

@@ -79,7 +79,7 @@ export const page = {
 export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** The same instant in UTC, as every answer shows times (`2026-12-01T14:00:00Z`). */
-export const inUtc = (s: string) => {
+const inUtc = (s: string) => {
   const t = Date.parse(s);
   // An invalid value is left as it is: the refinement before this reports it.
   return Number.isNaN(t) ? s : new Date(t).toISOString().replace('.000Z', 'Z');

@@ -55,7 +55,7 @@ export type At = (hours: number) => string;
  */
 export type Example = Record<string, unknown> | ((at: At) => Record<string, unknown>);
 
-export interface ToolDef<S extends Shape = Shape, R = unknown> {
+interface ToolDef<S extends Shape = Shape, R = unknown> {
   name: string;
   title: string;
   /** The toolset that holds it (tools/toolsets.ts; `projects` is carried by every set). */
@@ -94,7 +94,7 @@ export interface ToolDef<S extends Shape = Shape, R = unknown> {
 }
 
 /** Said at the end of the description of a tool whose endpoint some servers lack. */
-export const BEYOND = '(not on every server)';
+const BEYOND = '(not on every server)';
 
 export function defineTool<S extends Shape, R>(def: ToolDef<S, R>): ToolDef<S, R> {
   return def.beyondSpec ? { ...def, description: `${def.description} ${BEYOND}` } : def;
@@ -152,7 +152,7 @@ export const DEFAULT_ROWS = 20;
 export const ALL_PROJECTS = 'all';
 
 /** Rows of a list across every project: fewer by default, each row is wider and names its project. */
-export const ACROSS_ROWS = 10;
+const ACROSS_ROWS = 10;
 
 export function acrossQuery(args: { pageNum?: number; itemsPerPage?: number }): Required<PageQuery> {
   return { pageNum: args.pageNum ?? 1, itemsPerPage: args.itemsPerPage ?? ACROSS_ROWS };

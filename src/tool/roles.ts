@@ -60,7 +60,7 @@ export async function withProjectIds(ctx: ToolContext, roles: RoleAssignment[]):
   });
 }
 
-export type RolesArgs = { userId: string; mode: RolesMode; roles: RoleAssignment[] };
+type RolesArgs = { userId: string; mode: RolesMode; roles: RoleAssignment[] };
 
 /**
  * The complete set to send, from the mode: add and remove start from the roles the user has now, so nothing

@@ -4,14 +4,5 @@
 export const AGENT_TYPES = ['MONITORING', 'BACKUP', 'AUTOMATION'] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
 
-export const AGENT_STATES = ['ACTIVE', 'STANDBY', 'NO_PROCESSES'] as const;
+const AGENT_STATES = ['ACTIVE', 'STANDBY', 'NO_PROCESSES'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
-
-/** Plan step names the API reference shows (the complete set is not shown). */
-export const OBSERVED_PLAN_STEPS = [
-  'Download',
-  'Start',
-  'WaitRsInit',
-  'WaitFeatureCompatibilityVersionCorrect',
-  'AdjustRoles',
-] as const;

@@ -23,7 +23,7 @@ export const MATCHER_FIELD_NAMES = [
 export type MatcherFieldName = (typeof MATCHER_FIELD_NAMES)[number];
 
 /** Notification typeName values: the means of notification. */
-export const NOTIFICATION_TYPES = [
+const NOTIFICATION_TYPES = [
   'EMAIL',
   'SMS',
   'ORG',
@@ -54,6 +54,3 @@ export const PAGING_NOTIFICATION_TYPES: Record<string, string> = {
   VICTOR_OPS: 'VictorOps',
   SMS: 'SMS',
 };
-
-/** sourceTypeName of backup alerts. */
-export const ALERT_SOURCE_TYPES = ['REPLICA_SET', 'SHARDED_CLUSTER', 'CONFIG_SERVER'] as const;

@@ -4,7 +4,7 @@
 // actions.
 
 /** Event type names the API reference shows as observed on events. */
-export const OBSERVED_EVENT_TYPES = [
+const OBSERVED_EVENT_TYPES = [
   'AUTOMATION_CONFIG_PUBLISHED_AUDIT',
   'OUTSIDE_METRIC_THRESHOLD',
   'DATA_EXPLORER',
@@ -12,7 +12,7 @@ export const OBSERVED_EVENT_TYPES = [
 ] as const;
 
 /** Event types alert configurations trigger on (the API reference's observed values and the demo's). */
-export const ALERT_EVENT_TYPES = [
+const ALERT_EVENT_TYPES = [
   'OUTSIDE_METRIC_THRESHOLD',
   'HOST_DOWN',
   'NO_PRIMARY',
@@ -23,7 +23,7 @@ export const ALERT_EVENT_TYPES = [
 ] as const;
 
 /** The API reference's Backup category of event type names. */
-export const BACKUP_EVENT_TYPES = [
+const BACKUP_EVENT_TYPES = [
   'BAD_CLUSTERSHOTS',
   'CLUSTER_DENYLIST_UPDATED_AUDIT',
   'CLUSTER_CHECKKPOINT_UPDATED_AUDIT',
@@ -56,7 +56,7 @@ export const BACKUP_EVENT_TYPES = [
 ] as const;
 
 /** Events real servers record for the audited actions and state changes this project touches. */
-export const AUDIT_EVENT_TYPES = [
+const AUDIT_EVENT_TYPES = [
   'INSIDE_METRIC_THRESHOLD',
   'HOST_RECOVERED',
   'PRIMARY_ELECTED',
@@ -98,17 +98,9 @@ export type EventType =
   | (typeof AUDIT_EVENT_TYPES)[number];
 
 /** status of an automation diff (events' `diffs`). */
-export const DIFF_STATUSES = [
-  'NEW',
-  'MODIFIED',
-  'REMOVED',
-  'SHUTDOWN',
-  'STARTUP',
-  'RESTORE',
-  'RESTART',
-] as const;
+const DIFF_STATUSES = ['NEW', 'MODIFIED', 'REMOVED', 'SHUTDOWN', 'STARTUP', 'RESTORE', 'RESTART'] as const;
 /** type of an automation diff. */
-export const DIFF_TYPES = [
+const DIFF_TYPES = [
   'AUTH',
   'AUTOMATION_AGENT',
   'BACKUP_AGENT',

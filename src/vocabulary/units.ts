@@ -1,6 +1,6 @@
 // Units (API reference › Units): of `currentValue.units` and of threshold units.
 
-export const UNITS = [
+const UNITS = [
   'RAW',
   'BITS',
   'BYTES',

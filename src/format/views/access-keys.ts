@@ -17,7 +17,7 @@ export type KeptKey = ApiKey & {
 };
 
 /** The kept key as shown: everything else redacted; privateKey is already what the keeper allows. */
-export function shownKey(k: KeptKey): KeptKey {
+function shownKey(k: KeptKey): KeptKey {
   return {
     ...redact(k),
     privateKey: k.privateKey,
@@ -27,7 +27,7 @@ export function shownKey(k: KeptKey): KeptKey {
 }
 
 /** Lines about where the private key went, outside the data fence: this is the server's own text. */
-export function keyNote(k: KeptKey): string {
+function keyNote(k: KeptKey): string {
   if (!k.privateKey) return 'The platform returned no private key.';
   if (k.privateKeyMasked)
     return "The platform sent the private key already masked, so there is no usable secret to store and none was saved. Generate a new private key for this API key in the platform's user interface (its API key settings), or delete the key if nobody can use it.";

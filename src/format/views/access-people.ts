@@ -10,16 +10,13 @@ import { fullName } from './access.js';
 import { type Missing, missingLines } from './projects-all.js';
 
 /** What a role label needs to name where a role applies: project and organization names, where known. */
-export interface RolePlaces {
+interface RolePlaces {
   projects: ReadonlyMap<string, string>;
   orgs: ReadonlyMap<string, string>;
 }
 
 /** "GROUP_READ_ONLY @ project search-staging (5f…)", "ORG_MEMBER @ org Acme (49…)": whole, never cut. */
-export function placedRole(
-  r: { roleName?: string; orgId?: string; groupId?: string },
-  at: RolePlaces,
-): string {
+function placedRole(r: { roleName?: string; orgId?: string; groupId?: string }, at: RolePlaces): string {
   if (r.groupId) {
     const n = at.projects.get(r.groupId);
     return `${r.roleName} @ project ${n ? `${n} (${r.groupId})` : r.groupId}`;
@@ -35,7 +32,7 @@ export function placedRole(
  * One person as a block (for the inside of a data fence): who they are on one line, then one line per role,
  * so that no role is ever cut to fit a table cell.
  */
-export function personBlock(u: User, at: RolePlaces): string {
+function personBlock(u: User, at: RolePlaces): string {
   const who = [
     `**${cell(fullName(u) || u.username, 100)}**`,
     `username ${cell(u.username, 120)}`,

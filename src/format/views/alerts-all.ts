@@ -27,7 +27,7 @@ const alertRow = (r: AlertAcross, now: Date, names: NameBook) => [
   r.mutedBy ?? '—',
 ];
 
-export interface AlertFilterWords {
+interface AlertFilterWords {
   acknowledged?: boolean;
   paging?: boolean;
   status?: string;

@@ -58,9 +58,9 @@ export function closedNote(a: Alert | undefined, alertId: string): string | unde
 }
 
 // In a cause's table the cause is the heading, and a tracking alert says so next to its age.
-export const groupColumns = alertColumns.filter((c) => c !== 'what' && c !== 'status');
+const groupColumns = alertColumns.filter((c) => c !== 'what' && c !== 'status');
 
-export function groupRow(a: Alert, now: Date, names: NameBook = idsOnly): unknown[] {
+function groupRow(a: Alert, now: Date, names: NameBook = idsOnly): unknown[] {
   const [id, status, , since, ...rest] = alertRow(a, now, names);
   return [id, status === 'TRACKING' ? `${since} (tracking)` : since, ...rest];
 }
@@ -106,7 +106,7 @@ function shortWhen(iso: string | undefined, now: Date): string {
  * Which maintenance window mutes (or will mute) the cause's notifications, for its heading. `listed`: the
  * one window in force, shown with its id and end next to the answer, so its name alone says which.
  */
-export function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string {
+function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string {
   if (!w) return '';
   // The one window in force is drawn in full below the causes: its description's start names it here.
   if (w.state === 'active')

@@ -11,7 +11,7 @@ import { plural, stamp, table, utc } from '../markdown.js';
 import { hostList } from './deployment.js';
 
 /** The shape of a host search (src/feeds/names.ts) as far as drawing it goes. */
-export interface WhereView {
+interface WhereView {
   typed: string;
   projects: Array<{ id: string; name?: string }>;
   hostCount: number;
@@ -31,7 +31,7 @@ export function stateWords(h: Host, alerts: Alert[], now: Date): string {
 }
 
 /** A state the rule gave, in words: "pinging", "DOWN since …; role last known", or both records. */
-export function hostStateWords(st: HostState, now: Date): string {
+function hostStateWords(st: HostState, now: Date): string {
   switch (st.state) {
     case 'down':
       return `DOWN since ${stamp(st.downSince, now) ?? '?'}; role last known`;
@@ -125,7 +125,7 @@ const tableState = (st: HostState, now: Date) =>
     : hostStateWords(st, now);
 
 /** A project's hosts with each one's state (src/feeds/hosts.ts), as drawn: the table, then writes per set. */
-export interface HostsView {
+interface HostsView {
   page: Page<Host>;
   states: Record<string, HostState>;
   sets: ReadonlyArray<{ name: string; members: ReadonlyArray<{ host: Host }>; writability: Writability }>;
@@ -135,7 +135,7 @@ export interface HostsView {
 const shortHost = (h: string) => h.replace(/:\d+$/, '').split('.')[0] ?? h;
 
 /** One line per replica set or shard: a primary that pings (takes writes), or none, and the records behind it. */
-export function writabilityLines(sets: HostsView['sets']): string[] {
+function writabilityLines(sets: HostsView['sets']): string[] {
   return sets.flatMap((s) => {
     const w = s.writability;
     const name = cell(s.name, 60);

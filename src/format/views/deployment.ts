@@ -21,7 +21,7 @@ import { windowCalled } from './alerts.js';
 import { eventWho } from './events.js';
 
 /** What an agent's state means, in words: STANDBY and NO_PROCESSES are not failures, and not work either. */
-export const AGENT_STATE_WORDS: Record<string, string> = {
+const AGENT_STATE_WORDS: Record<string, string> = {
   ACTIVE: 'active: doing the work',
   STANDBY: 'standby: running, takes over if the active agent stops; does no work now',
   NO_PROCESSES: 'no processes: running, but has no processes assigned to watch or back up',
@@ -35,18 +35,6 @@ export const AGENT_LEGEND: Record<string, string> = {
 
 export const stateWords = (state: string | undefined) => (state ? (AGENT_STATE_WORDS[state] ?? state) : '—');
 
-export const agentList: ListView<Agent> = {
-  columns: ['hostname', 'state', utc('last conf'), utc('last ping'), 'managed', 'tag'],
-  row: (a: Agent, now: Date) => [
-    a.hostname,
-    a.stateName,
-    stamp(a.lastConf, now),
-    stamp(a.lastPing, now),
-    a.isManaged === undefined ? undefined : a.isManaged ? 'yes' : 'no',
-    a.tag,
-  ],
-};
-
 /** The shape of a reconciled agent (src/model/agents.ts) as far as drawing it goes. */
 export interface AgentCheckView {
   type: string;
@@ -59,7 +47,7 @@ export interface AgentCheckView {
 }
 
 /** The verdict on one agent: down (an alert is open), silent (past its threshold), or its state in words. */
-export function agentVerdict(c: AgentCheckView, now: Date): string {
+function agentVerdict(c: AgentCheckView, now: Date): string {
   const parts: string[] = [];
   // The alerts themselves are listed under the table (a cell holds one short line).
   if (c.alerts.length)
@@ -83,17 +71,9 @@ export const reconciledRow = (c: AgentCheckView, now: Date) => [
 ];
 
 /** One line on an agent-down alert: where, for how long, and whether an agent of its type is listed there. */
-export function unmatchedLine(d: { alert: Alert; global: boolean }, now: Date, matched = false): string {
+function unmatchedLine(d: { alert: Alert; global: boolean }, now: Date, matched = false): string {
   const host = cell((d.alert.hostnameAndPort ?? '?').replace(/:\d+$/, ''));
   return `${d.alert.eventTypeName}${d.global ? ' (global)' : ''} open ${age(d.alert.created, now)?.replace(/ ago$/, '')} on ${host} (alertId ${d.alert.id})${matched ? '' : ' — no agent of that type is listed on that host now'}`;
-}
-
-/** "2 monitoring agents: 1 active, 1 standby" — counts by state. */
-export function stateCounts(agents: Agent[], type: string): string {
-  const by = new Map<string, number>();
-  for (const a of agents) by.set(a.stateName ?? '?', (by.get(a.stateName ?? '?') ?? 0) + 1);
-  const parts = [...by].map(([s, n]) => `${n} ${s.toLowerCase().replace('_', ' ')}`);
-  return `${plural(agents.length, `${type.toLowerCase()} agent`)}${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
 export const automationRow = (p: Process) => [
@@ -113,7 +93,7 @@ export function automationHeadline(project: string, processes: Process[], goalVe
 }
 
 /** A process's error in a person's words: what the agent says, then the underlying error, once each. */
-export function processError(p: Process): string | undefined {
+function processError(p: Process): string | undefined {
   // The agent's log line starts "<rs-ledger_2> [07:27:32.418] ": the process is named already, the clock is noise.
   const logged = p.errorString?.replace(/^<[^>]*>\s*\[[\d:.]+\]\s*/, '');
   const parts = [p.errorCodeDescription || p.errorCodeHumanReadable, logged].filter((x): x is string =>
@@ -125,7 +105,7 @@ export function processError(p: Process): string | undefined {
 }
 
 /** The pending plan: "Download → Start → WaitRsInit", or undefined when nothing is left. */
-export const planWords = (p: Process) => ((p.plan ?? []).length ? (p.plan ?? []).join(' → ') : undefined);
+const planWords = (p: Process) => ((p.plan ?? []).length ? (p.plan ?? []).join(' → ') : undefined);
 
 /**
  * Why a process is stuck, as far as the platform can tell: its error, its plan, how long since the goal it
@@ -234,7 +214,7 @@ export function partitionsAnswer(
 }
 
 /** The honest dead end: what the spec's disk endpoints give, and where disk usage is instead. */
-export const PARTITION_NAME_ONLY =
+const PARTITION_NAME_ONLY =
   "The spec gives a partition's name only, no size or usage: disk usage comes from disk alerts' values.";
 const DISK_USAGE_NEXT =
   "list_open_alerts for disk alerts' values (usage now); list_project_events with target and history=true for past disk episodes";
@@ -328,7 +308,7 @@ export function automationAnswer(r: AutomationRead, project: string, f: FormatCo
 }
 
 /** What list_agents was asked and read: one type's page of agents, and why open alerts are missing if they are. */
-export interface AgentsRead {
+interface AgentsRead {
   projectId: string;
   type: string;
   page: Page<Agent>;

@@ -6,7 +6,7 @@ import type { FormatContext, ToolAnswer } from '../answers.js';
 import { duration, plural, stamp, table, utc } from '../markdown.js';
 
 /** An episode as drawn (src/feeds/history.ts makes them). */
-export interface EpisodeView {
+interface EpisodeView {
   what: string;
   where: string;
   start: string;
@@ -16,7 +16,7 @@ export interface EpisodeView {
   id: string;
 }
 
-export interface HistoryView {
+interface HistoryView {
   episodes: EpisodeView[];
   events: { read: number; of: number };
   alerts: { read: number; closedUnread?: string };

@@ -96,7 +96,7 @@ export function eventTarget(e: ApiEvent, targets: EventTargets = noTargets): str
 }
 
 /** "DELETE on payments.ledger" for an event that records a data operation. */
-export function dataOperation(e: ApiEvent): string | undefined {
+function dataOperation(e: ApiEvent): string | undefined {
   const r = e as Record<string, unknown>;
   if (typeof r.opType !== 'string') return undefined;
   const ns = [r.database, r.collection].filter((x) => typeof x === 'string' && x).join('.');
@@ -131,7 +131,7 @@ export function changeSummary(e: ApiEvent): string {
   return [dataOperation(e), ...diffs, ...about].filter(Boolean).join('; ');
 }
 
-export const eventList = (targets: EventTargets = noTargets): ListView<ApiEvent> => ({
+const eventList = (targets: EventTargets = noTargets): ListView<ApiEvent> => ({
   columns: eventColumns,
   row: (e: ApiEvent, now: Date, names: NameBook) => eventRow(e, now, names, targets),
 });

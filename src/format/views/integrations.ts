@@ -17,7 +17,7 @@ const typeLabel = (t: unknown) => {
   return other ? `${String(t)} (${other})` : t;
 };
 
-export const integrationList: ListView<Integration> = {
+const integrationList: ListView<Integration> = {
   columns: ['type', 'settings (secrets masked)'],
   row: (i: Integration) => [
     typeLabel(i.type),
@@ -48,11 +48,7 @@ const configLabel = (k: KeyedNotification) =>
  * old key (matched by the masked key's ending), and how to finish — in the platform's UI, since this API
  * cannot edit notifications.
  */
-export function rotationNotes(
-  type: string,
-  oldEnding: string | undefined,
-  found: KeyedNotification[],
-): string[] {
+function rotationNotes(type: string, oldEnding: string | undefined, found: KeyedNotification[]): string[] {
   if (!found.length)
     return [
       `No alert configuration of this project notifies through ${type}: nothing else uses the old key.`,
@@ -117,7 +113,7 @@ export interface Keyed {
 }
 
 /** A change of integration as read before it: the integration of this type now (if any) and the settings. */
-export interface IntegrationChange {
+interface IntegrationChange {
   projectId: string;
   /** The type as the caller named it. */
   integrationType: string;

@@ -29,7 +29,7 @@ export interface Across<T> {
   partial?: string;
 }
 
-export interface AcrossSpec<T> extends ListView<T> {
+interface AcrossSpec<T> extends ListView<T> {
   /** "Open alerts", "Maintenance windows"… */
   title: string;
   /** "most urgent first" */

@@ -2,7 +2,7 @@
 
 import type { Project } from '../../api/types.js';
 import type { ListView, NameBook } from '../answers.js';
-import { age, stamp, utc } from '../markdown.js';
+import { stamp, utc } from '../markdown.js';
 
 /** The organization by name where GET /orgs/{id} answered, with its id (the id alone otherwise). */
 export const projectList: ListView<Project> = {
@@ -16,7 +16,7 @@ export const projectList: ListView<Project> = {
 };
 
 /** One project's line in an installation-wide triage: how much is on fire, and the call that looks closer. */
-export interface ProjectAlarm {
+interface ProjectAlarm {
   projectId: string;
   name?: string;
   open: number;
@@ -33,15 +33,3 @@ export const byUrgency = (a: ProjectAlarm, b: ProjectAlarm) =>
   b.unacknowledged - a.unacknowledged ||
   b.open - a.open ||
   (Date.parse(a.since ?? '') || Infinity) - (Date.parse(b.since ?? '') || Infinity);
-
-export const alarmList: ListView<ProjectAlarm> = {
-  columns: ['project', 'projectId', 'open alerts', 'not acknowledged', 'oldest', 'next'],
-  row: (p: ProjectAlarm, now: Date) => [
-    p.name,
-    p.projectId,
-    p.error ? '?' : p.open,
-    p.error ? '?' : p.unacknowledged,
-    p.error ? `not read: ${p.error}` : age(p.since, now),
-    p.open > 0 ? 'triage_project' : '',
-  ],
-};

@@ -38,7 +38,7 @@ export interface ProjectRead {
   errors: string[];
 }
 
-export interface CauseView {
+interface CauseView {
   group: AlertGroup;
   /** Alerts of the cause not acknowledged and not muted by a window in force. */
   loud: number;

@@ -8,7 +8,7 @@ import { stamp, utc, when } from '../markdown.js';
 import { windowCalled } from './alerts.js';
 import { type NeighbourView, neighbourLines, neighboursData } from './windows-neighbours.js';
 
-export function windowPairs(w: MaintenanceWindow, now: Date): Array<[string, unknown]> {
+function windowPairs(w: MaintenanceWindow, now: Date): Array<[string, unknown]> {
   return [
     ['State', windowState(w, now)],
     ['Starts', when(w.startDate, now)],
@@ -19,7 +19,7 @@ export function windowPairs(w: MaintenanceWindow, now: Date): Array<[string, unk
 }
 
 /** The window as a preview shows it before a change. */
-export function windowCurrent(w: MaintenanceWindow, now: Date): Record<string, unknown> {
+function windowCurrent(w: MaintenanceWindow, now: Date): Record<string, unknown> {
   return {
     state: windowState(w, now),
     startDate: w.startDate,
@@ -48,7 +48,7 @@ export const windowInForceList: ListView<MaintenanceWindow> = {
 };
 
 /** What each alert type a window mutes covers, in words (alert types are categories of event types). */
-export const TYPE_COVERS: Record<string, string> = {
+const TYPE_COVERS: Record<string, string> = {
   HOST: 'every host alert: host down (HOST_DOWN) and every host metric — CPU, memory, connections, asserts, replication lag, query targeting, disk space on every partition',
   REPLICA_SET: 'every replica set alert: no primary, elections, oplog window, resync required, member state',
   CLUSTER: 'every sharded cluster alert: shards, balancer, mongos',
@@ -91,7 +91,7 @@ function silencedLine(x: Silenced): string {
  * code-quoted): what goes quiet by name, paging first; that it is project-wide; what its types cover (HOST
  * cannot be narrowed to disk alerts).
  */
-export function silenceNotes(s: {
+function silenceNotes(s: {
   project: string;
   types: string[];
   configs: Silenced[];
@@ -200,7 +200,7 @@ function quietLines(q: Quiet): string[] {
 }
 
 /** A change to a window as resolved against the window now: the fields given, and the window after it. */
-export interface WindowChange {
+interface WindowChange {
   projectId: string;
   maintenanceWindowId: string;
   body: { startDate?: string; endDate?: string; alertTypeNames?: string[]; description?: string };

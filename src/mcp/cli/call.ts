@@ -38,7 +38,7 @@ export function forCall(parsed: Config): Config {
  * A token printed by one `call` must verify in the next one, so without DBOPS_TOKEN_SECRET the command keeps
  * a random secret in a 0600 file beside the audit log (the person's own state directory).
  */
-export function callTokenSecret(auditLog: string): string {
+function callTokenSecret(auditLog: string): string {
   const file = join(dirname(auditLog), 'call-token-secret');
   try {
     return readFileSync(file, 'utf8').trim();

@@ -142,7 +142,7 @@ function refuse(core: HttpCore, res: ServerResponse, r: TokenRefused) {
 }
 
 /** The request target as a URL when it is a plain path (origin-form), else undefined. */
-export function originForm(target: string | undefined): URL | undefined {
+function originForm(target: string | undefined): URL | undefined {
   if (!target?.startsWith('/') || target.startsWith('//') || target.includes('\\')) return undefined;
   try {
     const url = new URL(target, PLACEHOLDER);

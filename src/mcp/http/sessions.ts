@@ -25,7 +25,7 @@ export interface Session {
   person: string;
 }
 
-export interface SessionsOptions {
+interface SessionsOptions {
   idleMs: number;
   /** Sessions held at once. */
   max: number;

@@ -55,7 +55,7 @@ interface ConfigSpec {
   enabled?: boolean;
 }
 
-export const CONFIGS: ConfigSpec[] = [
+const CONFIGS: ConfigSpec[] = [
   {
     project: 'payments-prod',
     event: 'OUTSIDE_METRIC_THRESHOLD',
@@ -181,7 +181,7 @@ interface GlobalConfigSpec {
   notify: NotificationType[];
 }
 
-export const GLOBAL_CONFIGS: GlobalConfigSpec[] = [
+const GLOBAL_CONFIGS: GlobalConfigSpec[] = [
   {
     event: 'HOST_DOWN',
     threshold: limit('GREATER_THAN', 15, 'MINUTES'),

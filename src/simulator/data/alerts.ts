@@ -13,7 +13,7 @@ import { TOPOLOGY } from './topology.js';
 import { WORLD } from './world.js';
 
 /** A metric condition younger than this is TRACKING: found, not yet notified. */
-export const TRACKING_FOR = 5 * MINUTE;
+const TRACKING_FOR = 5 * MINUTE;
 
 /** One episode of a configuration's condition: where, from when (ms from now) to when, and its value. */
 export interface Episode {
@@ -110,7 +110,7 @@ export function episodes(b: Build, config: AnyConfig, project: ProjectRec): Epis
 }
 
 /** When a replica set had fewer than a majority of its members reachable. */
-export function noMajority(members: HostRec[]): Array<{ from: number; to?: number }> {
+function noMajority(members: HostRec[]): Array<{ from: number; to?: number }> {
   const outages = WORLD.outages.filter((o) => members.some((h) => h.hostname === fqdn(o.host)));
   const points = [...new Set(outages.flatMap((o) => [o.from, ...(o.to === undefined ? [] : [o.to])]))].sort(
     (x, y) => x - y,

@@ -49,7 +49,7 @@ const HUM = new Set(['DATA_EXPLORER', 'DATA_EXPLORER_CRUD', 'AUTOMATION_CONFIG_P
 const HUM_KEPT_MS = 7 * DAY;
 
 /** The name of the n-th generated project (0-based), unique across the installation. */
-export function generatedName(n: number): string {
+function generatedName(n: number): string {
   const stage = STAGES[n % STAGES.length]!;
   const team = TEAMS[Math.floor(n / STAGES.length) % TEAMS.length]!;
   const round = Math.floor(n / (TEAMS.length * STAGES.length));

@@ -6,7 +6,7 @@ import { configOf } from './state.js';
 import { WORLD } from './world.js';
 
 /** Project, type, and its fields (secrets drawn from the PRNG, in this order). */
-export const INTEGRATIONS: Array<[string, IntegrationType, (r: Rng) => Record<string, string | boolean>]> = [
+const INTEGRATIONS: Array<[string, IntegrationType, (r: Rng) => Record<string, string | boolean>]> = [
   ['payments-prod', 'INCIDENT_PAGING_A', (r) => ({ serviceKey: r.hex(32) })],
   [
     'payments-prod',

@@ -4,7 +4,7 @@ import type { HostRec, ProjectRec } from '../records.js';
 import { type Build, DAY } from './gen.js';
 
 export const DOMAIN = 'example.internal';
-export const ORG_NAME = 'Northwind Data Platform';
+const ORG_NAME = 'Northwind Data Platform';
 
 export interface Topology {
   name: string;

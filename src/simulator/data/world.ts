@@ -15,7 +15,7 @@ import { TOPOLOGY, type Topology } from './topology.js';
 type Host = string;
 type Person = string;
 
-export interface AgentSpec {
+interface AgentSpec {
   type: 'MONITORING' | 'BACKUP';
   host: Host;
   state: AgentState;
@@ -76,7 +76,7 @@ export interface Reading {
   cancelled?: boolean;
 }
 
-export interface ThresholdChange {
+interface ThresholdChange {
   config: ConfigRef;
   by: Person;
   at: number;
@@ -84,7 +84,7 @@ export interface ThresholdChange {
   to: number;
 }
 
-export interface ConfigToggle {
+interface ConfigToggle {
   config: ConfigRef;
   by: Person;
   at: number;
@@ -92,7 +92,7 @@ export interface ConfigToggle {
 }
 
 /** A paging key replaced in the integration at `at`; the `stale` configurations' notifications keep the old one. */
-export interface KeyRotation {
+interface KeyRotation {
   project: string;
   integration: string;
   by: Person;
@@ -100,7 +100,7 @@ export interface KeyRotation {
   stale: ConfigRef[];
 }
 
-export interface WindowSpec {
+interface WindowSpec {
   project: string;
   start: number;
   end: number;
@@ -109,7 +109,7 @@ export interface WindowSpec {
   by: Person;
 }
 
-export interface Ack {
+interface Ack {
   config: ConfigRef;
   host: Host;
   by: Person;
@@ -119,7 +119,7 @@ export interface Ack {
 }
 
 /** A project role offered to a person who has not accepted it yet (people.ts holds it as pending). */
-export interface Invitation {
+interface Invitation {
   project: string;
   person: Person;
   role: string;
@@ -524,7 +524,7 @@ export const WORLD: World = {
 export const PERCENT_METRICS = ['DISK_PARTITION_SPACE_USED_DATA', 'DISK_PARTITION_SPACE_USED_INDEX'];
 
 /** The hosts of a project as the topology names them (short names, in creation order). */
-export function shortHostsOf(topo: Topology): Host[] {
+function shortHostsOf(topo: Topology): Host[] {
   const pad = (n: number): string => String(n).padStart(2, '0');
   const out: Host[] = [];
   for (const set of topo.sets)

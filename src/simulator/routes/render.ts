@@ -45,7 +45,7 @@ export function compact<T extends Record<string, unknown>>(record: T): T {
   return record;
 }
 
-export interface AuditInput {
+interface AuditInput {
   /** A name of the spec's event types: a misspelt audit event fails the type check. */
   eventTypeName: EventType;
   /** Project events carry groupId; the rest go to the global events. */

@@ -1,0 +1,55 @@
+// Every export is imported somewhere: an export nothing imports is dead code, or a name that should be the file's
+// own. Checked by name over the whole repository (src, tools, prompts, apps, tests, scripts, bench), so dynamic
+// imports and re-exports count too.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../..', import.meta.url).pathname;
+const walk = (d: string): string[] =>
+  readdirSync(d).flatMap((n) => {
+    const p = join(d, n);
+    if (n === 'node_modules' || n === 'dist' || n.startsWith('.')) return [];
+    return statSync(p).isDirectory() ? walk(p) : /\.(ts|mts|mjs|js)$/.test(n) ? [p] : [];
+  });
+
+/** The exported declarations of a file's text. */
+const exportedNames = (text: string): string[] =>
+  [...text.matchAll(/^export (?:async )?(?:function\*?|const|let|class|interface|type|enum) (\w+)/gm)].map(
+    (m) => m[1] as string,
+  );
+
+/** The exports of `owned` files no other file names. */
+function unimported(owned: string[], all: Map<string, string>): string[] {
+  return owned.flatMap((f) =>
+    exportedNames(all.get(f) ?? '')
+      .filter((n) => ![...all].some(([g, t]) => g !== f && new RegExp(`\\b${n}\\b`).test(t)))
+      .map((n) => `${relative(root, f)}: ${n}`),
+  );
+}
+
+describe('exports', () => {
+  it('are each imported somewhere', () => {
+    // src/index.ts is the package's API for others; tools/ files are read whole by the catalog (their tools).
+    const owned = ['src', 'prompts', 'apps']
+      .flatMap((d) => walk(join(root, d)))
+      .filter((f) => relative(root, f) !== 'src/index.ts');
+    const everything = [
+      ...owned,
+      ...['tools', 'test', 'scripts', 'bench', 'bundle'].flatMap((d) => walk(join(root, d))),
+    ];
+    const all = new Map(everything.map((f) => [f, readFileSync(f, 'utf8')]));
+    expect(unimported(owned, all)).toEqual([]);
+  });
+
+  it('finds one that nothing imports (so the check above can fail)', () => {
+    const a = join(root, 'a.ts');
+    const b = join(root, 'b.ts');
+    const all = new Map([
+      [a, 'export const used = 1;\nexport function unused() {}\nexport interface Kept {}\n'],
+      // Written in parts, so that the fast-loop test does not read it as this file's own import.
+      [b, ['import', '{ used, type Kept }', 'from', "'./a.js';"].join(' ')],
+    ]);
+    expect(unimported([a], all)).toEqual(['a.ts: unused']);
+  });
+});
