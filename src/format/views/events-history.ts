@@ -1,23 +1,13 @@
 // History as a person reads it: episodes (what, where, start, end, how long), newest first, and what was
 // paired to make them — event names are not in the spec, so the answer says which it read.
 import type { PageQuery } from '../../api/types.js';
+import type { Episode } from '../../rules/index.js';
 import { cell } from '../../untrusted.js';
 import type { FormatContext, ToolAnswer } from '../answers.js';
 import { duration, plural, stamp, table, utc } from '../markdown.js';
 
-/** An episode as drawn (src/feeds/history.ts makes them). */
-interface EpisodeView {
-  what: string;
-  where: string;
-  start: string;
-  end?: string;
-  unknownEnd?: boolean;
-  pairedBy: string;
-  id: string;
-}
-
 interface HistoryView {
-  episodes: EpisodeView[];
+  episodes: Episode[];
   events: { read: number; of: number };
   alerts: { read: number; closedUnread?: string };
   /** The outage pairs read, "HOST_DOWN → HOST_UP or HOST_RECOVERED". */
@@ -26,21 +16,21 @@ interface HistoryView {
 
 const columns = ['what', 'where', utc('start'), utc('end'), 'duration', 'paired from'];
 
-const endOf = (e: EpisodeView, now: Date) =>
+const endOf = (e: Episode, now: Date) =>
   e.end ? stamp(e.end, now) : e.unknownEnd ? 'not recorded' : 'ongoing';
 
 /** How long it lasted, or has lasted so far; undefined when its end is not known. */
-function lasted(e: EpisodeView, now: Date): string | undefined {
+function lasted(e: Episode, now: Date): string | undefined {
   if (e.unknownEnd) return undefined;
   return e.end ? duration(e.start, e.end) : `${duration(e.start, now.toISOString())} so far`;
 }
 
-function row(e: EpisodeView, now: Date): unknown[] {
+function row(e: Episode, now: Date): unknown[] {
   return [e.what, e.where, stamp(e.start, now), endOf(e, now), lasted(e, now), e.pairedBy];
 }
 
 /** "host down 2× (1 ongoing), monitoring agent down 1×" — the answer to "did it happen before" at a glance. */
-function tally(episodes: EpisodeView[]): string {
+function tally(episodes: Episode[]): string {
   const by = new Map<string, { n: number; on: number }>();
   for (const e of episodes) {
     const t = by.get(e.what) ?? { n: 0, on: 0 };
