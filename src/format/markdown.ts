@@ -87,7 +87,11 @@ export function capText(text: string, max: number, narrow: string, fenceTag?: st
   const room = max - note.length - close.length;
   const cut = text.lastIndexOf('\n', room);
   const kept = text.slice(0, cut > 0 ? cut : room);
-  // An opening tag stands alone on its line (the notice mentions the tag mid-sentence).
-  const open = fenceTag && kept.split(`<${fenceTag}>\n`).length > kept.split(`</${fenceTag}>`).length;
+  // An opening tag stands alone on its line (the notice mentions the tag mid-sentence), the kept text's last
+  // line included.
+  const lines = kept.split('\n');
+  const open =
+    fenceTag &&
+    lines.filter((l) => l === `<${fenceTag}>`).length > lines.filter((l) => l === `</${fenceTag}>`).length;
   return kept + (open ? close : '') + note;
 }

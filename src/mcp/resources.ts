@@ -118,6 +118,9 @@ export function registerResources(server: McpServer, deps: ServerDeps): void {
     );
   };
   for (const feed of feeds) if (reachable(feed.tool)) register(feed);
+  // No feed this client may read and no app: the server offers no resources at all (a client with one toolset,
+  // say deployment), and the SDK refuses handlers for a capability it does not declare.
+  if (!server.server.getCapabilities().resources) return;
 
   // The SDK matches templates against the whole URI, query included; this server's URIs take ?format=json,
   // so reads go through the feed matcher instead.

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 // Toolsets end to end: DBOPS_TOOLSETS lists the named sets; in dynamic mode a client starts with three small
 // tools, enables a set and hears tools/list_changed — over stdio (both eras) and a 2025 session over HTTP; the
 // sessionless 2026-07-28 era enables nothing (each request has the sets of DBOPS_TOOLSETS and its header);
@@ -275,4 +276,30 @@ describe('dynamic discovery over stdio (built CLI), both eras', () => {
         await c.c.close();
       }
     }, 30_000);
+});
+
+describe('each toolset alone', () => {
+  it('serves its tools over stdio, with or without a feed or an app to offer as a resource', async () => {
+    // deployment reads nothing a feed serves and shows no app: a server with no resources still answers.
+    const cli = new URL('../../dist/src/cli.js', import.meta.url).pathname;
+    for (const set of [...new Set(catalog.map((t) => t.toolset))].filter((s) => s !== 'projects')) {
+      const client = new V2Client({ name: 'sets', version: '1' });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [cli, 'serve'],
+          env: { PATH: process.env.PATH ?? '', DBOPS_TOOLSETS: set, HOME: tmpdir() },
+          stderr: 'ignore',
+        }),
+      );
+      try {
+        const names = (await client.listTools()).tools.map((t) => t.name);
+        expect(names, set).toEqual(
+          expect.arrayContaining(catalog.filter((t) => t.toolset === set).map((t) => t.name)),
+        );
+      } finally {
+        await client.close();
+      }
+    }
+  }, 120_000);
 });

@@ -224,6 +224,14 @@ describe('markdown helpers', () => {
     );
     expect(closedEarly.split(`</${fence.tag}>`).length).toBe(2);
     expect(capped.indexOf(`</${fence.tag}>`)).toBeLessThan(capped.indexOf('truncated'));
+    // Wherever the cut falls, right after an opening tag (the kept text's last line) included, tags balance.
+    const head = `# Title\n${fence.wrap('a')}\n### Next section\n`;
+    const long = `${head}<${fence.tag}>\n${'row\n'.repeat(300)}`;
+    const count = (t: string, l: string) => t.split('\n').filter((x) => x === l).length;
+    for (let max = head.length; max < head.length + 120; max++) {
+      const c = capText(long, max, 'N.', fence.tag);
+      expect(count(c, `<${fence.tag}>`), `cap ${max}`).toBe(count(c, `</${fence.tag}>`));
+    }
   });
   it('builds tables and caps text with a note', () => {
     expect(table(['a', 'b'], [[1, 'x|y']])).toBe('| a | b |\n|---|---|\n| 1 | x\\|y |');
