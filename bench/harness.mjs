@@ -1,7 +1,8 @@
 // What the bench scripts share: statistics, the server's environment, and an in-process server on an
 // in-memory MCP link (SDK client ↔ our server ↔ undici ↔ the simulator over loopback).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -204,4 +205,44 @@ export function listToolsOverStdio(child) {
       },
     });
   });
+}
+
+// A free loopback port, and a throwaway Redis on one (the replica benches share the read cache through it).
+export async function freePort() {
+  const s = createServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+export function findRedis() {
+  for (const bin of ['/usr/bin/redis-server', '/usr/local/bin/redis-server', 'redis-server'])
+    try {
+      execFileSync(bin, ['--version'], { stdio: 'ignore' });
+      return bin;
+    } catch {}
+  return undefined;
+}
+
+export async function startRedis(bin, dir) {
+  const port = await freePort();
+  const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  await new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    proc.once('exit', (c) => reject(new Error(`redis-server exited (${c})`)));
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    close: async () => {
+      proc.kill('SIGKILL');
+      await exited(proc);
+    },
+  };
 }

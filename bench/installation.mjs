@@ -1,14 +1,4 @@
-// The whole installation in one call (issue 42), measured: each list tool with `projectId: "all"` and
-// triage_installation, at 10, 100 and 500 projects (the simulator's generated installation) behind 50 ms of
-// platform latency. Per tool: platform requests and time of the one-project answer (cold, warm), then of the
-// whole installation, cold and warm, with DBOPS_RATE_LIMIT unset and set; requests per project beside the
-// one-project answer's, in the spec's dialect and the field's. Then three replicas sharing Redis asking the
-// same question at once: what they cost the platform beside one. Requests are the simulator's own count.
-// `--quick` (CI): 10 projects, no rate-limited runs, no field dialect, no replicas. Writes nothing itself:
-// bench/run.mjs keeps the figures with the rest; `node bench/installation.mjs [--quick]` prints them.
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +12,7 @@ import { createMcpServer } from '../dist/src/mcp/server.js';
 import { createAuditLog } from '../dist/src/policy/audit.js';
 import { createSecretKeeper } from '../dist/src/policy/secrets.js';
 import { createTokenSigner } from '../dist/src/policy/tokens.js';
-import { baseEnv, exited, round, spawnWithLine } from './harness.mjs';
+import { baseEnv, exited, findRedis, round, spawnWithLine, startRedis } from './harness.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const cli = here('../dist/src/cli.js');
@@ -185,45 +175,6 @@ async function fieldDialect(work) {
 // ---------------------------------------------------------------------------------------------------------
 // Three replicas sharing Redis: the same question at once.
 
-function findRedis() {
-  for (const bin of ['/usr/bin/redis-server', '/usr/local/bin/redis-server', 'redis-server'])
-    try {
-      execFileSync(bin, ['--version'], { stdio: 'ignore' });
-      return bin;
-    } catch {}
-  return undefined;
-}
-
-async function freePort() {
-  const s = createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-async function redis(bin, dir) {
-  const port = await freePort();
-  const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  await new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    proc.once('exit', (c) => reject(new Error(`redis-server exited (${c})`)));
-  });
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    close: async () => {
-      proc.kill('SIGKILL');
-      await exited(proc);
-    },
-  };
-}
-
 async function replica(sim, env) {
   const args = [cli, 'serve', '--transport', 'http', '--port', '0'];
   const { child, line } = await spawnWithLine(args, {
@@ -256,7 +207,7 @@ async function replicas(projects, work) {
   const bin = findRedis();
   if (!bin) return { skipped: 'redis-server is not installed' };
   const sim = await simulator(projects);
-  const store = await redis(bin, work);
+  const store = await startRedis(bin, work);
   const open = [];
   try {
     const ask = (c) =>

@@ -1,18 +1,4 @@
-// One incident, many askers: what 50 sessions triaging the same project at once cost the platform, counted by
-// the simulator's own request statistics, on one server process and on three replicas sharing a redis-server;
-// and the memory of one HTTP server holding 200 sessions. `node bench/load.mjs [--quick]` (after a build), or
-// through bench/run.mjs. Request counts are exact; memory is RSS of the server process after the calls.
-//
-//   one triage        requests of triage_project on a warm server without a cache (DBOPS_CACHE_TTL_MS=0)
-//   one process       N sessions (Streamable HTTP, one server) calling triage_project at once, default cache
-//   three replicas    the same N sessions spread over three servers sharing DBOPS_STATE_URL
-//   200 sessions      RSS of one HTTP server after 200 sessions each made one call, vs after 1 session
-//   warm triage       triage_project at 20 ms platform latency, nothing kept (cold) and with only what changes
-//                     rarely kept (warm: every alert list fetched again), vs the same reads as raw signed GETs
-//                     sent all at once (one round: the floor)
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +8,7 @@ import { createApiClient } from '../dist/src/api/client.js';
 import { silentLogger } from '../dist/src/log.js';
 import {
   exited,
+  findRedis,
   inProcessServer,
   median,
   rawSignedGet,
@@ -29,50 +16,12 @@ import {
   serverEnv,
   simulatorChild,
   spawnWithLine,
+  startRedis,
 } from './harness.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const rssMb = (pid) =>
   Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? Number.NaN) / 1024;
-
-async function freePort() {
-  const s = createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-function findRedis() {
-  for (const bin of ['/usr/bin/redis-server', '/usr/local/bin/redis-server', 'redis-server'])
-    try {
-      execFileSync(bin, ['--version'], { stdio: 'ignore' });
-      return bin;
-    } catch {}
-  return undefined;
-}
-
-async function startRedis(bin, dir) {
-  const port = await freePort();
-  const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  await new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    proc.once('exit', (c) => reject(new Error(`redis-server exited (${c})`)));
-  });
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    close: async () => {
-      proc.kill('SIGKILL');
-      await exited(proc);
-    },
-  };
-}
 
 async function httpServer(bin, env) {
   const { child, line } = await spawnWithLine([bin, 'serve', '--transport', 'http', '--port', '0'], env);
