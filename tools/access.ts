@@ -303,6 +303,10 @@ async function searchedFor(
   });
 }
 
+/** How many of query, username and userId a find_user call gives. */
+const named = (args: { query?: unknown; username?: unknown; userId?: unknown }) =>
+  [args.query, args.username, args.userId].filter((v) => v !== undefined).length;
+
 export const findUser = defineTool({
   name: 'find_user',
   title: 'Find a user',
@@ -318,9 +322,10 @@ export const findUser = defineTool({
     projectId: ids.project.optional(),
   },
   output: listOutput,
+  // A project's members are listed only when no person is named: then DBOPS_PROJECT_ID may fill projectId.
+  needsProject: (args) => named(args) === 0,
   check: (args) => {
-    // projectId may come from DBOPS_PROJECT_ID: a query, username or userId given takes precedence over it.
-    const given = [args.query, args.username, args.userId].filter((v) => v !== undefined).length;
+    const given = named(args);
     if (given > 1) throw new ToolInputError('Give one of query, username, userId or projectId, not several.');
     if (given === 0 && args.projectId === undefined)
       throw new ToolInputError('Give one of query (part of a name), username, userId or projectId.');

@@ -78,6 +78,8 @@ interface ToolDef<S extends Shape = Shape, R = unknown> {
   input: S;
   /** Takes `projectId: "all"` (ALL_PROJECTS): the list across every project the key sees. */
   acrossProjects?: true;
+  /** Whether these arguments need a project (DBOPS_PROJECT_ID fills it); every call does unless this says no. */
+  needsProject?: (args: Record<string, unknown>) => boolean;
   output: Shape;
   /** Checks across fields the schema cannot express (throw ToolInputError); run once, before preview and run. */
   check?: (args: Resolved<Args<S>>, now: Date) => void;
@@ -126,7 +128,8 @@ export function withDefaults(
   defaults: ToolContext['defaults'],
 ): CallArgs {
   const out: Record<string, unknown> = { ...args };
-  if ('projectId' in tool.input && out.projectId === undefined) {
+  const needed = 'projectId' in tool.input && (tool.needsProject?.(args) ?? true);
+  if (needed && out.projectId === undefined) {
     if (!defaults.projectId)
       throw new ToolInputError(
         'projectId is required (no DBOPS_PROJECT_ID default is set). list_projects gives the ids.',

@@ -348,6 +348,25 @@ describe('first user of a fresh installation', () => {
   });
 });
 
+describe('people without a default project', () => {
+  // Found by the bench: with no DBOPS_PROJECT_ID set, a search by name was refused for want of a project it
+  // does not need (projectId there means "list this project's members", one choice among four).
+  it('finds a person by part of a name with no DBOPS_PROJECT_ID set', async () => {
+    const bare = await startTestServer({ sim, config: { projectId: undefined } });
+    try {
+      const r = await bare.call('find_user', { query: 'priya' });
+      const priya = sim.store.data.users.find((u) => u.username.includes('priya'))!;
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toContain(priya.username);
+      const none = await bare.call('find_user', {});
+      expect(none.isError).toBe(true);
+      expect(none.text).toContain('projectId is required');
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
 describe('secrets outside the answers', () => {
   it('keeps minted private keys and passwords out of the logs and the audit log', async () => {
     const password = 'An0ther!secret-pass';
