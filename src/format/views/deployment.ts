@@ -123,6 +123,8 @@ export function stuckWords(
     errorMax?: number;
     /** How hosts are named (a shared domain left out). */
     short?: (host: string) => string;
+    /** The plan is said beside it already (the triage's summary line). */
+    planSaid?: boolean;
   },
 ): string {
   let err = processError(p);
@@ -135,7 +137,7 @@ export function stuckWords(
     err
       ? `error: ${err.length > (o.errorMax ?? 240) ? `${err.slice(0, (o.errorMax ?? 240) - 1)}…` : err}`
       : 'no error reported',
-    plan ? `plan ${plan}` : `reports version ${p.lastGoalVersionAchieved ?? '?'}`,
+    ...(o.planSaid ? [] : [plan ? `plan ${plan}` : `reports version ${p.lastGoalVersionAchieved ?? '?'}`]),
     o.published?.created
       ? `goal ${o.goalVersion} published ${age(o.published.created, o.now)}${o.published.who ? ` by ${o.published.who}` : ''}`
       : `goal ${o.goalVersion}`,

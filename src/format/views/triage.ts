@@ -1,8 +1,9 @@
-// The project triage as a person reads it: a summary line per section, then one story oldest first (what
-// changed, then what broke: each cause a heading over its alerts), the processes behind the automation goal,
-// the windows in force, and where to go next. The feed (src/feeds/triage.ts) reads; this draws.
+// The project triage as a person reads it: a summary line per section (a silent monitoring agent first: the
+// alerts below may be incomplete), then one story oldest first (what changed, then what broke: each cause a
+// heading over its alerts), the processes behind the automation goal, the windows in force, and where to go
+// next. The feed (src/feeds/triage.ts) reads; this draws.
 import type { Alert, ApiEvent, AutomationStatus, MaintenanceWindow } from '../../api/types.js';
-import type { OpenAlerts } from '../../model/index.js';
+import type { AgentReport, OpenAlerts } from '../../model/index.js';
 import { type AlertGroup, alertWhere } from '../../model/index.js';
 import { atGoal, type ChangeKind, changeKind, failing, windowState } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
@@ -22,9 +23,10 @@ import {
 } from './alerts.js';
 import { automationColumns, automationRow, behindWords, stuckWords } from './deployment.js';
 import { changeSummary, eventWho } from './events.js';
+import { agentsSummary, silentAgents } from './triage-agents.js';
 import { windowInForceList } from './windows.js';
 
-export const TRIAGE_SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows'] as const;
+export const TRIAGE_SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows', 'agents'] as const;
 
 export type TriageSection = (typeof TRIAGE_SECTIONS)[number];
 
@@ -36,6 +38,10 @@ export interface Triage {
   hours: number;
   alerts?: OpenAlerts;
   automation?: AutomationStatus;
+  /** The goal's publish (the newest), read when a process is behind it. */
+  publish?: ApiEvent;
+  /** The agents reconciled with the open agent-down alerts. */
+  agents?: AgentReport;
   /** The window's events, newest first. */
   events?: { events: ApiEvent[] };
   /** null: the server offers no list of maintenance windows. */
@@ -138,6 +144,8 @@ interface Drawing {
   behind: Process[];
   active: MaintenanceWindow[];
   upcoming: MaintenanceWindow[];
+  /** The goal's publish: when, and by whom. */
+  published?: { created?: string; who?: string };
 }
 
 /** A host without its port ("db-prod-03.example.internal"): the name people and the incident notes use. */
@@ -145,9 +153,15 @@ const hostOnly = (a: Alert) => alertWhere(a).replace(/:\d+$/, '');
 
 /** The heading and one line per section: alerts, automation, changes, maintenance. */
 function summaryLines(d: Drawing): string[] {
-  const { t, f, groups, changes, behind, active, upcoming } = d;
+  const { t, f, groups, changes, behind, active, upcoming, published } = d;
   const now = f.now;
   const automation = t.automation;
+  // Since when the processes are behind, and who published the goal: one goal, so one publish for them all.
+  const pub = published?.created
+    ? `, published ${age(published.created, now)}${published.who ? ` by \`${cell(published.who, 80).replace(/`/g, "'")}\`` : ''}`
+    : '';
+  const agents = t.agents && agentsSummary(t.agents, now);
+  const agentsLine: [string, string] = ['Agents', sectionError(t, 'agents') ?? agents?.text ?? '—'];
   const summary: Array<[string, string]> = [
     [
       'Alerts',
@@ -158,9 +172,10 @@ function summaryLines(d: Drawing): string[] {
       'Automation',
       sectionError(t, 'automation') ??
         (automation
-          ? `${behind.length} of ${plural(automation.processes?.length ?? 0, 'process', 'processes')} behind goal version ${automation.goalVersion}${behind.length ? `: ${behindWords(behind)}` : ''}`
+          ? `${behind.length} of ${plural(automation.processes?.length ?? 0, 'process', 'processes')} behind goal version ${automation.goalVersion}${behind.length ? `${pub}: ${behindWords(behind)}` : ''}`
           : '—'),
     ],
+    ...(agents?.leads ? [] : [agentsLine]),
     ['Changes', sectionError(t, 'events') ?? `${changes.length} in the window`],
     [
       'Maintenance',
@@ -170,6 +185,8 @@ function summaryLines(d: Drawing): string[] {
           : `${plural(active.length, 'window')} in force${upcoming.length ? `, ${upcoming.length} upcoming` : ''}`),
     ],
   ];
+  // A silent monitoring agent leads: the alerts that follow may not be all there are.
+  if (agents?.leads) summary.unshift(agentsLine);
   return [
     `# Triage of project ${f.names.project(t.projectId)} — last ${plural(t.hours, 'hour')}`,
     ...(t.budget ? [t.budget] : []),
@@ -278,14 +295,13 @@ function automationLines(d: Drawing): string[] {
   const failingOnes = behind.filter(failing);
   if (!automation || !(failingOnes.length || behind.length > 2)) return [];
   const rows = behind.map(automationRow);
-  const pub = (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
-  const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
   // The windows in force are drawn in full just below: here they are pointed to.
   const windows = active.length ? ['below'] : [];
-  // Why each failing one is stuck: its error (what the agent reports and the underlying error), the goal's
-  // publish within the window, and a window in force.
+  // Why each failing one is stuck: its error (what the agent reports and the underlying error) and a window in
+  // force; the goal's publish is on the summary line, and so is the plan of the two it names.
+  const said = behind.length <= 2;
   const detail = failingOnes.map(
-    (p) => `- ${stuckWords(p, { goalVersion: automation.goalVersion, published, windows, now: f.now })}`,
+    (p) => `- ${stuckWords(p, { goalVersion: automation.goalVersion, windows, now: f.now, planSaid: said })}`,
   );
   // The table is for more than the summary names; a failing process's line holds its plan and error.
   return [
@@ -356,8 +372,12 @@ export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext):
     : [];
   const active = windows.filter((w) => windowState(w, f.now) === 'active');
   const upcoming = windows.filter((w) => windowState(w, f.now) === 'upcoming');
+  const pub =
+    t.publish ??
+    (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
+  const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
   return {
-    text: triageText({ t, f, groups, changes, tl, behind, active, upcoming }),
+    text: triageText({ t, f, groups, changes, tl, behind, active, upcoming, published }),
     structured: {
       projectId: t.projectId,
       projectName: f.names.projectName?.(t.projectId),
@@ -375,8 +395,10 @@ export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext):
             goalVersion: automation.goalVersion,
             processCount: automation.processes?.length ?? 0,
             behind: redact((automation.processes ?? []).filter((p) => !atGoal(p, automation.goalVersion))),
+            ...(published ? { published: redact(published) } : {}),
           }
         : null,
+      agents: t.agents ? { typesRead: t.agents.typesRead, silent: redact(silentAgents(t.agents)) } : null,
       changes: t.events ? redact(changes.map((e) => ({ ...e, changeKind: changeKind(e) })).reverse()) : null,
       maintenanceWindows: t.windows
         ? redact(t.windows.filter((w) => windowState(w, f.now) !== 'ended'))
