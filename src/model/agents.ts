@@ -2,8 +2,9 @@
 // project's and the global configurations'), and an agent flagged silent when it has not been heard from for
 // longer than its alert threshold — even when no alert is open. The spec gives `lastPing` for monitoring agents
 // only; backup and automation agents are judged by `lastConf`.
-import type { Agent, Alert, AlertConfig, ApiClient, GlobalAlertConfig } from '../api/client.js';
+
 import { mapBounded } from '../api/bounded.js';
+import type { Agent, Alert, AlertConfig, ApiClient, GlobalAlertConfig } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
 import {
   agentSilent,

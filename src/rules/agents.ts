@@ -69,5 +69,6 @@ export function agentSilent(lastSeen: string | undefined, thresholdMinutes: numb
  * active agent per project, the others stand by; a silent standby leaves no one to take over, a silent active
  * agent (with none other heard) leaves the work undone — for monitoring, host and metric alerts may not fire.
  */
-export const stillDone = (checks: ReadonlyArray<{ agent: { stateName?: string }; silent: boolean }>): boolean =>
-  checks.some((c) => c.agent.stateName === 'ACTIVE' && !c.silent);
+export const stillDone = (
+  checks: ReadonlyArray<{ agent: { stateName?: string }; silent: boolean }>,
+): boolean => checks.some((c) => c.agent.stateName === 'ACTIVE' && !c.silent);

@@ -215,7 +215,9 @@ describe('triage_project', () => {
   it('leads with a silent monitoring agent: where, since when, and what it means', async () => {
     const projectId = sim.projectIds[0]!;
     const r = await t.call('triage_project', {});
-    const agents = sim.store.data.agents.filter((a) => a.groupId === projectId && a.typeName === 'MONITORING');
+    const agents = sim.store.data.agents.filter(
+      (a) => a.groupId === projectId && a.typeName === 'MONITORING',
+    );
     const silent = agents.filter((a) => Date.now() - Date.parse(a.lastPing ?? '') > 10 * 60_000);
     const active = agents.find((a) => a.stateName === 'ACTIVE' && !silent.includes(a))!;
     expect(silent.length).toBe(1);
@@ -226,11 +228,15 @@ describe('triage_project', () => {
     const minutes = Math.round((Date.now() - Date.parse(silent[0]!.lastPing!)) / 60_000);
     expect(lead).toContain(host);
     expect(lead).toContain(silent[0]!.stateName!);
-    expect(lead).toMatch(new RegExp(`last ping (${minutes - 1}|${minutes}|${minutes + 1}) min ago, past 10 min`));
+    expect(lead).toMatch(
+      new RegExp(`last ping (${minutes - 1}|${minutes}|${minutes + 1}) min ago, past 10 min`),
+    );
     // A silent standby with an active agent that pings: alerts still fire, but no one takes over.
     expect(lead).toContain(active.hostname.split('.')[0]!);
     expect(lead).toMatch(/alerts still fire/);
-    expect((r.structured as any).agents.silent).toEqual([expect.objectContaining({ hostname: silent[0]!.hostname })]);
+    expect((r.structured as any).agents.silent).toEqual([
+      expect.objectContaining({ hostname: silent[0]!.hostname }),
+    ]);
   });
 
   it('says since when and by whom each process is behind its goal, even when the publish is older than the window', async () => {

@@ -108,9 +108,8 @@ function shortWhen(iso: string | undefined, now: Date): string {
  */
 function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string {
   if (!w) return '';
-  // The one window in force is drawn in full below the causes: its description's start names it here.
-  if (w.state === 'active')
-    return w.id === listed ? ` · muted by ${windowCalled(w, 34)}` : ` · ${mutedUntil(w, now)}`;
+  // The one window in force is drawn in full below the causes, named as the one that mutes them.
+  if (w.state === 'active') return w.id === listed ? ' · muted' : ` · ${mutedUntil(w, now)}`;
   return ` · window ${w.id} mutes it from ${when(w.startDate, now)}`;
 }
 
@@ -118,7 +117,7 @@ function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string
  * What else a person must know about a cause before acting, one short line each: its configuration is
  * disabled now, or was changed recently (the change may be why it alerts, or why it went quiet).
  */
-export function groupNotes(g: AlertGroup, now: Date): string[] {
+export function groupNotes(g: AlertGroup, now: Date, shownEvents?: ReadonlySet<string>): string[] {
   const notes = g.disabledConfigIds.map(
     (id) => `⚠ configuration ${id} is disabled now: it opens no new alerts.`,
   );
@@ -127,7 +126,9 @@ export function groupNotes(g: AlertGroup, now: Date): string[] {
   const e = g.configChanges.at(-1);
   if (e) {
     const more = g.configChanges.length > 1 ? ` (latest of ${g.configChanges.length})` : '';
-    notes.push(`⚠ its configuration changed ${age(e.created, now)} (eventId ${e.id})${more}`);
+    // A change the story draws just above is pointed to, not named again.
+    const which = shownEvents?.has(e.id) ? 'above' : `eventId ${e.id}`;
+    notes.push(`⚠ its configuration changed ${age(e.created, now)} (${which})${more}`);
   }
   return [...notes, ...fateNotes(g.fate, now)];
 }

@@ -24,7 +24,8 @@ function meaning(type: string, silent: AgentCheck[], all: AgentCheck[]): string 
 
 /** One type's silent agents: where, in what state, last heard, past which threshold, an open down alert. */
 function silentWords(type: string, silent: AgentCheck[], all: AgentCheck[], now: Date): string {
-  const heard = (c: AgentCheck) => `last ${c.seenBy === 'lastPing' ? 'ping' : 'conf call'} ${age(c.lastSeen, now)}`;
+  const heard = (c: AgentCheck) =>
+    `last ${c.seenBy === 'lastPing' ? 'ping' : 'conf call'} ${age(c.lastSeen, now)}`;
   // Monitoring and backup agents are one active, the others standing by: which one went quiet matters.
   const which = (c: AgentCheck) => `${type === 'AUTOMATION' ? '' : `${c.agent.stateName ?? '?'} `}${host(c)}`;
   const where =

@@ -82,7 +82,7 @@ const CAUSES = 2;
 export type Short = (h: string) => string;
 
 /** The domain every hostname shares ("example.internal"), said once so rows can name hosts short. */
-function commonDomain(hosts: string[]): string | undefined {
+export function commonDomain(hosts: string[]): string | undefined {
   // Replica set and cluster names (no dot) are not hosts.
   const parts = hosts.filter((h) => h.includes('.')).map((h) => h.split('.').slice(1).join('.'));
   if (!parts.length) return undefined;

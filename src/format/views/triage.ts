@@ -24,6 +24,7 @@ import {
 import { automationColumns, automationRow, behindWords, stuckWords } from './deployment.js';
 import { changeSummary, eventWho } from './events.js';
 import { agentsSummary, silentAgents } from './triage-agents.js';
+import { commonDomain } from './triage-projects.js';
 import { windowInForceList } from './windows.js';
 
 export const TRIAGE_SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows', 'agents'] as const;
@@ -146,10 +147,21 @@ interface Drawing {
   upcoming: MaintenanceWindow[];
   /** The goal's publish: when, and by whom. */
   published?: { created?: string; who?: string };
+  /** Hosts without the shared domain (`domain`, said once in the heading). */
+  hosts: { domain?: string; short: (h: string) => string };
+  /** The change events the story has drawn so far (a cause's note points up to them). */
+  drawn: Set<string>;
 }
 
-/** A host without its port ("db-prod-03.example.internal"): the name people and the incident notes use. */
-const hostOnly = (a: Alert) => alertWhere(a).replace(/:\d+$/, '');
+/** A host without its port, and without the domain every host of the answer shares (said once, above). */
+function hostNamer(hosts: string[]): { domain?: string; short: (h: string) => string } {
+  const domain = commonDomain(hosts.map((h) => h.replace(/:\d+$/, '')).filter((h) => h && h !== '—'));
+  const short = (h: string) => {
+    const bare = h.replace(/:\d+$/, '');
+    return domain && bare.endsWith(`.${domain}`) ? bare.slice(0, -domain.length - 1) : bare;
+  };
+  return { domain, short };
+}
 
 /** The heading and one line per section: alerts, automation, changes, maintenance. */
 function summaryLines(d: Drawing): string[] {
@@ -188,7 +200,7 @@ function summaryLines(d: Drawing): string[] {
   // A silent monitoring agent leads: the alerts that follow may not be all there are.
   if (agents?.leads) summary.unshift(agentsLine);
   return [
-    `# Triage of project ${f.names.project(t.projectId)} — last ${plural(t.hours, 'hour')}`,
+    `# Triage of project ${f.names.project(t.projectId)} — last ${plural(t.hours, 'hour')}${d.hosts.domain ? ` · hosts *.${cell(d.hosts.domain, 60)}` : ''}`,
     ...(t.budget ? [t.budget] : []),
     summary.map(([k, v]) => `**${k}**: ${v}`).join('\n'),
     f.fence.notice,
@@ -219,7 +231,7 @@ class CauseBlocks {
         this.told.add(p.name ?? '');
         return p;
       })
-      .map((p) => `⚙ ${cell(p.name)} on this host is behind the automation goal (above).`);
+      .map((p) => `⚙ ${cell(p.name)} here is behind the automation goal (below).`);
   }
 
   draw(e: TimelineEntry, into: string[]): void {
@@ -229,9 +241,14 @@ class CauseBlocks {
     // With one window in force, its table below says which it is: the alerts it mutes just say "muted".
     const soleWindow = active.length === 1 ? active[0]!.id : undefined;
     // The heading's time is its first row's: the first host listed has the oldest alert.
-    into.push(`#### ${groupHeading(g, f.now, soleWindow)}`, ...groupNotes(g, f.now), ...this.behindOn(g));
+    into.push(
+      `#### ${groupHeading(g, f.now, soleWindow)}`,
+      ...groupNotes(g, f.now, this.d.drawn),
+      ...this.behindOn(g),
+    );
     const shown = Math.min(this.rowsLeft, g.alerts.length);
-    if (shown > 0) into.push(groupTable(g, f.now, shown, f.names, hostOnly, false));
+    const where = (a: Alert) => this.d.hosts.short(alertWhere(a));
+    if (shown > 0) into.push(groupTable(g, f.now, shown, f.names, where, false));
     this.rowsLeft -= shown;
     this.hidden += g.alerts.length - shown;
   }
@@ -241,7 +258,7 @@ class CauseBlocks {
 function changeLine(e: TimelineEntry, now: Date): string {
   const who = e.who ? ` by ${cell(e.who)}` : '';
   const what = e.summary ? `: ${cell(e.summary, 200)}` : '';
-  return `- **${age(e.time, now)}** changed ${cell(e.eventTypeName)}${who}${what} (eventId ${e.eventId})`;
+  return `- **${age(e.time, now)}** ${cell(e.eventTypeName)}${who}${what} (eventId ${e.eventId})`;
 }
 
 /** One story, oldest first: each change as a line, each cause as a heading over its alerts' table. */
@@ -265,7 +282,10 @@ function storyLines(d: Drawing): string[] {
   for (const e of tl) {
     if (e.kind === 'change') {
       if (gap && e === gap.first) parts.push(`- … ${plural(gap.count, 'change')} left out here (below)`);
-      if (keep.has(e)) parts.push(changeLine(e, f.now));
+      if (keep.has(e)) {
+        parts.push(changeLine(e, f.now));
+        d.drawn.add(e.eventId ?? '');
+      }
     } else if (!e.beforeWindow) causes.draw(e, parts);
   }
   const sinceText = `${t.since.slice(0, 16).replace('T', ' ')} UTC`;
@@ -301,7 +321,8 @@ function automationLines(d: Drawing): string[] {
   // force; the goal's publish is on the summary line, and so is the plan of the two it names.
   const said = behind.length <= 2;
   const detail = failingOnes.map(
-    (p) => `- ${stuckWords(p, { goalVersion: automation.goalVersion, windows, now: f.now, planSaid: said })}`,
+    (p) =>
+      `- ${stuckWords(p, { goalVersion: automation.goalVersion, windows, now: f.now, planSaid: said, short: d.hosts.short })}`,
   );
   // The table is for more than the summary names; a failing process's line holds its plan and error.
   return [
@@ -318,7 +339,7 @@ function windowLines(d: Drawing): string[] {
     // One window: a line says it all, its description code-quoted (platform text outside a fence).
     const w = active[0]!;
     return [
-      `### Maintenance window in force: ${named(w.description, `windowId ${w.id}`, 100)} until ${when(w.endDate, now)} mutes ${(w.alertTypeNames ?? []).join(', ')} on every host of the project (windows are project-wide, whatever the description names)`,
+      `### The window in force, muting the causes marked muted: ${named(w.description, `windowId ${w.id}`, 100)} until ${when(w.endDate, now)} mutes ${(w.alertTypeNames ?? []).join(', ')} on every host of the project (windows are project-wide, whatever the description names)`,
     ];
   }
   if (!active.length) return [];
@@ -333,10 +354,10 @@ function windowLines(d: Drawing): string[] {
 function nextLines(d: Drawing): string[] {
   const { f, groups, changes, behind, active } = d;
   const next = [
-    changes.length && 'get_project_event with an eventId',
-    groups.some((g) => !g.global) && 'get_alert_config with an alertConfigId',
-    groups.some((g) => g.global) && 'list_open_global_alerts_for_config with a globalAlertConfigId',
-    behind.length && 'get_automation_status for every process',
+    changes.length && 'get_project_event (eventId)',
+    groups.some((g) => !g.global) && 'get_alert_config (alertConfigId)',
+    groups.some((g) => g.global) && 'list_open_global_alerts_for_config (globalAlertConfigId)',
+    behind.length && 'get_automation_status (every process)',
     !active.length && 'list_maintenance_windows or create_maintenance_window for planned work',
   ].filter(Boolean);
   const lines = [`Next: ${next.join('; ')}.`];
@@ -376,8 +397,15 @@ export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext):
     t.publish ??
     (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
   const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
+  const hosts = hostNamer([
+    ...groups.flatMap((g) => g.alerts.map(alertWhere)),
+    ...behind.map((p) => p.hostname ?? ''),
+  ]);
   return {
-    text: triageText({ t, f, groups, changes, tl, behind, active, upcoming, published }),
+    text: triageText({
+      ...{ t, f, groups, changes, tl, behind, active, upcoming, published },
+      ...{ hosts, drawn: new Set<string>() },
+    }),
     structured: {
       projectId: t.projectId,
       projectName: f.names.projectName?.(t.projectId),
