@@ -93,7 +93,7 @@ export function mutedUntil(w: NonNullable<AlertGroup['window']>, now: Date): str
 }
 
 /** "08:47 UTC" within a day of now, else "2026-11-27 06:36 UTC". */
-function shortWhen(iso: string | undefined, now: Date): string {
+export function shortWhen(iso: string | undefined, now: Date): string {
   const t = Date.parse(iso ?? '');
   if (!Number.isFinite(t)) return '?';
   const s = new Date(t).toISOString();
@@ -117,7 +117,7 @@ function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string
  * What else a person must know about a cause before acting, one short line each: its configuration is
  * disabled now, or was changed recently (the change may be why it alerts, or why it went quiet).
  */
-export function groupNotes(g: AlertGroup, now: Date, shownEvents?: ReadonlySet<string>): string[] {
+export function groupNotes(g: AlertGroup, now: Date): string[] {
   const notes = g.disabledConfigIds.map(
     (id) => `⚠ configuration ${id} is disabled now: it opens no new alerts.`,
   );
@@ -126,9 +126,7 @@ export function groupNotes(g: AlertGroup, now: Date, shownEvents?: ReadonlySet<s
   const e = g.configChanges.at(-1);
   if (e) {
     const more = g.configChanges.length > 1 ? ` (latest of ${g.configChanges.length})` : '';
-    // A change the story draws just above is pointed to, not named again.
-    const which = shownEvents?.has(e.id) ? 'above' : `eventId ${e.id}`;
-    notes.push(`⚠ its configuration changed ${age(e.created, now)} (${which})${more}`);
+    notes.push(`⚠ its configuration changed ${age(e.created, now)} (eventId ${e.id})${more}`);
   }
   return [...notes, ...fateNotes(g.fate, now)];
 }

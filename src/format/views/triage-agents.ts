@@ -53,7 +53,11 @@ export function agentsSummary(r: AgentReport, now: Date): { text: string; leads:
     parts.push(silentWords(type, silent, all, now));
   }
   return {
-    text: parts.length ? parts.join('; ') : `${plural(r.checks.length, 'agent')} heard from, none silent`,
+    text: parts.length
+      ? parts.join('; ')
+      : r.checks.length
+        ? `${plural(r.checks.length, 'agent')} heard from, none silent`
+        : 'none listed',
     leads,
   };
 }

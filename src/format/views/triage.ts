@@ -149,8 +149,6 @@ interface Drawing {
   published?: { created?: string; who?: string };
   /** Hosts without the shared domain (`domain`, said once in the heading). */
   hosts: { domain?: string; short: (h: string) => string };
-  /** The change events the story has drawn so far (a cause's note points up to them). */
-  drawn: Set<string>;
 }
 
 /** A host without its port, and without the domain every host of the answer shares (said once, above). */
@@ -241,11 +239,7 @@ class CauseBlocks {
     // With one window in force, its table below says which it is: the alerts it mutes just say "muted".
     const soleWindow = active.length === 1 ? active[0]!.id : undefined;
     // The heading's time is its first row's: the first host listed has the oldest alert.
-    into.push(
-      `#### ${groupHeading(g, f.now, soleWindow)}`,
-      ...groupNotes(g, f.now, this.d.drawn),
-      ...this.behindOn(g),
-    );
+    into.push(`#### ${groupHeading(g, f.now, soleWindow)}`, ...groupNotes(g, f.now), ...this.behindOn(g));
     const shown = Math.min(this.rowsLeft, g.alerts.length);
     const where = (a: Alert) => this.d.hosts.short(alertWhere(a));
     if (shown > 0) into.push(groupTable(g, f.now, shown, f.names, where, false));
@@ -282,10 +276,7 @@ function storyLines(d: Drawing): string[] {
   for (const e of tl) {
     if (e.kind === 'change') {
       if (gap && e === gap.first) parts.push(`- … ${plural(gap.count, 'change')} left out here (below)`);
-      if (keep.has(e)) {
-        parts.push(changeLine(e, f.now));
-        d.drawn.add(e.eventId ?? '');
-      }
+      if (keep.has(e)) parts.push(changeLine(e, f.now));
     } else if (!e.beforeWindow) causes.draw(e, parts);
   }
   const sinceText = `${t.since.slice(0, 16).replace('T', ' ')} UTC`;
@@ -404,7 +395,7 @@ export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext):
   return {
     text: triageText({
       ...{ t, f, groups, changes, tl, behind, active, upcoming, published },
-      ...{ hosts, drawn: new Set<string>() },
+      hosts,
     }),
     structured: {
       projectId: t.projectId,
