@@ -71,7 +71,5 @@ export const silentAgents = (r: AgentReport) =>
       hostname: c.agent.hostname,
       stateName: c.agent.stateName,
       lastSeen: c.lastSeen,
-      seenBy: c.seenBy,
       thresholdMin: c.thresholdMin,
-      alertIds: c.alerts.map((a) => a.alert.id),
     }));

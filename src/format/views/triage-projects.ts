@@ -82,26 +82,31 @@ const CAUSES = 2;
 export type Short = (h: string) => string;
 
 /** The domain every hostname shares ("example.internal"), said once so rows can name hosts short. */
-export function commonDomain(hosts: string[]): string | undefined {
+function commonDomain(hosts: string[]): string | undefined {
   // Replica set and cluster names (no dot) are not hosts.
   const parts = hosts.filter((h) => h.includes('.')).map((h) => h.split('.').slice(1).join('.'));
   if (!parts.length) return undefined;
   return parts.every((d) => d === parts[0]) ? parts[0] : undefined;
 }
 
-export function hostNamer(views: ProjectView[]) {
-  const hosts = views.flatMap((v) => [
-    ...v.causes.flatMap((c) => c.group.alerts.map((a) => alertWhere(a).replace(/:\d+$/, ''))),
-    ...(v.read.automation?.processes ?? []).map((p) => p.hostname ?? ''),
-    ...(v.agents?.checks ?? []).map((c) => c.agent.hostname ?? ''),
-  ]);
-  const domain = commonDomain(hosts.filter((h) => h && h !== '—'));
+/** Hosts named short: without their port and the domain all of `hosts` share (said once by the answer). */
+export function hostsNamer(hosts: string[]) {
+  const domain = commonDomain(hosts.map((h) => h.replace(/:\d+$/, '')).filter((h) => h && h !== '—'));
   const short = (h: string | undefined) => {
     const bare = (h ?? '?').replace(/:\d+$/, '');
     return domain && bare.endsWith(`.${domain}`) ? bare.slice(0, -domain.length - 1) : bare;
   };
   return { domain, short };
 }
+
+export const hostNamer = (views: ProjectView[]) =>
+  hostsNamer(
+    views.flatMap((v) => [
+      ...v.causes.flatMap((c) => c.group.alerts.map(alertWhere)),
+      ...(v.read.automation?.processes ?? []).map((p) => p.hostname ?? ''),
+      ...(v.agents?.checks ?? []).map((c) => c.agent.hostname ?? ''),
+    ]),
+  );
 
 const pagingLabel = (t: string) => {
   const other = otherIntegrationName(t);

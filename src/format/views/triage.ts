@@ -5,7 +5,15 @@
 import type { Alert, ApiEvent, AutomationStatus, MaintenanceWindow } from '../../api/types.js';
 import type { AgentReport, OpenAlerts } from '../../model/index.js';
 import { type AlertGroup, alertWhere } from '../../model/index.js';
-import { atGoal, type ChangeKind, changeKind, failing, windowState } from '../../rules/index.js';
+import {
+  atGoal,
+  byUrgency,
+  type CauseFacts,
+  type ChangeKind,
+  changeKind,
+  failing,
+  windowState,
+} from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import type { FormatContext, NameBook, ToolAnswer } from '../answers.js';
 import { age, plural, table, when } from '../markdown.js';
@@ -24,7 +32,7 @@ import {
 import { automationColumns, automationRow, behindWords, stuckWords } from './deployment.js';
 import { changeSummary, eventWho } from './events.js';
 import { agentsSummary, silentAgents } from './triage-agents.js';
-import { commonDomain } from './triage-projects.js';
+import { hostsNamer } from './triage-projects.js';
 import { windowInForceList } from './windows.js';
 
 export const TRIAGE_SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows', 'agents'] as const;
@@ -134,6 +142,14 @@ function sectionError(t: Triage, s: TriageSection): string | undefined {
 
 type Process = NonNullable<AutomationStatus['processes']>[number];
 
+/** What the ranking rule reads of a cause. */
+const causeFacts = (g: AlertGroup): CauseFacts => ({
+  open: g.acknowledged < g.alerts.length,
+  muted: g.window?.state === 'active',
+  eventTypeName: g.eventTypeName,
+  newest: Math.max(0, ...g.alerts.map((a) => Date.parse(a.created ?? '') || 0)),
+});
+
 /** What every part of the triage text draws from. */
 interface Drawing {
   t: Triage;
@@ -149,16 +165,6 @@ interface Drawing {
   published?: { created?: string; who?: string };
   /** Hosts without the shared domain (`domain`, said once in the heading). */
   hosts: { domain?: string; short: (h: string) => string };
-}
-
-/** A host without its port, and without the domain every host of the answer shares (said once, above). */
-function hostNamer(hosts: string[]): { domain?: string; short: (h: string) => string } {
-  const domain = commonDomain(hosts.map((h) => h.replace(/:\d+$/, '')).filter((h) => h && h !== '—'));
-  const short = (h: string) => {
-    const bare = h.replace(/:\d+$/, '');
-    return domain && bare.endsWith(`.${domain}`) ? bare.slice(0, -domain.length - 1) : bare;
-  };
-  return { domain, short };
 }
 
 /** The heading and one line per section: alerts, automation, changes, maintenance. */
@@ -388,7 +394,7 @@ export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext):
     t.publish ??
     (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
   const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
-  const hosts = hostNamer([
+  const hosts = hostsNamer([
     ...groups.flatMap((g) => g.alerts.map(alertWhere)),
     ...behind.map((p) => p.hostname ?? ''),
   ]);
@@ -406,7 +412,10 @@ export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext):
             source: t.alerts.source,
             truncated: t.alerts.truncated,
             ...alertCounts(t.alerts.alerts, f.now),
-            groups: groups.map((g) => ({ ...groupSummary(g), alerts: redact(g.alerts.map(alertInGroup)) })),
+            // Most urgent first: a bounded copy keeps a list's first items (the text tells them in time order).
+            groups: [...groups]
+              .sort((a, b) => byUrgency(causeFacts(a), causeFacts(b)))
+              .map((g) => ({ ...groupSummary(g), alerts: redact(g.alerts.map(alertInGroup)) })),
           }
         : null,
       automation: automation
@@ -417,7 +426,7 @@ export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext):
             ...(published ? { published: redact(published) } : {}),
           }
         : null,
-      agents: t.agents ? { typesRead: t.agents.typesRead, silent: redact(silentAgents(t.agents)) } : null,
+      agents: t.agents ? { silent: redact(silentAgents(t.agents)) } : null,
       changes: t.events ? redact(changes.map((e) => ({ ...e, changeKind: changeKind(e) })).reverse()) : null,
       maintenanceWindows: t.windows
         ? redact(t.windows.filter((w) => windowState(w, f.now) !== 'ended'))
