@@ -179,31 +179,53 @@ describe('triage_project', () => {
     expect(r.text).toMatch(/project/i);
   });
 
-  it('still answers when one section cannot be read, and says which and why', async () => {
-    const s2 = await startTestServer({ sim });
-    try {
-      s2.deps.api.automation.status = async () => {
-        throw new ApiError({
-          status: 401,
-          errorCode: 'USER_UNAUTHORIZED',
-          detail: 'Current user is not authorized to perform this action.',
-          method: 'GET',
-          path: `/groups/${sim.projectIds[0]}/automationStatus/full`,
-        });
-      };
-      const r = await s2.call('triage_project', {});
-      expect(r.isError).toBe(false);
-      const s = r.structured as any;
-      expect(s.automation).toBeNull();
-      expect(s.errors).toEqual([
-        { section: 'automation', message: expect.stringMatching(/USER_UNAUTHORIZED|not authorized/) },
-      ]);
-      expect(r.text).toMatch(/\*\*Automation\*\*: unavailable — /);
-      expect(s.alerts.totalCount).toBeGreaterThan(0);
-    } finally {
-      await s2.close();
-    }
-  });
+  /** A server whose reads of one area are refused (401), the others as they are. */
+  const unauthorized = (path: string) => async () => {
+    throw new ApiError({
+      status: 401,
+      errorCode: 'USER_UNAUTHORIZED',
+      detail: 'Current user is not authorized to perform this action.',
+      method: 'GET',
+      path,
+    });
+  };
+
+  // The agents are one section too: a failed read of them is named like any other.
+  it.each([
+    [
+      'automation',
+      'Automation',
+      (s2: TestServer) => {
+        s2.deps.api.automation.status = unauthorized(`/groups/${sim.projectIds[0]}/automationStatus/full`);
+      },
+    ],
+    [
+      'agents',
+      'Agents',
+      (s2: TestServer) => {
+        s2.deps.api.agents.list = unauthorized(`/groups/${sim.projectIds[0]}/agents/MONITORING`);
+      },
+    ],
+  ] as const)(
+    'still answers when the %s cannot be read, and says which and why',
+    async (section, label, refuse) => {
+      const s2 = await startTestServer({ sim });
+      try {
+        refuse(s2);
+        const r = await s2.call('triage_project', {});
+        expect(r.isError).toBe(false);
+        const s = r.structured as any;
+        expect(s[section]).toBeNull();
+        expect(s.errors).toEqual([
+          { section, message: expect.stringMatching(/USER_UNAUTHORIZED|not authorized/) },
+        ]);
+        expect(r.text).toMatch(new RegExp(`\\*\\*${label}\\*\\*: unavailable — `));
+        expect(s.alerts.totalCount).toBeGreaterThan(0);
+      } finally {
+        await s2.close();
+      }
+    },
+  );
 
   it('reports progress per section when asked', async () => {
     const { r, progress } = await callWithProgress(t, 'triage_project', {});
@@ -258,29 +280,6 @@ describe('triage_project', () => {
       }
     } finally {
       pub.created = created;
-      await s2.close();
-    }
-  });
-
-  it('names a failed read of the agents like any other section', async () => {
-    const s2 = await startTestServer({ sim });
-    try {
-      s2.deps.api.agents.list = async () => {
-        throw new ApiError({
-          status: 401,
-          errorCode: 'USER_UNAUTHORIZED',
-          detail: 'Current user is not authorized to perform this action.',
-          method: 'GET',
-          path: `/groups/${sim.projectIds[0]}/agents/MONITORING`,
-        });
-      };
-      const r = await s2.call('triage_project', {});
-      expect(r.isError).toBe(false);
-      expect((r.structured as any).errors).toEqual([
-        { section: 'agents', message: expect.stringMatching(/USER_UNAUTHORIZED|not authorized/) },
-      ]);
-      expect(r.text).toMatch(/\*\*Agents\*\*: unavailable — /);
-    } finally {
       await s2.close();
     }
   });
