@@ -217,10 +217,11 @@ function agentLine(
     silent.set(c.type, [...(silent.get(c.type) ?? []), c]);
   for (const cs of silent.values()) {
     const c0 = cs[0]!;
+    // Agents on hosts an open HOST_DOWN names: the host's silence says theirs.
     if (cs.every((c) => hostsDown.has(short(c.agent.hostname ?? '')))) {
       const hosts = cs.map((c) => short(c.agent.hostname ?? ''));
       parts.push(
-        `SILENT ${type(c0)} ${cs.length > 1 ? 'agents' : 'agent'} on ${hosts.join(', ')} (host down)`,
+        `SILENT ${type(c0)} ${cs.length > 1 ? 'agents' : 'agent'} on ${hosts.join(', ')} (${cs.length > 1 ? 'hosts' : 'host'} down)`,
       );
       continue;
     }
