@@ -17,6 +17,34 @@ export function hostOf(a: Json): string {
   return str(a.hostnameAndPort) || str(a.clusterName) || str(a.replicaSetName) || 'project-wide';
 }
 
+/**
+ * A cause's distinct hosts with their alert counts: the server's (counted before its alerts were cut), else
+ * from the alerts it sent. One host copied a hundred times is one host.
+ */
+export function causeHosts(g: Json): {
+  hosts: Array<{ host: string; count: number; acked: boolean }>;
+  total: number;
+} {
+  const sent = arr(g.hosts).map(obj);
+  if (sent.length)
+    return {
+      hosts: sent.map((h) => ({
+        host: str(h.host),
+        count: Number(h.count) || 1,
+        acked: Number(h.acknowledged) >= (Number(h.count) || 1),
+      })),
+      total: Number(g.hostCount) || sent.length,
+    };
+  const by = new Map<string, { host: string; count: number; acked: boolean }>();
+  for (const a of arr(g.alerts).map(obj)) {
+    const h = by.get(hostOf(a)) ?? { host: hostOf(a), count: 0, acked: true };
+    h.count += 1;
+    h.acked &&= acked(a);
+    by.set(h.host, h);
+  }
+  return { hosts: [...by.values()], total: by.size };
+}
+
 export const acked = (a: Json) => ackInForce({ acknowledgedUntil: str(a.acknowledgedUntil) }, new Date());
 /** A cause's severity: the server's rule (src/rules/alerts.ts), so the app and the text agree. */
 export const severity = (g: Json) => severityOf(str(g.eventTypeName));
@@ -121,14 +149,14 @@ export function agentsLine(t: Triage): string {
   if (!t.alertsPart) return 'unknown (alerts not read)';
   const agentOf = (g: Json) => agentTypeOfAlert(str(g.eventTypeName));
   const agentsDown = t.groups.filter((g) => agentOf(g) !== undefined);
-  return agentsDown.length
-    ? agentsDown
-        .map(
-          (g) =>
-            `${str(g.count)} ${String(agentOf(g)).toLowerCase()} agent${Number(g.count) === 1 ? '' : 's'} down (${[...new Set(arr(g.alerts).map((a) => hostOf(obj(a))))].join(', ')})`,
-        )
-        .join('; ')
-    : 'no agent-down alert open';
+  // Agents are counted by host: an alert copied a hundred times on one host is one agent down.
+  const line = (g: Json) => {
+    const { hosts, total } = causeHosts(g);
+    const alerts = Number(g.count) || 0;
+    const more = total > hosts.length ? ` +${total - hosts.length} more` : '';
+    return `${total} ${String(agentOf(g)).toLowerCase()} agent${total === 1 ? '' : 's'} down (${hosts.map((h) => h.host).join(', ')}${more}${alerts > total ? `; ${alerts} alerts` : ''})`;
+  };
+  return agentsDown.length ? agentsDown.map(line).join('; ') : 'no agent-down alert open';
 }
 
 export function maintenanceLine(t: Triage): string {

@@ -11,6 +11,7 @@ import {
   agentsLine,
   alertsLine,
   automationLine,
+  causeHosts,
   causeName,
   changesLine,
   hostOf,
@@ -225,18 +226,23 @@ function drawCause(t: Triage, ax: Axis, g: Json): void {
   const shown = arr(g.alerts).map(obj);
   for (const al of shown) {
     const isAcked = acked(al);
-    const show = () => showAlert(t, al, g);
-    const m = button('', show, `mark alert${isAcked ? ' acked' : ''}`);
+    const m = button('', () => showAlert(t, al, g), `mark alert${isAcked ? ' acked' : ''}`);
     m.style.left = `${ax.pct(ms(al.created))}%`;
     m.setAttribute('aria-label', `${causeName(g)} on ${hostOf(al)} since ${whenAgo(al.created)}`);
     m.title = m.getAttribute('aria-label') ?? '';
     track.append(m);
-    strip.append(
-      button(`${hostOf(al)}${isAcked ? ' (acknowledged)' : ''}`, show, `host${isAcked ? ' acked' : ''}`),
-    );
   }
-  const more = Number(g.count) - shown.length;
-  if (more > 0) strip.append(el('span', 'sub', `+${more} more (ask the assistant: list_open_alerts)`));
+  // One chip per host, with how many of the cause's alerts it holds: a host copied a hundred times is one
+  // chip "×100". It opens the host's first alert the copy holds, if any.
+  const { hosts, total } = causeHosts(g);
+  for (const h of hosts) {
+    const label = `${h.host}${h.count > 1 ? ` ×${h.count}` : ''}${h.acked ? ' (acknowledged)' : ''}`;
+    const al = shown.find((a) => hostOf(a) === h.host);
+    const cls = `host${h.acked ? ' acked' : ''}`;
+    strip.append(al ? button(label, () => showAlert(t, al, g), cls) : el('span', cls, label));
+  }
+  const more = total - hosts.length;
+  if (more > 0) strip.append(el('span', 'sub', `+${more} more hosts (ask the assistant: list_open_alerts)`));
   const label = el(
     'div',
     'label',
@@ -273,13 +279,14 @@ function drawStory(t: Triage): void {
   let prev: { text: string; li: HTMLElement; n: number } | undefined;
   for (const e of timeline) {
     const text = `${whenAgo(e.time)} — ${e.kind === 'change' ? `changed ${str(e.eventTypeName)}${e.who ? ` by ${unId(e.who, names)}` : ''}: ${unId(e.summary, names)}` : `broke: ${unId(e.summary, names)}`}`;
-    if (prev?.text === text) {
-      prev.n += 1;
-      prev.li.textContent = `${text} (×${prev.n})`;
-      continue;
+    // The server's copy says how many times one entry repeats (count); alike neighbours add up.
+    const n = Number(e.count) || 1;
+    if (prev?.text === text) prev.n += n;
+    else {
+      prev = { text, li: el('li', '', text), n };
+      story.append(prev.li);
     }
-    prev = { text, li: el('li', '', text), n: 1 };
-    story.append(prev.li);
+    if (prev.n > 1) prev.li.textContent = `${text} (×${prev.n})`;
   }
   if (timeline.length) root.append(el('h2', '', 'Newest first: what broke and what changed'), story);
   else if (t.s.timeline)

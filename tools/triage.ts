@@ -42,7 +42,7 @@ export const triageProject = defineTool({
   toolset: 'triage',
   example: {},
   description:
-    'One-call triage of a project: open alerts by cause, processes behind the automation goal, recent changes and who made them, windows in force. Use first for "what is wrong and why".',
+    'One-call triage of a project: open alerts by cause, processes behind the automation goal, silent agents, recent changes and who made them, windows in force. Use first for "what is wrong and why".',
   kind: 'read',
   input: {
     projectId: ids.project.optional(),
@@ -61,6 +61,7 @@ export const triageProject = defineTool({
     window: z.looseObject({ since: z.string(), until: z.string(), hours: z.number() }),
     alerts: z.looseObject({}).nullable(),
     automation: z.looseObject({}).nullable(),
+    agents: z.looseObject({}).nullable(),
     changes: z.array(z.looseObject({})).nullable(),
     maintenanceWindows: z.array(z.looseObject({})).nullable(),
     timeline: z.array(z.looseObject({})),

@@ -1,12 +1,19 @@
-// What the triage of a project reads, at once: its open alerts, its automation, the events of the window and
-// its maintenance windows, each section either read or named with why it could not be; and the change events a
-// configuration's own "updated" must agree with.
+// What the triage of a project reads, at once: its open alerts, its automation (and the goal's publish), the
+// events of the window, its maintenance windows and its agents, each section either read or named with why it
+// could not be; and the change events a configuration's own "updated" must agree with.
 import { abortError } from '../api/abort.js';
 import type { ApiEvent } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { TRIAGE_SECTIONS, type Triage, type TriageSection } from '../format/views/triage.js';
 import type { AlertGroup } from '../model/index.js';
-import { alertContext, groupByCause, type Part, type ProjectRecords, readProject } from '../model/index.js';
+import {
+  alertContext,
+  groupByCause,
+  type Part,
+  type ProjectRecords,
+  readProject,
+  reconcileAgents,
+} from '../model/index.js';
 import type { ToolContext } from '../tool/index.js';
 
 /** The model's part each section is read from. */
@@ -15,6 +22,7 @@ const PART_OF: Record<TriageSection, Part> = {
   automation: 'automation',
   events: 'events',
   maintenanceWindows: 'windows',
+  agents: 'agents',
 };
 
 /** Puts what each section's read gave into the triage: its value, or its error (once for a spent budget). */
@@ -36,9 +44,23 @@ function settle(t: Triage, r: ProjectRecords, ctx: ToolContext): unknown[] {
     } else if (section === 'alerts') t.alerts = r.alerts;
     else if (section === 'automation') t.automation = r.automation;
     else if (section === 'events') t.events = r.events;
+    else if (section === 'agents') t.agents = agentsOf(r, t.until);
     else t.windows = r.windows ?? null;
   }
   return failures;
+}
+
+/** The agents reconciled with the open agent-down alerts (none when the alerts could not be read). */
+function agentsOf(r: ProjectRecords, now: string): Triage['agents'] {
+  const a = r.alerts;
+  return reconcileAgents({
+    agents: r.agents ?? {},
+    alerts: a?.alerts ?? [],
+    globalAlertIds: a?.globalAlertIds,
+    configs: a?.configs,
+    globalConfigs: a?.globalConfigs,
+    now: new Date(now),
+  });
 }
 
 /** The triage of a project over the last `hours`: every section read at once, a failed one named. */
@@ -48,18 +70,22 @@ export async function readTriage(ctx: ToolContext, projectId: string, hours: num
   const { signal, api } = ctx;
   let done = 0;
   const progress = (part: Part) =>
-    void ctx.progress(++done, TRIAGE_SECTIONS.length, `read ${sectionOf(part)}`);
+    part !== 'publishes' && void ctx.progress(++done, TRIAGE_SECTIONS.length, `read ${sectionOf(part)}`);
   const keys = api.budget?.limited ? Promise.resolve() : ctx.names.learnKeys({ projectId }, signal);
-  const r = await readProject(
-    api,
-    projectId,
-    TRIAGE_SECTIONS.map((s) => PART_OF[s]),
-    { signal, now, since, progress, fates: true },
-  );
+  // The goal's publish (read only when a process is behind it) says since when and by whom, whatever the window.
+  const r = await readProject(api, projectId, [...TRIAGE_SECTIONS.map((s) => PART_OF[s]), 'publishes'], {
+    signal,
+    now,
+    since,
+    progress,
+    fates: true,
+  });
   await (api.budget?.limited ? ctx.names.learnKeys({ projectId }, signal) : keys);
   if (signal.aborted) throw abortError(signal);
   const t: Triage = { projectId, since: since.toISOString(), until: now.toISOString(), hours, errors: [] };
   const failures = settle(t, r, ctx);
+  // Only explains: a failed read leaves the window's own publish event to say it.
+  if (r.publishes?.[0]) t.publish = r.publishes[0];
   // Nothing could be read (an unknown project, a wrong key): that is the answer, not a triage.
   if (failures.length === TRIAGE_SECTIONS.length) throw failures[0];
   return t;

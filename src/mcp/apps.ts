@@ -33,12 +33,49 @@ const list = (v: unknown): Json[] =>
   Array.isArray(v) ? v.filter((x): x is Json => Boolean(x) && typeof x === 'object') : [];
 const at = (v: unknown): number => Date.parse(typeof v === 'string' ? v : '') || 0;
 
+/** Where an alert is, as the app names it: its host, else its cluster or replica set. */
+const whereOf = (a: Json) =>
+  String(a.hostnameAndPort || a.clusterName || a.replicaSetName || '') || 'project-wide';
+
+/**
+ * A cause's distinct hosts with how many of its alerts each holds (and how many acknowledged), most first:
+ * read before its alerts are cut, so a host repeated a hundred times is one host with its count.
+ */
+function hostsOf(alerts: Json[], acked: (a: Json) => boolean): Json[] {
+  const by = new Map<string, { host: string; count: number; acknowledged: number }>();
+  for (const a of alerts) {
+    const host = whereOf(a);
+    const h = by.get(host) ?? { host, count: 0, acknowledged: 0 };
+    h.count += 1;
+    if (acked(a)) h.acknowledged += 1;
+    by.set(host, h);
+  }
+  return [...by.values()].sort((x, y) => y.count - x.count || x.host.localeCompare(y.host));
+}
+
+/**
+ * The story's entries alike (same kind, time, words and author: one change copied, as a platform may record
+ * it many times) as one with their count, so the cut drops repeats before it drops anything that happened.
+ */
+function collapseRepeats(timeline: Json[]): Json[] {
+  const seen = new Map<string, Json>();
+  for (const e of timeline) {
+    const key = JSON.stringify([e.kind, e.time, e.eventTypeName, e.summary, e.who, e.cause]);
+    const first = seen.get(key);
+    if (first) first.count = Number(first.count ?? 1) + 1;
+    else seen.set(key, { ...e });
+  }
+  return [...seen.values()];
+}
+
 /**
  * The incident timeline's copy of a triage, today first: causes not yet acknowledged and not muted first,
  * then data availability (severity critical), then the newest; in each cause its unacknowledged alerts,
  * newest first; the timeline newest first; windows in force first; processes with an error first. The app
  * draws them oldest first on its axis all the same. Lists it never draws (each cause's alertIds and
- * configChangeEventIds, the changes the timeline already holds) are left out, so more of the rest fits.
+ * configChangeEventIds, the changes the timeline already holds, the silent agents) are left out, so more of the rest fits. Each
+ * cause carries its distinct hosts with their counts, and the story's repeats are one entry with a count:
+ * what the app counts is distinct things, and a repeat is cut before a break of the last hour.
  */
 export function triageCutOrder(s: Json, now = Date.now()): Json {
   const acked = (a: Json) =>
@@ -57,18 +94,24 @@ export function triageCutOrder(s: Json, now = Date.now()): Json {
   const byRank = (x: Json, y: Json) => byUrgency(facts(x), facts(y));
   const alerts = s.alerts && typeof s.alerts === 'object' ? (s.alerts as Json) : undefined;
   const groups = list(alerts?.groups)
-    .map(({ alertIds: _ids, configChangeEventIds: _events, ...g }) => ({
-      ...g,
-      alerts: list(g.alerts).sort(
-        (x, y) => Number(acked(x)) - Number(acked(y)) || at(y.created) - at(x.created),
-      ),
-    }))
+    .map(({ alertIds: _ids, configChangeEventIds: _events, ...g }) => {
+      const hosts = hostsOf(list(g.alerts), acked);
+      return {
+        ...g,
+        hostCount: hosts.length,
+        hosts,
+        alerts: list(g.alerts).sort(
+          (x, y) => Number(acked(x)) - Number(acked(y)) || at(y.created) - at(x.created),
+        ),
+      };
+    })
     .sort(byRank);
   const inForce = (w: Json) =>
     windowState({ startDate: String(w.startDate ?? ''), endDate: String(w.endDate ?? '') }, new Date(now)) ===
     'active';
   const automation = s.automation && typeof s.automation === 'object' ? (s.automation as Json) : undefined;
-  const { changes: _changes, ...rest } = s;
+  // Nor the agents (the app tells agents by their down alerts) nor the changes (the timeline holds them).
+  const { changes: _changes, agents: _agents, ...rest } = s;
   return {
     ...rest,
     alerts: alerts ? { ...alerts, groups } : (s.alerts ?? null),
@@ -85,7 +128,7 @@ export function triageCutOrder(s: Json, now = Date.now()): Json {
           (x, y) => Number(inForce(y)) - Number(inForce(x)) || at(x.startDate) - at(y.startDate),
         )
       : (s.maintenanceWindows ?? null),
-    timeline: list(s.timeline).sort((x, y) => at(y.time) - at(x.time)),
+    timeline: collapseRepeats(list(s.timeline)).sort((x, y) => at(y.time) - at(x.time)),
   };
 }
 

@@ -2,6 +2,8 @@
 // project's and the global configurations'), and an agent flagged silent when it has not been heard from for
 // longer than its alert threshold — even when no alert is open. The spec gives `lastPing` for monitoring agents
 // only; backup and automation agents are judged by `lastConf`.
+
+import { mapBounded } from '../api/bounded.js';
 import type { Agent, Alert, AlertConfig, ApiClient, GlobalAlertConfig } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
 import {
@@ -54,10 +56,12 @@ export async function loadAgents(
   types: readonly AgentType[] = AGENT_TYPES,
   signal?: AbortSignal,
 ): Promise<Partial<Record<AgentType, Agent[]>>> {
-  const lists = await Promise.all(
-    types.map((t) =>
-      fetchAll((q) => api.agents.list(projectId, t, q, { signal }), { signal, maxItems: MAX_AGENTS }),
-    ),
+  // One fan-out: the caller's signal carries one listener for the three lists, not one each.
+  const lists = await mapBounded(types, types.length, signal, (t, inner) =>
+    fetchAll((q) => api.agents.list(projectId, t, q, { signal: inner }), {
+      signal: inner,
+      maxItems: MAX_AGENTS,
+    }),
   );
   return Object.fromEntries(types.map((t, i) => [t, lists[i]!.items]));
 }

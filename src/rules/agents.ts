@@ -63,3 +63,12 @@ export function agentSilent(lastSeen: string | undefined, thresholdMinutes: numb
   const seen = Date.parse(lastSeen ?? '');
   return Number.isFinite(seen) && now.getTime() - seen > thresholdMinutes * MINUTE;
 }
+
+/**
+ * Whether a type's work is still done: one of its agents ACTIVE and not silent. Monitoring and backup run one
+ * active agent per project, the others stand by; a silent standby leaves no one to take over, a silent active
+ * agent (with none other heard) leaves the work undone — for monitoring, host and metric alerts may not fire.
+ */
+export const stillDone = (
+  checks: ReadonlyArray<{ agent: { stateName?: string }; silent: boolean }>,
+): boolean => checks.some((c) => c.agent.stateName === 'ACTIVE' && !c.silent);

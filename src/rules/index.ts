@@ -11,7 +11,8 @@
 //   with smsEnabled) and a notification key that differs from the project's integration of that type.
 // - hosts.ts — a host's state (pinging, or down since; its role then last known) and a replica set's or
 //   shard's writability (a primary that pings, or none); disagreeing records are kept, not resolved.
-// - agents.ts — an agent silent past its threshold (its configuration's, else the default).
+// - agents.ts — an agent silent past its threshold (its configuration's, else the default), and whether a
+//   type's work is still done (an active agent heard from).
 // - automation.ts — a process at its goal, or behind it since the goal's publish.
 // - events.ts — what kind of change an event records, or none (what "what changed" keeps).
 // - names.ts — a host as people type it (short, with domain or port, or id), and names near a typo.

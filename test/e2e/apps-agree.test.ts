@@ -31,7 +31,8 @@ function textState(text: string, g: Json): string {
   const ids = g.alertConfigIds as string[];
   const heading = text.split('\n').find((l) => l.startsWith('#### ') && ids.every((id) => l.includes(id)));
   expect(heading, `the text names the cause of ${ids.join(', ')}`).toBeDefined();
-  if (/ · muted by /.test(heading!)) return 'muted';
+  // "· muted by …", or "· muted" alone where the one window in force is named below the causes.
+  if (/ · muted\b/.test(heading!)) return 'muted';
   const m = / — (\d+) alerts?(?:, (\d+) acknowledged)?/.exec(heading!);
   return m && m[1] === m[2] ? 'acknowledged' : 'open';
 }

@@ -313,6 +313,64 @@ describe.skipIf(!hasChromium)('views at 360 and 1000 px, light and dark, demo an
     expect(empty, 'the quiet project shows its empty states').toBeGreaterThan(0);
   });
 
+  it('at 100× data the timeline counts distinct things: a host once per cause with its count, agents by host, a change once', async () => {
+    const { sim } = servers.get(100)!;
+    const d = sim.store.data;
+    const projectId = sim.projectIds[0]!;
+    // A change 5 min ago, newer than every break, copied 100 times as the rest: its repeats come first in the
+    // story, newest first, and must not push the last hour's breaks out of the app's copy.
+    const publish = d.events.find(
+      (e) => e.groupId === projectId && e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT',
+    )!;
+    const recent = new Date(Date.now() - 5 * 60_000).toISOString();
+    for (let i = 0; i < 100; i++)
+      d.events.push({ ...publish, id: `${'e'.repeat(16)}${String(i).padStart(8, '0')}`, created: recent });
+    const { frame } = await show(100, 'triage_project', {}, 1000, 'light');
+    // (a) A host repeated in a cause is one chip with a count.
+    const strips = await frame.locator('.hosts').evaluateAll((ss) =>
+      ss.map((s) => ({
+        cause: s.getAttribute('aria-label') ?? '',
+        chips: [...s.querySelectorAll('.host')].map((c) => c.textContent ?? ''),
+      })),
+    );
+    expect(strips.length).toBeGreaterThan(0);
+    for (const { cause, chips } of strips) {
+      const hosts = chips.map((c) => c.replace(/ ×\d+.*$| \(.*$/, ''));
+      expect(new Set(hosts).size, `${cause}: ${chips.join(' | ')}`).toBe(hosts.length);
+    }
+    const agentDown = d.alerts.filter(
+      (a) => a.groupId === projectId && a.eventTypeName === 'MONITORING_AGENT_DOWN' && a.status === 'OPEN',
+    );
+    const agentHosts = new Set(agentDown.map((a) => a.hostnameAndPort));
+    expect(agentDown.length).toBe(100 * agentHosts.size);
+    const agentStrip = strips.find((x) => x.cause.includes('MONITORING_AGENT_DOWN'))!;
+    expect(agentStrip.chips).toEqual([...agentHosts].map((h) => `${h} ×100`));
+    // (b) Counts count distinct things: one agent's host copied 100 times is one agent down, in 100 alerts.
+    const text = await frame.locator('main').innerText();
+    expect(text).toMatch(new RegExp(`Agents\\s+${agentHosts.size} monitoring agents? down`));
+    expect(text).not.toMatch(/100 monitoring agents down/);
+    // (c) The story keeps every break of the last hour, and no change twice: repeats are collapsed first.
+    const story = await frame.locator('.story li').allInnerTexts();
+    const lastHour = Date.now() - 3_600_000;
+    const broke = [...d.alerts, ...d.globalAlerts].filter(
+      (a) => a.groupId === projectId && a.status === 'OPEN' && Date.parse(a.created) > lastHour,
+    );
+    expect(broke.length).toBeGreaterThan(0);
+    for (const a of broke)
+      expect(
+        story.some(
+          (l) => l.includes('broke:') && l.includes(a.eventTypeName) && l.includes(a.hostnameAndPort!),
+        ),
+        `${a.eventTypeName} on ${a.hostnameAndPort} in: ${story.join(' / ')}`,
+      ).toBe(true);
+    const changes = story.filter((l) => l.includes(' changed '));
+    const bare = changes.map((l) => l.replace(/ \(×\d+\)$/, ''));
+    expect(new Set(bare).size, changes.join(' / ')).toBe(bare.length);
+    const published = changes.filter((l) => l.includes('AUTOMATION_CONFIG_PUBLISHED_AUDIT'));
+    expect(published.length, story.join(' / ')).toBeGreaterThan(0);
+    for (const l of published) expect(l).toMatch(/\(×100\)$/);
+  });
+
   it("times in the host's time zone when the host gives one", async () => {
     const { page, frame } = await show(1, 'triage_project', {}, 1000, 'light', { timeZone: 'Europe/Berlin' });
     const text = await check(page, frame, 1000, 'CET');

@@ -11,10 +11,12 @@ import { type TestServer, withDemoServer } from '../helpers/mcp.js';
  * project's integrations (a notification's key against them) and its acknowledgement and integration events
  * (a lapsed acknowledgement; who replaced a key) — src/model/fates.ts. list_hosts of a project reads its open
  * alerts too (6 more: project and global, with their configurations): a host's state and a set's writability
- * rest on an open HOST_DOWN or NO_PRIMARY beside the pings (src/rules/hosts.ts).
+ * rest on an open HOST_DOWN or NO_PRIMARY beside the pings (src/rules/hosts.ts). triage_project reads four
+ * more since issue 41's last part: the three agent lists (a silent agent leads it) and the goal's publish (since
+ * when a process is behind, whatever the window).
  */
 const BEFORE: Array<[string, Record<string, unknown>, number]> = [
-  ['triage_project', {}, 14],
+  ['triage_project', {}, 18],
   ['triage_installation', {}, 48],
   ['triage_installation', { sinceHours: 24 }, 56],
   ['list_open_alerts', {}, 12],

@@ -22,8 +22,9 @@ describe('names in what a person reads', () => {
   it('headlines and Action lines name the project, with its id once after the name', async () => {
     const name = project().name;
     const triage = await t.call('triage_project', {});
+    // The domain the project's hosts share follows, said once for the rows that name hosts short.
     expect(triage.text.split('\n')[0]).toBe(
-      `# Triage of project \`${name}\` (${sim.projectIds[0]}) — last 24 hours`,
+      `# Triage of project \`${name}\` (${sim.projectIds[0]}) — last 24 hours · hosts *.example.internal`,
     );
     const w = sim.store.data.maintenanceWindows.find((x) => x.groupId === sim.projectIds[0])!;
     const preview = await t.call('delete_maintenance_window', { maintenanceWindowId: w.id });

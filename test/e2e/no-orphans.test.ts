@@ -126,7 +126,7 @@ describe('start-up answers before the demo world is drawn', () => {
       // The project's name, not only its id, where names come within their deadline (2 s) of a world still
       // being drawn on a busy machine.
       expect(triage.result?.content?.[0]?.text).toMatch(
-        /^# Triage of project .*\n\*\*Alerts\*\*: 7 open alerts/,
+        /^# Triage of project .*\n(?:\*\*Agents\*\*: .*\n)?\*\*Alerts\*\*: 7 open alerts/,
       );
       expect(err).toContain('simulator listening');
     } finally {

@@ -53,8 +53,10 @@ describe('maintenance window tools', () => {
     expect(text.length).toBeLessThan(4000);
     // The disk configuration pages too: its USER notification has smsEnabled (src/rules/paging.ts).
     expect(text).toMatch(/^- ⚠ Pages go quiet: 3 paging configurations \(\d+ open alerts?\)/m);
-    expect(text).toMatch(
-      /Project-wide: a maintenance window has no hosts, so it mutes HOST alerts on every host of project `payments-prod`/,
+    // The project is named once, on the action line.
+    expect(text).toMatch(/^\*\*Action\*\*: .* in project `payments-prod`/m);
+    expect(text).toContain(
+      'Project-wide: a maintenance window has no hosts, so it mutes HOST alerts on every host of the project',
     );
     expect(text).toContain('HOST covers every host alert: host down (HOST_DOWN)');
     expect(text).toContain('Disk alerts cannot be muted alone');

@@ -179,37 +179,109 @@ describe('triage_project', () => {
     expect(r.text).toMatch(/project/i);
   });
 
-  it('still answers when one section cannot be read, and says which and why', async () => {
-    const s2 = await startTestServer({ sim });
-    try {
-      s2.deps.api.automation.status = async () => {
-        throw new ApiError({
-          status: 401,
-          errorCode: 'USER_UNAUTHORIZED',
-          detail: 'Current user is not authorized to perform this action.',
-          method: 'GET',
-          path: `/groups/${sim.projectIds[0]}/automationStatus/full`,
-        });
-      };
-      const r = await s2.call('triage_project', {});
-      expect(r.isError).toBe(false);
-      const s = r.structured as any;
-      expect(s.automation).toBeNull();
-      expect(s.errors).toEqual([
-        { section: 'automation', message: expect.stringMatching(/USER_UNAUTHORIZED|not authorized/) },
-      ]);
-      expect(r.text).toMatch(/\*\*Automation\*\*: unavailable — /);
-      expect(s.alerts.totalCount).toBeGreaterThan(0);
-    } finally {
-      await s2.close();
-    }
-  });
+  /** A server whose reads of one area are refused (401), the others as they are. */
+  const unauthorized = (path: string) => async () => {
+    throw new ApiError({
+      status: 401,
+      errorCode: 'USER_UNAUTHORIZED',
+      detail: 'Current user is not authorized to perform this action.',
+      method: 'GET',
+      path,
+    });
+  };
+
+  // The agents are one section too: a failed read of them is named like any other.
+  it.each([
+    [
+      'automation',
+      'Automation',
+      (s2: TestServer) => {
+        s2.deps.api.automation.status = unauthorized(`/groups/${sim.projectIds[0]}/automationStatus/full`);
+      },
+    ],
+    [
+      'agents',
+      'Agents',
+      (s2: TestServer) => {
+        s2.deps.api.agents.list = unauthorized(`/groups/${sim.projectIds[0]}/agents/MONITORING`);
+      },
+    ],
+  ] as const)(
+    'still answers when the %s cannot be read, and says which and why',
+    async (section, label, refuse) => {
+      const s2 = await startTestServer({ sim });
+      try {
+        refuse(s2);
+        const r = await s2.call('triage_project', {});
+        expect(r.isError).toBe(false);
+        const s = r.structured as any;
+        expect(s[section]).toBeNull();
+        expect(s.errors).toEqual([
+          { section, message: expect.stringMatching(/USER_UNAUTHORIZED|not authorized/) },
+        ]);
+        expect(r.text).toMatch(new RegExp(`\\*\\*${label}\\*\\*: unavailable — `));
+        expect(s.alerts.totalCount).toBeGreaterThan(0);
+      } finally {
+        await s2.close();
+      }
+    },
+  );
 
   it('reports progress per section when asked', async () => {
     const { r, progress } = await callWithProgress(t, 'triage_project', {});
     expect(r.isError).toBeFalsy();
-    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
-    expect(progress.every((p) => p.total === 4)).toBe(true);
+    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5]);
+    expect(progress.every((p) => p.total === 5)).toBe(true);
+  });
+
+  it('leads with a silent monitoring agent: where, since when, and what it means', async () => {
+    const projectId = sim.projectIds[0]!;
+    const r = await t.call('triage_project', {});
+    const agents = sim.store.data.agents.filter(
+      (a) => a.groupId === projectId && a.typeName === 'MONITORING',
+    );
+    const silent = agents.filter((a) => Date.now() - Date.parse(a.lastPing ?? '') > 10 * 60_000);
+    const active = agents.find((a) => a.stateName === 'ACTIVE' && !silent.includes(a))!;
+    expect(silent.length).toBe(1);
+    // The first line under the heading: the agent, its last ping, the threshold, and what it means.
+    const lead = r.text.split('\n')[1]!;
+    expect(lead).toMatch(/^\*\*Agents\*\*: /);
+    const host = silent[0]!.hostname.split('.')[0]!;
+    const minutes = Math.round((Date.now() - Date.parse(silent[0]!.lastPing!)) / 60_000);
+    expect(lead).toContain(host);
+    expect(lead).toContain(silent[0]!.stateName!);
+    expect(lead).toMatch(
+      new RegExp(`last ping (${minutes - 1}|${minutes}|${minutes + 1}) min ago, past 10 min`),
+    );
+    // A silent standby with an active agent that pings: alerts still fire, but no one takes over.
+    expect(lead).toContain(active.hostname.split('.')[0]!);
+    expect(lead).toMatch(/alerts still fire/);
+    expect((r.structured as any).agents.silent).toEqual([
+      expect.objectContaining({ hostname: silent[0]!.hostname }),
+    ]);
+  });
+
+  it('says since when and by whom each process is behind its goal, even when the publish is older than the window', async () => {
+    const projectId = sim.projectIds[0]!;
+    const s = sim.store.data.automation.find((x) => x.groupId === projectId)!;
+    const pub = sim.store.data.events
+      .filter((e) => e.groupId === projectId && e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT')
+      .sort((a, b) => Date.parse(b.created) - Date.parse(a.created))[0]!;
+    const created = pub.created;
+    // Published 3 h ago, outside a window of the last hour (a fresh server: no read kept from before).
+    pub.created = new Date(Date.now() - 3 * 3_600_000).toISOString();
+    const s2 = await startTestServer({ sim });
+    try {
+      const r = await s2.call('triage_project', { sinceHours: 1 });
+      for (const p of s.processes.filter((x) => x.plan.length > 0)) {
+        const line = r.text.split('\n').find((l) => l.includes(p.name) && l.includes('published'));
+        expect(line, r.text).toBeDefined();
+        expect(line).toMatch(new RegExp(`published 3 h ago by \x60?${pub.username}`));
+      }
+    } finally {
+      pub.created = created;
+      await s2.close();
+    }
   });
 });
 

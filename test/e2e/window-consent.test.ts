@@ -54,7 +54,7 @@ describe('a window made without asking', () => {
     });
     // HOST alerts page in payments-prod: it asks first, and the preview says what is next to it.
     expect(r.structured?.outcome, r.text).toBe('confirmation_required');
-    expect(r.text).toContain('Next to it in this project (1):');
+    expect(r.text).toContain('- Next to it in this project: ');
     expect(r.text).toMatch(/starts 1 h after it ends|ends 1 h before it starts/);
   });
 });

@@ -410,7 +410,9 @@ export const scenarios = [
         projectId: w.project.id,
         expect: [
           { id: a.id, why: 'the agent-down alert' },
-          { id: w.hosts[1].hostname, why: 'where the agent runs', near: a.id },
+          // Hosts by their first label beside the alert, the domain they all share said once in the heading.
+          { id: `on ${w.hosts[1].hostname.split('.')[0]}`, why: 'where the agent runs', near: a.id },
+          { id: `hosts *.${w.hosts[1].hostname.split('.').slice(1).join('.')}`, why: "the hosts' domain" },
           { id: c.id, why: 'its configuration', near: a.id },
         ],
       };

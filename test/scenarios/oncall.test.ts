@@ -2,7 +2,7 @@
 // HTTP digest → simulator): the calls a model would make, each answer's facts (cause, who, since when, what
 // next — from the simulator's records, test/scenarios/oncall.mjs), every "Next:" naming a tool the client was
 // offered, and per question the calls and characters it took. Goal: 10 of 10 in ≤ 1 call (≤ 2 for a change),
-// median text ≤ 2,500 characters (not met yet: see the bound below), each answer under 4,000.
+// median text ≤ 2,500 characters, each answer under 4,000.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/mcp.js';
 import { startTestSimulator } from '../helpers/sim.js';
@@ -55,10 +55,11 @@ describe('on call: the ten questions of a shift', () => {
     });
   }
 
-  // The goal is a median of 2,500 characters; on the demo world it is 2,497 today, with ages that vary by
-  // a few characters from run to run. This bound keeps it from growing without failing on an age's wording.
-  it('median answer within 2,800 characters (goal 2,500)', () => {
+  // The goal. Four of the ten are one triage_installation answer (about 2,600 characters on the demo),
+  // so the median is the mean of it and the next shorter answer (the window's preview, about 2,380): a line
+  // repeated there moves the median by half its length.
+  it('median answer within 2,500 characters', () => {
     expect(measured.length).toBeGreaterThan(0);
-    expect(median(measured.map((m) => m.chars))).toBeLessThanOrEqual(2_800);
+    expect(median(measured.map((m) => m.chars))).toBeLessThanOrEqual(2_500);
   });
 });

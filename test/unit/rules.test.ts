@@ -22,6 +22,7 @@ import {
   projectTier,
   severity,
   silenceThreshold,
+  stillDone,
   windowName,
   writability,
 } from '../../src/rules/index.js';
@@ -248,6 +249,14 @@ describe('agents and automation', () => {
     expect(agentSilent(ago(30), 10, now)).toBe(true);
     expect(agentSilent(ago(30), 60, now)).toBe(false);
     expect(agentSilent(undefined, 10, now)).toBe(false);
+  });
+
+  it("says a type's work is done while an active agent of it is heard, whoever else is silent", () => {
+    const agent = (stateName: string, silent: boolean) => ({ agent: { stateName }, silent });
+    expect(stillDone([agent('ACTIVE', false), agent('STANDBY', true)])).toBe(true);
+    expect(stillDone([agent('ACTIVE', true), agent('STANDBY', false)])).toBe(false);
+    expect(stillDone([agent('NO_PROCESSES', false)])).toBe(false);
+    expect(stillDone([])).toBe(false);
   });
 
   it('calls a process behind its goal since the goal was published, pending plan steps included', () => {

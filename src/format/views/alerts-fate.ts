@@ -25,9 +25,14 @@ export function fateHeading(f: AlertFate | undefined): string {
 
 /** The words of the platform: a different key may still work, so never "pages nobody". */
 export function keyFlagLine(k: KeyFlag, now: Date): string {
+  return `⚠ its ${k.service} notification carries ${keyFlagWords(k, now)}; it may page the old service.`;
+}
+
+/** "a different key from the project's PagerDuty integration (replaced 3 d ago by priya)". */
+export function keyFlagWords(k: KeyFlag, now: Date): string {
   const by = k.replaced?.by ? ` by ${cell(k.replaced.by, 60)}` : '';
   const when = k.replaced?.at ? ` (replaced ${age(k.replaced.at, now)}${by})` : '';
-  return `⚠ its ${k.service} notification carries a different key from the project's ${k.service} integration${when}; it may page the old service.`;
+  return `a different key from the project's ${k.service} integration${when}`;
 }
 
 export const fateNotes = (f: AlertFate | undefined, now: Date): string[] =>

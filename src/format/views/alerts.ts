@@ -93,7 +93,7 @@ export function mutedUntil(w: NonNullable<AlertGroup['window']>, now: Date): str
 }
 
 /** "08:47 UTC" within a day of now, else "2026-11-27 06:36 UTC". */
-function shortWhen(iso: string | undefined, now: Date): string {
+export function shortWhen(iso: string | undefined, now: Date): string {
   const t = Date.parse(iso ?? '');
   if (!Number.isFinite(t)) return '?';
   const s = new Date(t).toISOString();
@@ -108,9 +108,8 @@ function shortWhen(iso: string | undefined, now: Date): string {
  */
 function windowNote(w: AlertGroup['window'], now: Date, listed?: string): string {
   if (!w) return '';
-  // The one window in force is drawn in full below the causes: its description's start names it here.
-  if (w.state === 'active')
-    return w.id === listed ? ` · muted by ${windowCalled(w, 34)}` : ` · ${mutedUntil(w, now)}`;
+  // The one window in force is drawn in full below the causes, named as the one that mutes them.
+  if (w.state === 'active') return w.id === listed ? ' · muted' : ` · ${mutedUntil(w, now)}`;
   return ` · window ${w.id} mutes it from ${when(w.startDate, now)}`;
 }
 

@@ -29,8 +29,8 @@ const AGENT_STATE_WORDS: Record<string, string> = {
 
 /** The same, short, for a legend said once under many agents. */
 export const AGENT_LEGEND: Record<string, string> = {
-  STANDBY: 'running, takes over if the active agent stops',
-  NO_PROCESSES: 'running, but has no processes assigned to watch or back up',
+  STANDBY: 'takes over if the active agent stops',
+  NO_PROCESSES: 'running, no processes assigned',
 };
 
 export const stateWords = (state: string | undefined) => (state ? (AGENT_STATE_WORDS[state] ?? state) : '—');
@@ -123,19 +123,22 @@ export function stuckWords(
     errorMax?: number;
     /** How hosts are named (a shared domain left out). */
     short?: (host: string) => string;
+    /** The plan is said beside it already (the triage's summary line). */
+    planSaid?: boolean;
   },
 ): string {
   let err = processError(p);
   // "The process rs-search_2 on db-stg-03… failed to start: …" — the line already names process and host.
-  const lead = `The process ${p.name} on ${p.hostname} `;
-  if (err?.startsWith(lead)) err = err.slice(lead.length);
+  // "rs-ledger_2 failed to start." too.
+  for (const lead of [`The process ${p.name} on ${p.hostname} `, `${p.name} `])
+    if (err?.startsWith(lead)) err = err.slice(lead.length);
   err = err?.replace(/\.$/, '');
   const plan = planWords(p);
   const parts = [
     err
       ? `error: ${err.length > (o.errorMax ?? 240) ? `${err.slice(0, (o.errorMax ?? 240) - 1)}…` : err}`
       : 'no error reported',
-    plan ? `plan ${plan}` : `reports version ${p.lastGoalVersionAchieved ?? '?'}`,
+    ...(o.planSaid ? [] : [plan ? `plan ${plan}` : `reports version ${p.lastGoalVersionAchieved ?? '?'}`]),
     o.published?.created
       ? `goal ${o.goalVersion} published ${age(o.published.created, o.now)}${o.published.who ? ` by ${o.published.who}` : ''}`
       : `goal ${o.goalVersion}`,

@@ -48,7 +48,7 @@ function changesSince(views: ProjectView[], from: number, f: FormatContext, shor
         out.push({
           time: w.startDate!,
           projectId: pid,
-          line: `window ${windowCalled(w)} started (mutes ${(w.alertTypeNames ?? []).join(', ')} project-wide, ends ${hhmm(w.endDate)} UTC)`,
+          line: `window ${windowCalled(w, 34)} started (mutes ${(w.alertTypeNames ?? []).join(', ')}, ends ${hhmm(w.endDate)} UTC)`,
         });
       if (end >= from && end <= now.getTime())
         out.push({ time: w.endDate!, projectId: pid, line: `window ${windowCalled(w)} ended` });
@@ -179,7 +179,7 @@ function installationText(r: Installation, f: FormatContext): string {
   const next = ['triage_project'];
   if (views.some((v) => v.behind.length)) next.push('get_automation_status');
   if (views.some((v) => v.agents && (v.agents.downAlerts.length || v.agents.checks.some((c) => c.silent))))
-    next.push('list_agents (with an agentType)');
+    next.push('list_agents (agentType)');
   lines.push(`Next: ${next.join(', ')} with a projectId.`);
   return lines.join('\n');
 }

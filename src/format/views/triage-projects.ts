@@ -17,8 +17,8 @@ import { cell, named as nameOf } from '../../untrusted.js';
 import { type AgentType, otherIntegrationName } from '../../vocabulary/index.js';
 import type { FormatContext } from '../answers.js';
 import { age, plural } from '../markdown.js';
-import { mutedUntil, windowCalled } from './alerts.js';
-import { ackWords, causeFate, keyFlagLine, pageLabel } from './alerts-fate.js';
+import { mutedUntil, shortWhen, windowCalled } from './alerts.js';
+import { ackWords, causeFate, keyFlagWords, pageLabel } from './alerts-fate.js';
 import { type AgentCheckView, type AgentReportView, stuckWords } from './deployment.js';
 import { eventWho } from './events.js';
 import type { Missing } from './projects-all.js';
@@ -89,19 +89,24 @@ function commonDomain(hosts: string[]): string | undefined {
   return parts.every((d) => d === parts[0]) ? parts[0] : undefined;
 }
 
-export function hostNamer(views: ProjectView[]) {
-  const hosts = views.flatMap((v) => [
-    ...v.causes.flatMap((c) => c.group.alerts.map((a) => alertWhere(a).replace(/:\d+$/, ''))),
-    ...(v.read.automation?.processes ?? []).map((p) => p.hostname ?? ''),
-    ...(v.agents?.checks ?? []).map((c) => c.agent.hostname ?? ''),
-  ]);
-  const domain = commonDomain(hosts.filter((h) => h && h !== '—'));
+/** Hosts named short: without their port and the domain all of `hosts` share (said once by the answer). */
+export function hostsNamer(hosts: string[]) {
+  const domain = commonDomain(hosts.map((h) => h.replace(/:\d+$/, '')).filter((h) => h && h !== '—'));
   const short = (h: string | undefined) => {
     const bare = (h ?? '?').replace(/:\d+$/, '');
     return domain && bare.endsWith(`.${domain}`) ? bare.slice(0, -domain.length - 1) : bare;
   };
   return { domain, short };
 }
+
+export const hostNamer = (views: ProjectView[]) =>
+  hostsNamer(
+    views.flatMap((v) => [
+      ...v.causes.flatMap((c) => c.group.alerts.map(alertWhere)),
+      ...(v.read.automation?.processes ?? []).map((p) => p.hostname ?? ''),
+      ...(v.agents?.checks ?? []).map((c) => c.agent.hostname ?? ''),
+    ]),
+  );
 
 const pagingLabel = (t: string) => {
   const other = otherIntegrationName(t);
@@ -111,7 +116,7 @@ const pagingLabel = (t: string) => {
 const since = (iso: string | undefined, now: Date) => age(iso, now)?.replace(/ ago$/, '') ?? '?';
 
 /** A cause in words: what, where, for how long, whether it pages, acknowledged, muted by which window. */
-function causeLine(c: CauseView, now: Date, short: Short, withWindow: boolean): string {
+function causeLine(c: CauseView, now: Date, short: Short, withWindow: boolean, twin?: CauseView): string {
   const g = c.group;
   // "CONNECTIONS > 4000" says enough: the unit RAW and the mode (AVERAGE) are left to triage_project.
   const what =
@@ -119,6 +124,7 @@ function causeLine(c: CauseView, now: Date, short: Short, withWindow: boolean): 
       ? g.conditions[0].replace(/ \([A-Z_]+\)$/, '').replace(/ RAW$/, '')
       : (g.eventTypeName ?? g.cause);
   const hosts = [...new Set(g.alerts.map((a) => short(alertWhere(a))))];
+  const count = g.alerts.length + (twin?.group.alerts.length ?? 0);
   const where = hosts.length <= 2 ? hosts.join(', ') : `${hosts.slice(0, 2).join(', ')} +${hosts.length - 2}`;
   // What happens to it, where the records beyond the alerts were read: whom it pages, who acknowledged what
   // and why, lapsed acknowledgements, a differing key. Else the counts and the integration's type.
@@ -136,12 +142,21 @@ function causeLine(c: CauseView, now: Date, short: Short, withWindow: boolean): 
         c.paging ? `pages via ${(g.pages ?? []).map(pagingLabel).join(', ')}` : '',
       ];
   const flags = [
-    `${plural(g.alerts.length, 'alert')}, ${since(g.oldest, now)}`,
+    // One alert needs no count: how long it has been open says enough.
+    `${count > 1 ? `${count} alerts, ` : ''}${since(g.oldest, now)}`,
     c.tracking ? 'tracking (not yet past its delay)' : '',
     ...fate,
     withWindow && g.window?.state === 'active' ? mutedUntil(g.window, now) : '',
   ].filter(Boolean);
-  return `${what}${g.global ? ' (global)' : ''} on ${where} — ${flags.join('; ')}`;
+  const scope = twin ? ' (project and global)' : g.global ? ' (global)' : '';
+  return `${what}${scope} on ${where} — ${flags.join('; ')}`;
+}
+
+/** The same condition on the same hosts with the same words after it, project and global. */
+function sameCause(a: CauseView, b: CauseView, now: Date, short: Short): boolean {
+  const words = (c: CauseView) =>
+    causeLine({ ...c, group: { ...c.group, global: false, oldest: undefined } }, now, short, true);
+  return words(a) === words(b);
 }
 
 /** Both sides of a contradiction, in the records' own terms. */
@@ -158,15 +173,21 @@ function mutedCause(c: CauseView, now: Date): string {
   const g = c.group;
   const what = g.metricName ?? g.eventTypeName ?? '?';
   if (!g.fate) return what;
-  const parts = [
-    ...(g.fate.pages.length ? [`pages ${g.fate.pages.map(pageLabel).join(', ')}`] : []),
-    ...g.fate.keyFlags.map((k) => keyFlagLine(k, now).replace(/\.$/, '')),
-  ];
-  return parts.length ? `${what} (${parts.join('; ')})` : what;
+  const flags = g.fate.keyFlags.map((k) => ` ⚠ on ${keyFlagWords(k, now)}: it may page the old service`);
+  const pages = g.fate.pages.length ? `pages ${g.fate.pages.map(pageLabel).join(', ')}${flags.join('')}` : '';
+  return pages ? `${what} (${pages})` : what;
 }
 
 /** The agents of a project that need a word: down, silent, or not active (standby, no processes). */
-function agentLine(r: AgentReportView, now: Date, short: Short): string | undefined {
+function agentLine(
+  r: AgentReportView,
+  now: Date,
+  short: Short,
+  /** Agent-down alerts a cause line above already tells (they page): their agent only points up. */
+  told: ReadonlySet<string>,
+  /** Hosts with an open HOST_DOWN: their agents' silence is said by it. */
+  hostsDown: ReadonlySet<string>,
+): string | undefined {
   const type = (c: AgentCheckView) => c.type.toLowerCase();
   const parts: string[] = [];
   // Agent-down alerts by type: each host with how long, and whether an agent of that type is listed there.
@@ -179,13 +200,14 @@ function agentLine(r: AgentReportView, now: Date, short: Short): string | undefi
     const key = `${d.alert.eventTypeName}${d.global ? ' (global)' : ''}`;
     down.set(key, [...(down.get(key) ?? []), `${host} (${since(d.alert.created, now)}${note})`]);
   };
-  for (const c of r.checks)
-    for (const d of c.alerts)
-      add(
-        d,
-        short(c.agent.hostname ?? ''),
-        `, agent ${c.agent.stateName ?? '?'}${c.silent ? `, SILENT ${age(c.lastSeen, now)}` : ''}`,
-      );
+  const agentWords = (c: AgentCheckView) =>
+    `agent ${c.agent.stateName ?? '?'}${c.silent ? `, SILENT ${age(c.lastSeen, now)}` : ''}`;
+  for (const c of r.checks) {
+    for (const d of c.alerts.filter((x) => !told.has(x.alert.id)))
+      add(d, short(c.agent.hostname ?? ''), `, ${agentWords(c)}`);
+    if (c.alerts.length && c.alerts.every((x) => told.has(x.alert.id)))
+      parts.push(`${type(c)} ${agentWords(c)} on ${short(c.agent.hostname ?? '')} (alerts above)`);
+  }
   for (const d of r.unmatched) add(d, short(d.alert.hostnameAndPort ?? ''), ', no agent there');
   for (const [key, hosts] of down) parts.push(`${key} open on ${hosts.join(', ')}`);
   // Silent agents no alert speaks for yet (a down alert above already says its host), by type: each host
@@ -195,13 +217,30 @@ function agentLine(r: AgentReportView, now: Date, short: Short): string | undefi
     silent.set(c.type, [...(silent.get(c.type) ?? []), c]);
   for (const cs of silent.values()) {
     const c0 = cs[0]!;
-    const hosts = cs.map((c) => `${short(c.agent.hostname ?? '')} (${age(c.lastSeen, now)})`);
+    // Agents on hosts an open HOST_DOWN names: the host's silence says theirs.
+    if (cs.every((c) => hostsDown.has(short(c.agent.hostname ?? '')))) {
+      const hosts = cs.map((c) => short(c.agent.hostname ?? ''));
+      parts.push(
+        `SILENT ${type(c0)} ${cs.length > 1 ? 'agents' : 'agent'} on ${hosts.join(', ')} (${cs.length > 1 ? 'hosts' : 'host'} down)`,
+      );
+      continue;
+    }
+    // Agents heard from last at the same time (hosts that went down together) say it once.
+    const ages = new Set(cs.map((c) => age(c.lastSeen, now)));
+    const one = ages.size === 1 ? ` ${age(c0.lastSeen, now)}` : '';
+    const hosts = cs.map((c) => `${short(c.agent.hostname ?? '')}${one ? '' : ` (${age(c.lastSeen, now)})`}`);
     parts.push(
-      `SILENT ${type(c0)} ${cs.length > 1 ? 'agents' : 'agent'} on ${hosts.join(', ')}: last ${c0.seenBy === 'lastPing' ? 'ping' : 'conf call'} past ${c0.thresholdMin} min, no alert open`,
+      `SILENT ${type(c0)} ${cs.length > 1 ? 'agents' : 'agent'} on ${hosts.join(', ')}: last ${c0.seenBy === 'lastPing' ? 'ping' : 'conf call'}${one}, past ${c0.thresholdMin} min, no alert open`,
     );
   }
+  // Agents said above (down or silent) are not counted again among the idle.
   const idle = r.checks.filter(
-    (c) => c.type !== 'AUTOMATION' && c.agent.stateName && c.agent.stateName !== 'ACTIVE',
+    (c) =>
+      c.type !== 'AUTOMATION' &&
+      c.agent.stateName &&
+      c.agent.stateName !== 'ACTIVE' &&
+      !c.silent &&
+      !c.alerts.length,
   );
   const byState = new Map<string, string[]>();
   for (const c of idle)
@@ -234,7 +273,16 @@ export function projectBlock(v: ProjectView, rank: number, f: FormatContext, sho
   // Every cause that pages someone; beside them the worst one, and a second when it is data availability.
   // Only causes that page nobody are counted instead of named.
   const named = loud.filter((c, i) => c.paging || i === 0 || (i < CAUSES && c.dataAvailability));
-  for (const c of named) lines.push(`- ${causeLine(c, now, short, true)}`);
+  // A project cause and a global one of the same type on the same hosts, paging alike and nothing else to
+  // say, are one line: the oldest's time, both configurations named.
+  const twins = new Map<CauseView, CauseView>();
+  for (const g of named.filter((c) => c.group.global)) {
+    const p = named.find((c) => !c.group.global && !twins.has(c) && sameCause(c, g, now, short));
+    if (p) twins.set(p, g);
+  }
+  const merged = new Set(twins.values());
+  for (const c of named.filter((x) => !merged.has(x)))
+    lines.push(`- ${causeLine(c, now, short, true, twins.get(c))}`);
   if (loud.length > named.length)
     lines.push(`- +${plural(loud.length - named.length, 'more unmuted cause')} (none pages)`);
   // Muted causes one line per window: which window, why it applies, and what it silences.
@@ -242,10 +290,15 @@ export function projectBlock(v: ProjectView, rank: number, f: FormatContext, sho
   for (const c of quiet.filter((x) => x.muted))
     byWindow.set(c.group.window!.id, [...(byWindow.get(c.group.window!.id) ?? []), c]);
   for (const cs of byWindow.values()) {
-    // Each muted cause with whom it would page and a differing key: what happens when the window ends.
-    const what = [...new Set(cs.map((c) => mutedCause(c, now)))];
+    // Each muted cause that would page, with whom and a differing key: what happens when the window ends. The
+    // others are counted (triage_project names them).
+    const pages = cs.filter((c) => c.group.fate?.pages.length || (!c.group.fate && c.paging));
+    const what = [...new Set(pages.map((c) => mutedCause(c, now)))];
+    if (cs.length > pages.length) what.push(`${cs.length - pages.length} paging nobody`);
+    // The answer's header says once that windows mute their types project-wide.
+    const w = cs[0]!.group.window!;
     lines.push(
-      `- ${plural(cs.length, 'cause')} ${mutedUntil(cs[0]!.group.window!, now)}: ${what.join(', ')}`,
+      `- ${plural(cs.length, 'cause')} muted by ${windowCalled(w, 34)} until ${shortWhen(w.endDate, now)} (${w.types.join(', ') || '—'}): ${what.join(', ')}`,
     );
   }
   const acked = quiet.filter((c) => !c.muted && !c.tracking);
@@ -262,7 +315,8 @@ export function projectBlock(v: ProjectView, rank: number, f: FormatContext, sho
   if (s) {
     const pub = v.read.publishes?.[0];
     const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
-    const windows = v.windowsActive.map((w) => windowCalled(w));
+    // A window a muted line above names is pointed to, not named again.
+    const windows = v.windowsActive.map((w) => (byWindow.has(w.id) ? 'above' : windowCalled(w)));
     for (const proc of v.failing)
       lines.push(
         `- ⚙ automation failing: ${stuckWords(proc, { goalVersion: s.goalVersion, published, windows, now, errorMax: 160, short })}`,
@@ -282,10 +336,17 @@ export function projectBlock(v: ProjectView, rank: number, f: FormatContext, sho
       );
     }
   }
-  const agents = v.agents && agentLine(v.agents, now, short);
+  const toldAbove = new Set(named.flatMap((c) => c.group.alerts.map((a) => a.id)));
+  const hostsDown = new Set(
+    v.causes
+      .filter((c) => c.group.eventTypeName === 'HOST_DOWN')
+      .flatMap((c) => c.group.alerts.map((a) => short(alertWhere(a)))),
+  );
+  const agents = v.agents && agentLine(v.agents, now, short, toldAbove, hostsDown);
   if (agents) lines.push(`- ${agents}`);
   for (const c of v.contradictions) lines.push(`- ⚠ the records disagree: ${disagreement(c, short)}`);
   for (const e of v.read.errors) lines.push(`- not read: ${cell(e, 160)}`);
-  const head = `## ${rank}. ${nameOf(p.name, p.id)} — ${v.tier}${v.read.alerts ? `, ${v.read.alerts.alerts.length} open` : ''}`;
+  const open = v.read.alerts ? `, ${v.read.alerts.alerts.length} open` : '';
+  const head = `## ${rank}. ${nameOf(p.name, p.id)} — ${v.tier}${open}`;
   return [head, ...lines];
 }

@@ -1,10 +1,19 @@
-// The project triage as a person reads it: a summary line per section, then one story oldest first (what
-// changed, then what broke: each cause a heading over its alerts), the processes behind the automation goal,
-// the windows in force, and where to go next. The feed (src/feeds/triage.ts) reads; this draws.
+// The project triage as a person reads it: a summary line per section (a silent monitoring agent first: the
+// alerts below may be incomplete), then one story oldest first (what changed, then what broke: each cause a
+// heading over its alerts), the processes behind the automation goal, the windows in force, and where to go
+// next. The feed (src/feeds/triage.ts) reads; this draws.
 import type { Alert, ApiEvent, AutomationStatus, MaintenanceWindow } from '../../api/types.js';
-import type { OpenAlerts } from '../../model/index.js';
+import type { AgentReport, OpenAlerts } from '../../model/index.js';
 import { type AlertGroup, alertWhere } from '../../model/index.js';
-import { atGoal, type ChangeKind, changeKind, failing, windowState } from '../../rules/index.js';
+import {
+  atGoal,
+  byUrgency,
+  type CauseFacts,
+  type ChangeKind,
+  changeKind,
+  failing,
+  windowState,
+} from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import type { FormatContext, NameBook, ToolAnswer } from '../answers.js';
 import { age, plural, table, when } from '../markdown.js';
@@ -22,9 +31,11 @@ import {
 } from './alerts.js';
 import { automationColumns, automationRow, behindWords, stuckWords } from './deployment.js';
 import { changeSummary, eventWho } from './events.js';
+import { agentsSummary, silentAgents } from './triage-agents.js';
+import { hostsNamer } from './triage-projects.js';
 import { windowInForceList } from './windows.js';
 
-export const TRIAGE_SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows'] as const;
+export const TRIAGE_SECTIONS = ['alerts', 'automation', 'events', 'maintenanceWindows', 'agents'] as const;
 
 export type TriageSection = (typeof TRIAGE_SECTIONS)[number];
 
@@ -36,6 +47,10 @@ export interface Triage {
   hours: number;
   alerts?: OpenAlerts;
   automation?: AutomationStatus;
+  /** The goal's publish (the newest), read when a process is behind it. */
+  publish?: ApiEvent;
+  /** The agents reconciled with the open agent-down alerts. */
+  agents?: AgentReport;
   /** The window's events, newest first. */
   events?: { events: ApiEvent[] };
   /** null: the server offers no list of maintenance windows. */
@@ -127,6 +142,14 @@ function sectionError(t: Triage, s: TriageSection): string | undefined {
 
 type Process = NonNullable<AutomationStatus['processes']>[number];
 
+/** What the ranking rule reads of a cause. */
+const causeFacts = (g: AlertGroup): CauseFacts => ({
+  open: g.acknowledged < g.alerts.length,
+  muted: g.window?.state === 'active',
+  eventTypeName: g.eventTypeName,
+  newest: Math.max(0, ...g.alerts.map((a) => Date.parse(a.created ?? '') || 0)),
+});
+
 /** What every part of the triage text draws from. */
 interface Drawing {
   t: Triage;
@@ -138,16 +161,23 @@ interface Drawing {
   behind: Process[];
   active: MaintenanceWindow[];
   upcoming: MaintenanceWindow[];
+  /** The goal's publish: when, and by whom. */
+  published?: { created?: string; who?: string };
+  /** Hosts without the shared domain (`domain`, said once in the heading). */
+  hosts: { domain?: string; short: (h: string) => string };
 }
-
-/** A host without its port ("db-prod-03.example.internal"): the name people and the incident notes use. */
-const hostOnly = (a: Alert) => alertWhere(a).replace(/:\d+$/, '');
 
 /** The heading and one line per section: alerts, automation, changes, maintenance. */
 function summaryLines(d: Drawing): string[] {
-  const { t, f, groups, changes, behind, active, upcoming } = d;
+  const { t, f, groups, changes, behind, active, upcoming, published } = d;
   const now = f.now;
   const automation = t.automation;
+  // Since when the processes are behind, and who published the goal: one goal, so one publish for them all.
+  const pub = published?.created
+    ? `, published ${age(published.created, now)}${published.who ? ` by \`${cell(published.who, 80).replace(/`/g, "'")}\`` : ''}`
+    : '';
+  const agents = t.agents && agentsSummary(t.agents, now);
+  const agentsLine: [string, string] = ['Agents', sectionError(t, 'agents') ?? agents?.text ?? '—'];
   const summary: Array<[string, string]> = [
     [
       'Alerts',
@@ -158,9 +188,10 @@ function summaryLines(d: Drawing): string[] {
       'Automation',
       sectionError(t, 'automation') ??
         (automation
-          ? `${behind.length} of ${plural(automation.processes?.length ?? 0, 'process', 'processes')} behind goal version ${automation.goalVersion}${behind.length ? `: ${behindWords(behind)}` : ''}`
+          ? `${behind.length} of ${plural(automation.processes?.length ?? 0, 'process', 'processes')} behind goal version ${automation.goalVersion}${behind.length ? `${pub}: ${behindWords(behind)}` : ''}`
           : '—'),
     ],
+    ...(agents?.leads ? [] : [agentsLine]),
     ['Changes', sectionError(t, 'events') ?? `${changes.length} in the window`],
     [
       'Maintenance',
@@ -170,8 +201,10 @@ function summaryLines(d: Drawing): string[] {
           : `${plural(active.length, 'window')} in force${upcoming.length ? `, ${upcoming.length} upcoming` : ''}`),
     ],
   ];
+  // A silent monitoring agent leads: the alerts that follow may not be all there are.
+  if (agents?.leads) summary.unshift(agentsLine);
   return [
-    `# Triage of project ${f.names.project(t.projectId)} — last ${plural(t.hours, 'hour')}`,
+    `# Triage of project ${f.names.project(t.projectId)} — last ${plural(t.hours, 'hour')}${d.hosts.domain ? ` · hosts *.${cell(d.hosts.domain, 60)}` : ''}`,
     ...(t.budget ? [t.budget] : []),
     summary.map(([k, v]) => `**${k}**: ${v}`).join('\n'),
     f.fence.notice,
@@ -202,7 +235,7 @@ class CauseBlocks {
         this.told.add(p.name ?? '');
         return p;
       })
-      .map((p) => `⚙ ${cell(p.name)} on this host is behind the automation goal (above).`);
+      .map((p) => `⚙ ${cell(p.name)} here is behind the automation goal (below).`);
   }
 
   draw(e: TimelineEntry, into: string[]): void {
@@ -214,7 +247,8 @@ class CauseBlocks {
     // The heading's time is its first row's: the first host listed has the oldest alert.
     into.push(`#### ${groupHeading(g, f.now, soleWindow)}`, ...groupNotes(g, f.now), ...this.behindOn(g));
     const shown = Math.min(this.rowsLeft, g.alerts.length);
-    if (shown > 0) into.push(groupTable(g, f.now, shown, f.names, hostOnly, false));
+    const where = (a: Alert) => this.d.hosts.short(alertWhere(a));
+    if (shown > 0) into.push(groupTable(g, f.now, shown, f.names, where, false));
     this.rowsLeft -= shown;
     this.hidden += g.alerts.length - shown;
   }
@@ -224,7 +258,7 @@ class CauseBlocks {
 function changeLine(e: TimelineEntry, now: Date): string {
   const who = e.who ? ` by ${cell(e.who)}` : '';
   const what = e.summary ? `: ${cell(e.summary, 200)}` : '';
-  return `- **${age(e.time, now)}** changed ${cell(e.eventTypeName)}${who}${what} (eventId ${e.eventId})`;
+  return `- **${age(e.time, now)}** ${cell(e.eventTypeName)}${who}${what} (eventId ${e.eventId})`;
 }
 
 /** One story, oldest first: each change as a line, each cause as a heading over its alerts' table. */
@@ -278,14 +312,14 @@ function automationLines(d: Drawing): string[] {
   const failingOnes = behind.filter(failing);
   if (!automation || !(failingOnes.length || behind.length > 2)) return [];
   const rows = behind.map(automationRow);
-  const pub = (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
-  const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
   // The windows in force are drawn in full just below: here they are pointed to.
   const windows = active.length ? ['below'] : [];
-  // Why each failing one is stuck: its error (what the agent reports and the underlying error), the goal's
-  // publish within the window, and a window in force.
+  // Why each failing one is stuck: its error (what the agent reports and the underlying error) and a window in
+  // force; the goal's publish is on the summary line, and so is the plan of the two it names.
+  const said = behind.length <= 2;
   const detail = failingOnes.map(
-    (p) => `- ${stuckWords(p, { goalVersion: automation.goalVersion, published, windows, now: f.now })}`,
+    (p) =>
+      `- ${stuckWords(p, { goalVersion: automation.goalVersion, windows, now: f.now, planSaid: said, short: d.hosts.short })}`,
   );
   // The table is for more than the summary names; a failing process's line holds its plan and error.
   return [
@@ -302,7 +336,7 @@ function windowLines(d: Drawing): string[] {
     // One window: a line says it all, its description code-quoted (platform text outside a fence).
     const w = active[0]!;
     return [
-      `### Maintenance window in force: ${named(w.description, `windowId ${w.id}`, 100)} until ${when(w.endDate, now)} mutes ${(w.alertTypeNames ?? []).join(', ')} on every host of the project (windows are project-wide, whatever the description names)`,
+      `### The window in force, muting the causes marked muted: ${named(w.description, `windowId ${w.id}`, 100)} until ${when(w.endDate, now)} mutes ${(w.alertTypeNames ?? []).join(', ')} on every host of the project (windows are project-wide, whatever the description names)`,
     ];
   }
   if (!active.length) return [];
@@ -317,10 +351,10 @@ function windowLines(d: Drawing): string[] {
 function nextLines(d: Drawing): string[] {
   const { f, groups, changes, behind, active } = d;
   const next = [
-    changes.length && 'get_project_event with an eventId',
-    groups.some((g) => !g.global) && 'get_alert_config with an alertConfigId',
-    groups.some((g) => g.global) && 'list_open_global_alerts_for_config with a globalAlertConfigId',
-    behind.length && 'get_automation_status for every process',
+    changes.length && 'get_project_event (eventId)',
+    groups.some((g) => !g.global) && 'get_alert_config (alertConfigId)',
+    groups.some((g) => g.global) && 'list_open_global_alerts_for_config (globalAlertConfigId)',
+    behind.length && 'get_automation_status (every process)',
     !active.length && 'list_maintenance_windows or create_maintenance_window for planned work',
   ].filter(Boolean);
   const lines = [`Next: ${next.join('; ')}.`];
@@ -356,8 +390,19 @@ export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext):
     : [];
   const active = windows.filter((w) => windowState(w, f.now) === 'active');
   const upcoming = windows.filter((w) => windowState(w, f.now) === 'upcoming');
+  const pub =
+    t.publish ??
+    (t.events?.events ?? []).find((e) => e.eventTypeName === 'AUTOMATION_CONFIG_PUBLISHED_AUDIT');
+  const published = pub ? { created: pub.created, who: eventWho(pub, f.names) } : undefined;
+  const hosts = hostsNamer([
+    ...groups.flatMap((g) => g.alerts.map(alertWhere)),
+    ...behind.map((p) => p.hostname ?? ''),
+  ]);
   return {
-    text: triageText({ t, f, groups, changes, tl, behind, active, upcoming }),
+    text: triageText({
+      ...{ t, f, groups, changes, tl, behind, active, upcoming, published },
+      hosts,
+    }),
     structured: {
       projectId: t.projectId,
       projectName: f.names.projectName?.(t.projectId),
@@ -367,7 +412,10 @@ export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext):
             source: t.alerts.source,
             truncated: t.alerts.truncated,
             ...alertCounts(t.alerts.alerts, f.now),
-            groups: groups.map((g) => ({ ...groupSummary(g), alerts: redact(g.alerts.map(alertInGroup)) })),
+            // Most urgent first: a bounded copy keeps a list's first items (the text tells them in time order).
+            groups: [...groups]
+              .sort((a, b) => byUrgency(causeFacts(a), causeFacts(b)))
+              .map((g) => ({ ...groupSummary(g), alerts: redact(g.alerts.map(alertInGroup)) })),
           }
         : null,
       automation: automation
@@ -375,8 +423,10 @@ export function triageAnswer(t: Triage, groups: AlertGroup[], f: FormatContext):
             goalVersion: automation.goalVersion,
             processCount: automation.processes?.length ?? 0,
             behind: redact((automation.processes ?? []).filter((p) => !atGoal(p, automation.goalVersion))),
+            ...(published ? { published: redact(published) } : {}),
           }
         : null,
+      agents: t.agents ? { silent: redact(silentAgents(t.agents)) } : null,
       changes: t.events ? redact(changes.map((e) => ({ ...e, changeKind: changeKind(e) })).reverse()) : null,
       maintenanceWindows: t.windows
         ? redact(t.windows.filter((w) => windowState(w, f.now) !== 'ended'))

@@ -16,7 +16,7 @@ const gap = (ms: number, now: Date) =>
   ms === 0 ? 'right' : (age(new Date(now.getTime() - ms).toISOString(), now) ?? '').replace(/ ago$/, '');
 
 /** "- "Index rebuild" starts 1 h after it ends: from 2026-… UTC (in 1 d) to …, mutes HOST", one per neighbour. */
-export function neighbourLines(ns: readonly NeighbourView[], now: Date): string[] {
+export function neighbourLines(ns: readonly NeighbourView[], now: Date, asNote = false): string[] {
   if (!ns.length) return [];
   const lines = ns.map(({ window: w, relation, gapMs }) => {
     const how =
@@ -25,9 +25,11 @@ export function neighbourLines(ns: readonly NeighbourView[], now: Date): string[
         : relation === 'after'
           ? `starts ${gap(gapMs, now)} after it ends`
           : `ends ${gap(gapMs, now)} before it starts`;
-    return `- ${windowCalled(w)} ${how}: from ${when(w.startDate, now)} to ${when(w.endDate, now)}, mutes ${(w.alertTypeNames ?? []).join(', ') || '—'}`;
+    return `${windowCalled(w)} ${how}: from ${when(w.startDate, now)} to ${when(w.endDate, now)}, mutes ${(w.alertTypeNames ?? []).join(', ') || '—'}`;
   });
-  return [`Next to it in this project (${ns.length}):`, ...lines];
+  // A preview's notes are bullets already: there the neighbours are one note, not a list inside a list.
+  if (asNote) return [`Next to it in this project: ${lines.join('; ')}`];
+  return [`Next to it in this project (${ns.length}):`, ...lines.map((l) => `- ${l}`)];
 }
 
 /** The neighbours in structured content: ids, relation and times. */

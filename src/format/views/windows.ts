@@ -92,7 +92,6 @@ function silencedLine(x: Silenced): string {
  * cannot be narrowed to disk alerts).
  */
 function silenceNotes(s: {
-  project: string;
   types: string[];
   configs: Silenced[];
   /** The project's alert configurations could not be read: what goes quiet is unknown. */
@@ -109,7 +108,8 @@ function silenceNotes(s: {
       `⚠ Pages go quiet: ${paging.length} paging configuration${paging.length === 1 ? '' : 's'} (${open(paging)} open alert${open(paging) === 1 ? '' : 's'}) notify nobody while the window is in force.`,
     );
   notes.push(
-    `Project-wide: a maintenance window has no hosts, so it mutes ${s.types.join(', ')} alerts on every host of project ${s.project}, whatever its description names.`,
+    // The action line above names the project.
+    `Project-wide: a maintenance window has no hosts, so it mutes ${s.types.join(', ')} alerts on every host of the project, whatever its description names.`,
   );
   for (const t of s.types) if (TYPE_COVERS[t]) notes.push(`${t} covers ${TYPE_COVERS[t]}.`);
   if (s.types.includes('HOST'))
@@ -129,10 +129,12 @@ function silenceNotes(s: {
     if (ordered.length > MAX_LISTED)
       notes.push(`and ${ordered.length - MAX_LISTED} more (list_alert_configs lists them).`);
   }
-  if (s.from && s.to)
-    notes.push(
-      `Notifications for ${s.types.join(', ')} alerts are muted from ${s.from} to ${s.to}; alerts still open, but nobody is told.`,
-    );
+  // A new window's times are its preview's startDate and endDate, just above; a changed one's are said here.
+  notes.push(
+    s.from && s.to
+      ? `Notifications for ${s.types.join(', ')} alerts are muted from ${s.from} to ${s.to}; alerts still open, but nobody is told.`
+      : `While it is in force, ${s.types.join(', ')} alerts still open but notify nobody.`,
+  );
   return notes;
 }
 
@@ -180,13 +182,10 @@ export function windowCreatePreview(
       pagesSilenced: pagesSilenced(quiet),
     },
     notes: silenceNotes({
-      project,
       types: args.alertTypeNames,
       configs: quiet.configs,
       unread: quiet.unread,
-      from: when(args.startDate, now),
-      to: when(args.endDate, now),
-    }).concat(neighbourLines(next, now)),
+    }).concat(neighbourLines(next, now, true)),
   };
 }
 
@@ -254,13 +253,12 @@ export function windowUpdatePreview(
       pagesSilenced: c.widens ? pagesSilenced(quiet) : 0,
     },
     notes: silenceNotes({
-      project,
       types: c.types,
       configs: quiet.configs,
       unread: quiet.unread,
       from: when(c.start, now),
       to: when(c.end, now),
-    }).concat(neighbourLines(next, now)),
+    }).concat(neighbourLines(next, now, true)),
   };
 }
 
