@@ -8,6 +8,7 @@ import type { Across, ProjectRef } from '../format/views/projects-all.js';
 import {
   type AgentCheck,
   alertContext,
+  globalAlertsOnce,
   groupByCause,
   loadOpenAlerts,
   type OpenStatus,
@@ -57,10 +58,11 @@ export async function openAlertsEverywhere(
   scope: string,
   o: AlertFilters,
 ): Promise<Across<AlertRowItem>> {
+  const global = globalAlertsOnce(ctx.api);
   const e = await everywhere(
     ctx,
     'open alerts',
-    (p, signal) => loadOpenAlerts(ctx.api, p.id, { signal, windows: true, statuses: o.statuses }),
+    (p, signal) => loadOpenAlerts(ctx.api, p.id, { signal, windows: true, statuses: o.statuses, global }),
     scope,
   );
   const now = ctx.now();
@@ -218,10 +220,11 @@ export async function agentsEverywhere(
   o: { silent?: boolean },
 ): Promise<Across<AgentCheck>> {
   const now = ctx.now();
+  const global = globalAlertsOnce(ctx.api);
   const e = await everywhere(ctx, `${type} agents`, async (p, signal) => {
     const [agents, alerts] = await Promise.all([
       fetchAll((q, s) => ctx.api.agents.list(p.id, type, q, { signal: s }), { signal, ...ALL_ITEMS }),
-      loadOpenAlerts(ctx.api, p.id, { signal }).catch(() => undefined),
+      loadOpenAlerts(ctx.api, p.id, { signal, global }).catch(() => undefined),
     ]);
     return reconcileAgents({
       agents: { [type]: agents.items as Agent[] },
