@@ -123,6 +123,7 @@ export async function simulatorChild(cli, latencyMs = 0, projects = undefined) {
     ...info,
     origin,
     keys: { publicKey: info.publicKey, privateKey: info.privateKey },
+    pid: child.pid,
     stats,
     close: async () => {
       child.kill('SIGTERM');

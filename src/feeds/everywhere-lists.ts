@@ -163,7 +163,7 @@ export async function alertConfigsEverywhere(
 export async function windowsEverywhere(
   ctx: ToolContext,
   scope: string,
-  o: { state?: 'active' | 'upcoming' },
+  o: { state?: 'active' | 'upcoming'; startsWithinHours?: number },
 ): Promise<Across<MaintenanceWindow>> {
   const e = await everywhere(
     ctx,
@@ -173,10 +173,13 @@ export async function windowsEverywhere(
     scope,
   );
   const now = ctx.now();
+  const by = o.startsWithinHours === undefined ? undefined : now.getTime() + o.startsWithinHours * 3_600_000;
   const a = across(e, (r) =>
-    r.items.filter(
-      (w) => windowState(w, now) !== 'ended' && (o.state === undefined || windowState(w, now) === o.state),
-    ),
+    r.items.filter((w) => {
+      const state = windowState(w, now);
+      if (state === 'ended' || (o.state !== undefined && state !== o.state)) return false;
+      return by === undefined || (state === 'upcoming' && time(w.startDate) <= by);
+    }),
   );
   a.rows.sort((x, y) => time(x.item.startDate) - time(y.item.startDate));
   return a;
