@@ -49,7 +49,7 @@ export const serverEnv = (sim, work) => ({
 });
 
 /** Our server in this process on an in-memory link; `api` may wrap the client (e.g. to record answers). */
-export async function inProcessServer(sim, work, wrapApi = (a) => a) {
+export async function inProcessServer(sim, work, wrapApi = (a) => a, o = {}) {
   const config = configSchema.parse({
     baseUrl: sim.baseUrl,
     ...sim.keys,
@@ -58,8 +58,9 @@ export async function inProcessServer(sim, work, wrapApi = (a) => a) {
     auditLog: join(work, 'audit-inproc.log'),
     secretsDir: join(work, 'secrets'),
     logLevel: 'error',
+    ...o.config,
   });
-  const api = createApiClient({ baseUrl: sim.baseUrl, ...sim.keys, logger: silentLogger });
+  const api = createApiClient({ baseUrl: sim.baseUrl, ...sim.keys, logger: silentLogger, ...o.api });
   const server = createMcpServer({
     config,
     api: wrapApi(api),
@@ -110,9 +111,10 @@ export function spawnWithLine(args, env = baseEnv(), stderr = 'inherit') {
  * The simulator in a child process, as the real platform is another machine: its CPU does not compete with
  * the server's event loop. Same shape as startSimulator's result where the bench needs it.
  */
-export async function simulatorChild(cli, latencyMs = 0) {
+export async function simulatorChild(cli, latencyMs = 0, projects = undefined) {
   const args = [cli, 'simulator', '--port', '0', '--json'];
   if (latencyMs) args.push('--latency-ms', String(latencyMs));
+  if (projects) args.push('--projects', String(projects));
   const { child, line } = await spawnWithLine(args, baseEnv(), 'ignore');
   const info = JSON.parse(line);
   const origin = new URL(info.baseUrl).origin;
@@ -121,6 +123,7 @@ export async function simulatorChild(cli, latencyMs = 0) {
     ...info,
     origin,
     keys: { publicKey: info.publicKey, privateKey: info.privateKey },
+    pid: child.pid,
     stats,
     close: async () => {
       child.kill('SIGTERM');

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,13 +12,15 @@ import { createMcpServer } from '../dist/src/mcp/server.js';
 import { createAuditLog } from '../dist/src/policy/audit.js';
 import { createSecretKeeper } from '../dist/src/policy/secrets.js';
 import { createTokenSigner } from '../dist/src/policy/tokens.js';
-import { baseEnv, exited, findRedis, round, spawnWithLine, startRedis } from './harness.mjs';
+import { baseEnv, exited, findRedis, median, round, spawnWithLine, startRedis } from './harness.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const cli = here('../dist/src/cli.js');
 const LATENCY_MS = 50;
 /** The stated rate limit of the limited runs: 600 requests a minute (10 a second). */
 const RATE_LIMIT = 600;
+/** Warm calls per figure: the median is quoted (one call on a shared machine is noise). */
+const WARM_RUNS = 5;
 
 /** The widened tools, and triage_installation, with the arguments of one project and of the installation. */
 const TOOLS = [
@@ -67,6 +69,9 @@ async function server(sim, work, o = {}) {
     logger: silentLogger,
     cacheTtlMs: 300_000,
     ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}),
+    // `serve` caps requests in flight (DBOPS_MAX_CONCURRENT_REQUESTS, 16 by default); the other runs do not,
+    // so that they measure the reads themselves.
+    ...(o.capped ? { maxConcurrent: config.maxConcurrentRequests } : {}),
     dialect: 'auto',
   });
   await api.projects.get(sim.projectIds[0]); // the digest challenge, once, outside the figures
@@ -107,12 +112,19 @@ async function measure(sim, client, name, args) {
   };
 }
 
-/** Cold (a fresh server: nothing kept) then warm (the same call again). */
+/** Cold (a fresh server: nothing kept) then warm (the same call again, the median of WARM_RUNS). */
 async function coldWarm(sim, work, name, args, o) {
   const s = await server(sim, work, o);
   try {
     const cold = await measure(sim, s.client, name, args);
-    const warm = await measure(sim, s.client, name, args);
+    if (o.coldOnly) return { cold };
+    const warms = [];
+    for (let i = 0; i < WARM_RUNS; i++) warms.push(await measure(sim, s.client, name, args));
+    const warm = {
+      ...warms[0],
+      ms: median(warms.map((w) => w.ms)),
+      requests: Math.max(...warms.map((w) => w.requests)),
+    };
     return { cold, warm };
   } finally {
     await s.close();
@@ -135,13 +147,19 @@ async function atSize(projects, work, quick) {
       const all = name === 'triage_installation' ? args : { ...args, projectId: 'all' };
       const unlimited = await coldWarm(sim, work, name, all, {});
       const limited = quick ? undefined : await coldWarm(sim, work, name, all, { rateLimit: RATE_LIMIT });
+      const capped =
+        quick || name !== 'triage_installation'
+          ? undefined
+          : await coldWarm(sim, work, name, all, { capped: true, coldOnly: true });
       tools[name] = {
         one: one[name],
         all: unlimited,
         perProject: round(unlimited.cold.requests / projects, 2),
         onePerProject: one[name].cold.requests,
-        warmOverOneMs: unlimited.warm.ms - one[name].warm.ms,
+        warmOverOneMs: round(unlimited.warm.ms - one[name].warm.ms, 0),
+        warmRatio: round(unlimited.warm.ms / Math.max(1, one[name].warm.ms), 1),
         ...(limited ? { rateLimited: limited } : {}),
+        ...(capped ? { cappedCold: capped.cold } : {}),
       };
     }
     return { projects, tools };
@@ -259,8 +277,11 @@ export function installationLines(r) {
       const lim = v.rateLimited
         ? ` | rate ${r.rateLimit}/min: ${v.rateLimited.cold.requests} req ${v.rateLimited.cold.ms} ms${v.rateLimited.cold.partial ? ' partial' : ''}`
         : '';
+      const cap = v.cappedCold
+        ? ` | 16 in flight: ${v.cappedCold.ms} ms${v.cappedCold.partial ? ' partial' : ''}`
+        : '';
       out.push(
-        `  ${String(z.projects).padStart(3)} ${name.padEnd(25)} ${v.one.cold.requests} req ${v.one.cold.ms}→${v.one.warm.ms} ms | ${v.all.cold.requests} req ${v.all.cold.ms}→${v.all.warm.ms} ms (warm ${v.all.warm.requests} req) | ${v.perProject}/project vs ${v.onePerProject}${lim}`,
+        `  ${String(z.projects).padStart(3)} ${name.padEnd(25)} ${v.one.cold.requests} req ${v.one.cold.ms}→${v.one.warm.ms} ms | ${v.all.cold.requests} req ${v.all.cold.ms}→${v.all.warm.ms} ms (warm ${v.all.warm.requests} req, +${v.warmOverOneMs} ms) | ${v.perProject}/project vs ${v.onePerProject}${lim}${cap}`,
       );
     }
   if (r.replicas?.threeReplicas !== undefined)
@@ -274,12 +295,20 @@ export async function runInstallation({ quick = false } = {}) {
   const work = mkdtempSync(join(tmpdir(), 'dbops-bench-installation-'));
   try {
     const sizes = quick ? [10] : [10, 100, 500];
-    const out = { latencyMs: LATENCY_MS, rateLimit: quick ? undefined : RATE_LIMIT, sizes: [] };
+    // The machine's load beside the figures: timings on a shared machine move with it.
+    const out = {
+      latencyMs: LATENCY_MS,
+      rateLimit: quick ? undefined : RATE_LIMIT,
+      warmRuns: WARM_RUNS,
+      loadBefore: loadavg().map((x) => round(x, 1)),
+      sizes: [],
+    };
     for (const n of sizes) out.sizes.push(await atSize(n, work, quick));
     if (!quick) {
       out.field = await fieldDialect(work);
       out.replicas = await replicas(100, work);
     }
+    out.loadAfter = loadavg().map((x) => round(x, 1));
     return out;
   } finally {
     rmSync(work, { recursive: true, force: true });

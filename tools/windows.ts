@@ -131,11 +131,12 @@ export const listMaintenanceWindows = defineTool({
   input: {
     projectId: ids.projects.optional(),
     state: z.enum(['active', 'upcoming']).optional().describe('active: in force'),
+    startsWithinHours: z.number().int().min(1).max(8_760).optional().describe('Upcoming, starting this soon'),
     ...page,
   },
   output: listOutput,
   run: async (ctx, args) =>
-    args.projectId === ALL_PROJECTS || args.state !== undefined
+    args.projectId === ALL_PROJECTS || args.state !== undefined || args.startsWithinHours !== undefined
       ? { across: await windowsEverywhere(ctx, args.projectId, args) }
       : { page: await ctx.api.maintenanceWindows.list(args.projectId, pageQuery(args), ctx.req) },
   format: ({ page: result, across }, args, f) =>

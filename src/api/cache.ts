@@ -2,7 +2,8 @@
 // few seconds (DBOPS_CACHE_TTL_MS; what changes rarely, longer). One cache per API client, so per key and
 // platform: nothing is ever shared across keys. Our own writes drop the reads they may change. With a shared
 // store (src/state/reads.ts) replicas share answers too, one replica fetching per key at a time.
-// Answers are kept as the platform's text and decoded per caller: no two callers ever hold the same object.
+// Answers are kept as the platform's text (what Redis shares) and decoded once per read, frozen: callers share
+// the value and none can change it for another (src/api/transport.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { abortable, abortError } from './abort.js';

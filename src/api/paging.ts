@@ -92,11 +92,15 @@ export async function fetchAll<T>(
   const pageCount = firstItems.length === 0 ? 1 : Math.ceil(wanted / pageSize);
 
   // The remaining pages, in page order; one failure (or the caller's abort) stops the rest.
+  // Most lists are one page: no fan-out then (a warm read across 500 projects is thousands of these).
   const rest = Array.from({ length: pageCount - 1 }, (_, i) => i + 2);
-  const more = await mapBounded(rest, concurrency, opts.signal, async (pageNum, signal) => {
-    const page = await fetchPage({ pageNum, itemsPerPage: pageSize }, signal);
-    return page.results ?? [];
-  });
+  const more =
+    rest.length === 0
+      ? []
+      : await mapBounded(rest, concurrency, opts.signal, async (pageNum, signal) => {
+          const page = await fetchPage({ pageNum, itemsPerPage: pageSize }, signal);
+          return page.results ?? [];
+        });
   const all = [firstItems, ...more].flat();
   const items = all.length > wanted ? all.slice(0, wanted) : all;
   return { items, totalCount, truncated: items.length < totalCount };

@@ -335,13 +335,24 @@ const compiled = new WeakMap<z.ZodType, Check | null>();
  */
 export function createShapeChecker(logger: Logger) {
   const warned = new Set<string>();
+  // A shared (frozen) answer checked once per schema: a kept read is not walked again on every use.
+  const passed = new WeakMap<object, WeakSet<z.ZodType>>();
   return function check<T>(schema: z.ZodType<T>, name: string, data: unknown): T {
+    const shared = typeof data === 'object' && data !== null && Object.isFrozen(data) ? data : undefined;
+    if (shared && passed.get(shared)?.has(schema)) return data as T;
     let fast = compiled.get(schema);
     if (fast === undefined) {
       fast = compileCheck(schema) ?? null;
       compiled.set(schema, fast);
     }
-    if (fast?.(data)) return data as T;
+    if (fast?.(data)) {
+      if (shared) {
+        const s = passed.get(shared) ?? new WeakSet();
+        s.add(schema);
+        passed.set(shared, s);
+      }
+      return data as T;
+    }
     const r = schema.safeParse(data);
     if (r.success) return r.data;
     if (!warned.has(name)) {

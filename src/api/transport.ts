@@ -5,7 +5,7 @@
 
 import type { Logger } from '../log.js';
 import { type Budget, createBudget } from './budget.js';
-import { createReadCache, keyIdentity, type ReadCache, type ReadResult } from './cache.js';
+import { createReadCache, type Kept, keyIdentity, type ReadCache, type ReadResult } from './cache.js';
 import { ApiError, bodyExcerpt, errorFromResponse } from './errors.js';
 import { unwrapEnvelope } from './schemas.js';
 import { createSignedExchange } from './transport-digest.js';
@@ -153,7 +153,7 @@ export function createTransport(cfg: TransportConfig): Transport {
       );
       // A refusal was kept like an answer (a name nobody may read costs one request, not one per call).
       if (kept.status >= 400) throw errorFromResponse({ status: kept.status, body: kept.body, method, path });
-      return decode<T>(kept, method, path);
+      return decodeShared<T>(kept, method, path);
     }
     try {
       const res = await withRetries(req, relative, opts.signal);
@@ -174,6 +174,28 @@ export function createTransport(cfg: TransportConfig): Transport {
       await dispatcher.close();
     },
   };
+}
+
+/** Each read's answer decoded once: its callers share the value, frozen (see decodeShared). */
+const decoded = new WeakMap<Kept, unknown>();
+
+/** Freezes a decoded JSON value and everything in it. */
+function deepFreeze(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  for (const x of Array.isArray(v) ? v : Object.values(v)) deepFreeze(x);
+  return Object.freeze(v);
+}
+
+/**
+ * A read's answer, decoded on its first use only: every caller of one read (in flight together, or later from
+ * the cache) holds the same value, frozen so that none can change what another reads. A warm answer across
+ * hundreds of projects decodes nothing again.
+ */
+function decodeShared<T>(kept: Kept, method: Method, path: string): T {
+  if (decoded.has(kept)) return decoded.get(kept) as T;
+  const v = deepFreeze(decode(kept, method, path));
+  decoded.set(kept, v);
+  return v as T;
 }
 
 function decode<T>(res: Pick<RawResponse, 'status' | 'body'>, method: Method, path: string): T {

@@ -8,10 +8,11 @@ import type { Across, ProjectRef } from '../format/views/projects-all.js';
 import {
   type AgentCheck,
   alertContext,
+  createdMs,
+  globalAlertsOnce,
   groupByCause,
   loadOpenAlerts,
   type OpenStatus,
-  oldestFirst,
   reconcileAgents,
 } from '../model/index.js';
 import { ackInForce, causeTier, dataAvailability, tierRank, windowState } from '../rules/index.js';
@@ -37,6 +38,14 @@ function across<T, R>(e: Everywhere<T>, rows: (value: T, project: ProjectRef) =>
 
 const time = (s: string | undefined) => Date.parse(s ?? '') || 0;
 
+/**
+ * Each row's time parsed once, for a sort: parsing in the comparison parsed twice per comparison (a sort of
+ * 50,000 events at 500 projects was mostly Date.parse).
+ */
+function timesOf<R>(rows: R[], ms: (row: R) => number): Map<R, number> {
+  return new Map(rows.map((r) => [r, ms(r)]));
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Open alerts
 
@@ -57,10 +66,11 @@ export async function openAlertsEverywhere(
   scope: string,
   o: AlertFilters,
 ): Promise<Across<AlertRowItem>> {
+  const global = globalAlertsOnce(ctx.api);
   const e = await everywhere(
     ctx,
     'open alerts',
-    (p, signal) => loadOpenAlerts(ctx.api, p.id, { signal, windows: true, statuses: o.statuses }),
+    (p, signal) => loadOpenAlerts(ctx.api, p.id, { signal, windows: true, statuses: o.statuses, global }),
     scope,
   );
   const now = ctx.now();
@@ -97,10 +107,10 @@ export async function openAlertsEverywhere(
       (o.acknowledged === undefined || item.acknowledged === o.acknowledged) &&
       (o.paging === undefined || item.pagingNow === o.paging),
   );
-  const byAge = (x: AlertRowItem, y: AlertRowItem) => oldestFirst(x.alert, y.alert);
-  a.rows.sort((x, y) =>
-    o.sort === 'age' ? byAge(x.item, y.item) : x.item.urgency - y.item.urgency || byAge(x.item, y.item),
-  );
+  // Oldest first as oldestFirst orders them (an alert without a time last).
+  const created = timesOf(a.rows, (r) => createdMs(r.item.alert));
+  const byAge = (x: (typeof a.rows)[number], y: (typeof a.rows)[number]) => created.get(x)! - created.get(y)!;
+  a.rows.sort((x, y) => (o.sort === 'age' ? byAge(x, y) : x.item.urgency - y.item.urgency || byAge(x, y)));
   return a;
 }
 
@@ -151,7 +161,10 @@ export async function alertConfigsEverywhere(
   );
   const a = across(e, (configs) => configs);
   // Disabled ones: the latest disabled first. Otherwise by project, then event type.
-  if (o.enabled === false) a.rows.sort((x, y) => time(y.item.disabledAt) - time(x.item.disabledAt));
+  if (o.enabled === false) {
+    const at = timesOf(a.rows, (r) => time(r.item.disabledAt));
+    a.rows.sort((x, y) => at.get(y)! - at.get(x)!);
+  }
   return a;
 }
 
@@ -161,7 +174,7 @@ export async function alertConfigsEverywhere(
 export async function windowsEverywhere(
   ctx: ToolContext,
   scope: string,
-  o: { state?: 'active' | 'upcoming' },
+  o: { state?: 'active' | 'upcoming'; startsWithinHours?: number },
 ): Promise<Across<MaintenanceWindow>> {
   const e = await everywhere(
     ctx,
@@ -171,12 +184,16 @@ export async function windowsEverywhere(
     scope,
   );
   const now = ctx.now();
+  const by = o.startsWithinHours === undefined ? undefined : now.getTime() + o.startsWithinHours * 3_600_000;
   const a = across(e, (r) =>
-    r.items.filter(
-      (w) => windowState(w, now) !== 'ended' && (o.state === undefined || windowState(w, now) === o.state),
-    ),
+    r.items.filter((w) => {
+      const state = windowState(w, now);
+      if (state === 'ended' || (o.state !== undefined && state !== o.state)) return false;
+      return by === undefined || (state === 'upcoming' && time(w.startDate) <= by);
+    }),
   );
-  a.rows.sort((x, y) => time(x.item.startDate) - time(y.item.startDate));
+  const start = timesOf(a.rows, (r) => time(r.item.startDate));
+  a.rows.sort((x, y) => start.get(x)! - start.get(y)!);
   return a;
 }
 
@@ -197,7 +214,8 @@ export async function eventsEverywhere(
     ),
   );
   const a = across(e, (page) => page.results);
-  a.rows.sort((x, y) => time(y.item.created) - time(x.item.created) || y.item.id.localeCompare(x.item.id));
+  const created = timesOf(a.rows, (r) => time(r.item.created));
+  a.rows.sort((x, y) => created.get(y)! - created.get(x)! || y.item.id.localeCompare(x.item.id));
   const totalCount = e.parts.reduce((n, p) => n + (p.value.totalCount ?? p.value.results.length), 0);
   return { ...a, totalCount };
 }
@@ -218,10 +236,11 @@ export async function agentsEverywhere(
   o: { silent?: boolean },
 ): Promise<Across<AgentCheck>> {
   const now = ctx.now();
+  const global = globalAlertsOnce(ctx.api);
   const e = await everywhere(ctx, `${type} agents`, async (p, signal) => {
     const [agents, alerts] = await Promise.all([
       fetchAll((q, s) => ctx.api.agents.list(p.id, type, q, { signal: s }), { signal, ...ALL_ITEMS }),
-      loadOpenAlerts(ctx.api, p.id, { signal }).catch(() => undefined),
+      loadOpenAlerts(ctx.api, p.id, { signal, global }).catch(() => undefined),
     ]);
     return reconcileAgents({
       agents: { [type]: agents.items as Agent[] },

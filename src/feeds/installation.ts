@@ -6,7 +6,15 @@ import { abortError } from '../api/abort.js';
 import type { ApiClient, Project } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Installation, ProjectRead, ProjectView } from '../format/views/triage-projects.js';
-import { alertContext, groupByCause, joinProject, type Part, readProject } from '../model/index.js';
+import {
+  alertContext,
+  globalAlertsOnce,
+  groupByCause,
+  joinProject,
+  type Part,
+  readProject,
+  type SharedGlobalAlerts,
+} from '../model/index.js';
 import {
   ackInForce,
   causeTier,
@@ -37,7 +45,7 @@ const LABEL: Partial<Record<Part, string>> = {
 async function readForTriage(
   api: ApiClient,
   project: Project,
-  o: { since?: Date; signal: AbortSignal },
+  o: { since?: Date; signal: AbortSignal; global: SharedGlobalAlerts },
 ): Promise<ProjectRead> {
   const parts = o.since ? [...PARTS, ...SINCE_PARTS] : PARTS;
   const r = await readProject(api, project.id, parts, {
@@ -45,6 +53,7 @@ async function readForTriage(
     since: o.since,
     now: new Date(),
     fates: true,
+    global: o.global,
   });
   // Out of time or budget: the project is missing from the answer, not read with holes.
   if (o.signal.aborted) throw abortError(o.signal);
@@ -136,10 +145,11 @@ export async function loadInstallation(ctx: ToolContext, o: { sinceHours?: numbe
       : new Date(Math.floor((now.getTime() - o.sinceHours * 3_600_000 - 60_000) / 60_000) * 60_000);
   // Keys are named by their description where the organization's keys can be read (who published, who acked).
   const keys = ctx.names.learnKeys({ orgId: projects[0]?.orgId }, ctx.signal);
+  const global = globalAlertsOnce(ctx.api);
   const e = await everywhere(
     ctx,
     'triage',
-    (p, signal) => readForTriage(ctx.api, p, { since, signal }),
+    (p, signal) => readForTriage(ctx.api, p, { since, signal, global }),
     projects,
   );
   await keys;

@@ -24,9 +24,18 @@ const NOT_SECRET = /publickey$|(keyname|keyid|keys?type)$|^(monkey|turnkey)$/;
 
 const normalized = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
 
+// Answers repeat a few field names thousands of times: each name is judged once (a bounded memo).
+const judged = new Map<string, boolean>();
+
 export function isSecretKey(key: string): boolean {
-  const k = normalized(key);
-  return SECRET_URL.test(k) || (SECRET_SHAPE.test(k) && !NOT_SECRET.test(k));
+  let secret = judged.get(key);
+  if (secret === undefined) {
+    const k = normalized(key);
+    secret = SECRET_URL.test(k) || (SECRET_SHAPE.test(k) && !NOT_SECRET.test(k));
+    if (judged.size >= 10_000) judged.clear();
+    judged.set(key, secret);
+  }
+  return secret;
 }
 
 /** A deep copy with every secret-named string field masked. URL fields keep their origin and last 4. */
@@ -35,9 +44,9 @@ export function redact<T>(value: T, depth = 0): T {
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1)) as T;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    const name = normalized(k);
     if ((typeof v === 'string' && v !== '') || typeof v === 'number') {
       if (isSecretKey(k)) {
+        const name = normalized(k);
         const text = String(v);
         out[k] = name.endsWith('url') ? maskUrl(text) : mask(text, FULL_MASK.test(name));
         continue;

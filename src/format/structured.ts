@@ -47,18 +47,24 @@ function sanitizeDeep(value: unknown): unknown {
   if (typeof value === 'string') return sanitize(value);
   if (Array.isArray(value)) return value.map(sanitizeDeep);
   if (value === null || typeof value !== 'object') return value;
-  // fromEntries defines own properties, so a platform key named "__proto__" stays data.
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [sanitize(k), sanitizeDeep(v)]),
-  );
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v !== undefined) put(out, sanitize(k), sanitizeDeep(v));
+  }
+  return out;
+}
+
+/** Sets a property as data: a platform key named "__proto__" stays a key, as with Object.fromEntries. */
+function put(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
 }
 
 function shape(value: unknown, level: Level, path: string, depth: number, cuts: Map<string, Cut>): unknown {
-  const key = path.slice(path.lastIndexOf('.') + 1);
   if (typeof value === 'string') {
-    if (value.length <= level.chars || WHOLE.has(key)) return value;
+    if (value.length <= level.chars || WHOLE.has(path.slice(path.lastIndexOf('.') + 1))) return value;
     const kept = `${value.slice(0, level.chars - 1)}…`;
     note(cuts, `${path} (characters)`, kept.length, value.length);
     return kept;
@@ -67,21 +73,31 @@ function shape(value: unknown, level: Level, path: string, depth: number, cuts: 
   if (Array.isArray(value)) {
     const limit = depth >= level.depth ? 0 : (level.items.get(path) ?? value.length);
     if (value.length > limit) note(cuts, path, limit, value.length);
-    return value.slice(0, limit).map((v) => shape(v, level, `${path}[]`, depth + 1, cuts));
+    const items = `${path}[]`;
+    const out = new Array<unknown>(Math.min(limit, value.length));
+    for (let i = 0; i < out.length; i++) out[i] = shape(value[i], level, items, depth + 1, cuts);
+    return out;
   }
-  const entries = Object.entries(value);
-  if (depth >= level.depth && entries.length > 0) {
-    note(cuts, `${path} (fields)`, 0, entries.length);
+  const keys = Object.keys(value);
+  if (depth >= level.depth && keys.length > 0) {
+    note(cuts, `${path} (fields)`, 0, keys.length);
     return {};
   }
-  return Object.fromEntries(
-    entries.map(([k, v]) => [k, shape(v, level, path ? `${path}.${k}` : k, depth + 1, cuts)]),
-  );
+  const out: Record<string, unknown> = {};
+  for (const k of keys)
+    put(
+      out,
+      k,
+      shape((value as Record<string, unknown>)[k], level, path ? `${path}.${k}` : k, depth + 1, cuts),
+    );
+  return out;
 }
 
 /**
  * The JSON size of a value, adding up per array path: its size (`full`), the part not inside nested arrays
- * (`own`: the heaviest on its own is the next one to cut) and its most items (`kept`).
+ * (`own`: the heaviest on its own is the next one to cut) and its most items (`kept`). One walk: each call also
+ * leaves the value's exact JSON length in `json` and that of the arrays nested in it (not inside another
+ * array) in `arrays`, which an item's array subtracts from its own weight.
  */
 function weigh(
   value: unknown,
@@ -90,32 +106,67 @@ function weigh(
   kept: Map<string, number>,
   full: Map<string, number>,
 ): number {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value)?.length ?? 0;
+  if (value === null || typeof value !== 'object') {
+    const n =
+      typeof value === 'string'
+        ? JSON.stringify(value).length
+        : typeof value === 'number'
+          ? Number.isFinite(value)
+            ? String(value).length
+            : 4
+          : typeof value === 'boolean'
+            ? value
+              ? 4
+              : 5
+            : value === null
+              ? 4
+              : (JSON.stringify(value)?.length ?? 0);
+    json = n;
+    arrays = 0;
+    return n;
+  }
   if (Array.isArray(value)) {
     let size = 2;
     let inner = 0;
+    let exact = value.length ? 1 + value.length : 2;
+    const items = `${path}[]`;
     for (const v of value) {
-      const n = weigh(v, `${path}[]`, own, kept, full) + 1;
-      size += n;
-      inner += nestedArrays(v);
+      size += weigh(v, items, own, kept, full) + 1;
+      exact += v === undefined ? 4 : json; // JSON writes null for it
+      inner += arrays;
     }
     own.set(path, (own.get(path) ?? 0) + size - inner);
     full.set(path, (full.get(path) ?? 0) + size);
     kept.set(path, Math.max(kept.get(path) ?? 0, value.length));
+    json = exact;
+    arrays = exact;
     return size;
   }
   let size = 2;
-  for (const [k, v] of Object.entries(value))
-    size += k.length + 4 + weigh(v, path ? `${path}.${k}` : k, own, kept, full);
+  const keys = Object.keys(value);
+  let exact = keys.length ? 1 + keys.length : 2;
+  let inner = 0;
+  for (const k of keys) {
+    size +=
+      k.length + 4 + weigh((value as Record<string, unknown>)[k], path ? `${path}.${k}` : k, own, kept, full);
+    exact += keyLength(k) + 1 + json;
+    inner += arrays;
+  }
+  json = exact;
+  arrays = inner;
   return size;
 }
-
-/** How much of an item's weight already counts towards the arrays nested in it. */
-function nestedArrays(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
-  if (Array.isArray(value)) return JSON.stringify(value).length;
-  let n = 0;
-  for (const v of Object.values(value)) n += nestedArrays(v);
+/** What the last weigh call measured besides its weight (see weigh). */
+let json = 0;
+let arrays = 0;
+/** Keys' JSON lengths: an answer repeats a few field names thousands of times (cleared per answer). */
+const keyLengths = new Map<string, number>();
+function keyLength(k: string): number {
+  let n = keyLengths.get(k);
+  if (n === undefined) {
+    n = JSON.stringify(k).length;
+    keyLengths.set(k, n);
+  }
   return n;
 }
 
@@ -173,6 +224,7 @@ export function boundStructured(value: Record<string, unknown>, o: BoundOptions)
       const own = new Map<string, number>();
       const kept = new Map<string, number>();
       const full = new Map<string, number>();
+      keyLengths.clear();
       weigh(tried.body, '', own, kept, full);
       const heaviest = [...own.entries()]
         .filter(([path]) => (kept.get(path) ?? 0) > 0)

@@ -47,6 +47,47 @@ interface OpenAlertsOptions {
   fates?: boolean;
   /** Called as fetches complete; total grows when the per-configuration fan-out is needed. */
   progress?: (done: number, total: number, message: string) => unknown;
+  /** The installation's global alerts read once for many projects (globalAlertsOnce). */
+  global?: SharedGlobalAlerts;
+}
+
+interface GlobalAlerts {
+  alerts: Alert[];
+  configs: GlobalAlertConfig[];
+  note?: string;
+  truncated?: boolean;
+}
+
+/** The global alerts of one project, from a read shared by many (see globalAlertsOnce). */
+export type SharedGlobalAlerts = (projectId: string, signal?: AbortSignal) => Promise<GlobalAlerts>;
+
+/**
+ * The installation's global alert configurations and their open alerts read once, for a read across many
+ * projects: each project takes the alerts on its hosts, where each reading them for itself would read (or
+ * take from the cache and walk) the same lists once per project.
+ */
+export function globalAlertsOnce(api: ApiClient): SharedGlobalAlerts {
+  let read: Promise<{ all: GlobalAlerts; byProject: Map<string, Alert[]> }> | undefined;
+  return async (projectId, signal) => {
+    read ??= (async () => {
+      let truncated = false;
+      const all = async <T>(_: string, page: FetchPage<T>) => {
+        const r = await fetchAll(page, { signal, maxItems: MAX_ITEMS });
+        truncated ||= r.truncated;
+        return r.items;
+      };
+      const g = await loadGlobalAlerts(api, all, signal, () => {});
+      const byProject = new Map<string, Alert[]>();
+      for (const a of g.alerts) {
+        const own = byProject.get(String(a.groupId));
+        if (own) own.push(a);
+        else byProject.set(String(a.groupId), [a]);
+      }
+      return { all: { ...g, truncated }, byProject };
+    })();
+    const { all, byProject } = await read;
+    return { ...all, alerts: byProject.get(projectId) ?? [] };
+  };
 }
 
 /** A project's maintenance windows (beyond the spec): null when the server offers no list. */
@@ -89,9 +130,15 @@ export async function loadOpenAlerts(
   // Settled below in both paths; a rejection here must not go unobserved while the alerts load.
   configsP.catch(() => {});
 
-  const globalP = loadGlobalAlerts(api, projectId, all, signal, (n) => {
-    globalTotal = n;
-  });
+  const globalP = o.global
+    ? o.global(projectId, signal).then((g) => {
+        globalTotal = 0;
+        truncated ||= g.truncated === true;
+        return g;
+      })
+    : loadGlobalAlerts(api, all, signal, (n) => {
+        globalTotal = n;
+      }).then((g) => ({ ...g, alerts: g.alerts.filter((a) => a.groupId === projectId) }));
   globalP.catch(() => {});
   // Windows only annotate the alerts: an error reading them must not cost the alerts themselves.
   const windowsP = o.windows ? loadWindows(api, projectId, signal).catch(() => null) : undefined;
@@ -142,17 +189,16 @@ export async function loadOpenAlerts(
 }
 
 /**
- * Open alerts of the installation's global alert configurations that concern this project (a disk full on one
- * of its hosts is as urgent as any project alert). Reading them needs a global role: without one, a note.
+ * Open alerts of the installation's global alert configurations, of every project (a disk full on one of a
+ * project's hosts is as urgent as any project alert). Reading them needs a global role: without one, a note.
  */
 async function loadGlobalAlerts(
   api: ApiClient,
-  projectId: string,
   all: <T>(label: string, read: FetchPage<T>) => Promise<T[]>,
   signal: AbortSignal | undefined,
   /** How many reads (that tick progress) the global part makes in all, once that is known. */
   expect: (reads: number) => void,
-): Promise<{ alerts: Alert[]; configs: GlobalAlertConfig[]; note?: string }> {
+): Promise<GlobalAlerts> {
   try {
     const read = await ifSupported(api, 'globalAlertConfigs', () =>
       all('global alert configurations', (q) => api.globalAlerts.listConfigs(q, { signal })),
@@ -172,7 +218,7 @@ async function loadGlobalAlerts(
     const lists = await mapBounded(enabled, FAN_OUT, signal, (c, s) =>
       all(`global alerts (${c.id})`, (q) => api.globalAlerts.listForConfig(c.id, q, { signal: s })),
     );
-    return { alerts: lists.flat().filter((a) => a.groupId === projectId), configs };
+    return { alerts: lists.flat(), configs };
   } catch (e) {
     // Global alerts add to the project's own: failing to read them must not cost those.
     if (signal?.aborted) throw e;

@@ -52,7 +52,8 @@ export interface AlertGroup {
   alerts: Alert[];
 }
 
-const createdMs = (a: { created?: string }) => Date.parse(a.created ?? '') || Number.POSITIVE_INFINITY;
+/** When a record was created, in ms; one without a time sorts last. */
+export const createdMs = (a: { created?: string }) => Date.parse(a.created ?? '') || Number.POSITIVE_INFINITY;
 export const oldestFirst = <T extends { created?: string }>(a: T, b: T) => createdMs(a) - createdMs(b);
 
 /** What grouping may know beyond the alerts: where global alerts come from, windows, recent changes. */

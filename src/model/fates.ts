@@ -60,6 +60,25 @@ export async function loadFateRecords(
   return { integrations, events };
 }
 
+// A project's events by alert, once per list read (a kept read is one shared array): each alert's lapsed
+// acknowledgement looked through every event of the project, for every cause of every project.
+const indexed = new WeakMap<readonly ApiEvent[], Map<string, ApiEvent[]>>();
+
+function eventsByAlert(events: readonly ApiEvent[]): Map<string, ApiEvent[]> {
+  let m = indexed.get(events);
+  if (!m) {
+    m = new Map();
+    for (const e of events) {
+      if (!e.alertId) continue;
+      const own = m.get(e.alertId);
+      if (own) own.push(e);
+      else m.set(e.alertId, [e]);
+    }
+    indexed.set(events, m);
+  }
+  return m;
+}
+
 /** One page per service and person. */
 const pageKey = (p: Page) => JSON.stringify([p.service, p.to ?? {}]);
 
@@ -109,8 +128,9 @@ export function fateOf(
       }
     }
   const lapsed: Record<string, ApiEvent> = {};
+  const byAlert = eventsByAlert(records.events ?? []);
   for (const a of alerts) {
-    const e = lapsedAck(a, records.events ?? [], now);
+    const e = lapsedAck(a, byAlert.get(a.id) ?? [], now);
     if (e) lapsed[a.id] = e;
   }
   return { pages, notifies, keyFlags, lapsed };

@@ -17,7 +17,13 @@ import { fetchAll } from '../api/paging.js';
 import { atGoal } from '../rules/index.js';
 import type { AgentType } from '../vocabulary/index.js';
 import { loadAgents } from './agents.js';
-import { loadOpenAlerts, loadWindows, type OpenAlerts, type OpenStatus } from './alerts.js';
+import {
+  loadOpenAlerts,
+  loadWindows,
+  type OpenAlerts,
+  type OpenStatus,
+  type SharedGlobalAlerts,
+} from './alerts.js';
 import { loadPublishes, loadRecentEvents, type RecentEvents } from './events.js';
 
 /** The parts of a project's records. */
@@ -64,6 +70,8 @@ interface ReadOptions {
   statuses?: readonly OpenStatus[];
   /** The alerts part reads what happens to them too (src/model/fates.ts). */
   fates?: boolean;
+  /** The global alerts read once for every project read (a read across the installation). */
+  global?: SharedGlobalAlerts;
   /** How many publishes are read at most. */
   maxPublishes?: number;
   /** Called as each part is read (or fails). */
@@ -77,7 +85,7 @@ function loaders(api: ApiClient, id: string, o: ReadOptions): Record<Part, () =>
   const list = <T>(read: (q: object) => Promise<import('../api/paging.js').Page<T>>) =>
     fetchAll((q) => read(q), { signal, maxItems: MAX_LIST }).then((r) => r.items);
   return {
-    alerts: () => loadOpenAlerts(api, id, { signal, statuses: o.statuses, fates: o.fates }),
+    alerts: () => loadOpenAlerts(api, id, { signal, statuses: o.statuses, fates: o.fates, global: o.global }),
     windows: () => loadWindows(api, id, signal),
     automation: () => api.automation.status(id, { signal }),
     publishes: () =>

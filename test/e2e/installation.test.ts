@@ -49,6 +49,18 @@ describe('the installation scope', () => {
   });
 });
 
+describe('what the installation reads', () => {
+  it("reads the installation's global alerts once, not once per project", async () => {
+    // No read cache here (the test server keeps nothing): each project reading them for itself re-read them.
+    sim.stats.reset();
+    const r = await t.call('list_open_alerts', { projectId: 'all' });
+    expect(r.isError, r.text).toBe(false);
+    const enabled = sim.store.data.globalAlertConfigs.filter((c) => c.enabled !== false).length;
+    expect(sim.stats.byRoute['GET /globalAlertConfigs']).toBe(1);
+    expect(sim.stats.byRoute['GET /globalAlertConfigs/:globalAlertConfigId/alerts']).toBe(enabled);
+  });
+});
+
 describe('no fixed caps', () => {
   it('find_user searches the members of every project, not the first 40', async () => {
     const last = sim.store.data.projects.at(-1)!;

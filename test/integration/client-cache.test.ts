@@ -38,7 +38,7 @@ const route = (r: string) => sim.stats.byRoute[r] ?? 0;
 const ALERTS = 'GET /groups/:projectId/alerts';
 
 describe('reads in flight and kept', () => {
-  it('ten identical GETs at once cost the platform one request, each caller its own copy', async () => {
+  it('ten identical GETs at once cost the platform one request, decoded once and frozen: no caller changes what another reads', async () => {
     const api = await warm(); // no TTL: nothing kept, requests in flight still shared
     const pid = sim.projectIds[0]!;
     sim.stats.reset();
@@ -49,8 +49,15 @@ describe('reads in flight and kept', () => {
       );
       expect(route(ALERTS)).toBe(1);
       expect(pages[0]!.results.length).toBeGreaterThan(0);
-      expect(pages[0]).not.toBe(pages[1]);
-      expect(pages[0]!.results[0]).not.toBe(pages[1]!.results[0]);
+      // One decoding shared by all ten (a whole installation's warm answer decodes nothing again), which
+      // nobody can change under the others.
+      expect(pages[0]!.results[0]).toBe(pages[1]!.results[0]);
+      expect(Object.isFrozen(pages[0]!.results)).toBe(true);
+      expect(() => {
+        (pages[0]!.results[0] as { status: string }).status = 'CLOSED';
+      }).toThrow(TypeError);
+      expect(() => (pages[0]!.results as unknown[]).push({})).toThrow(TypeError);
+      expect(pages[1]!.results[0]!.status).toBe('OPEN');
       // Nothing kept: the next read goes to the platform again.
       await api.alerts.list(pid, { status: 'OPEN' });
       expect(route(ALERTS)).toBe(2);
@@ -79,10 +86,12 @@ describe('reads in flight and kept', () => {
     const api = await warm({ cacheTtlMs: 300 });
     const pid = sim.projectIds[0]!;
     sim.stats.reset();
-    await api.alerts.list(pid, { status: 'OPEN' });
+    const first = await api.alerts.list(pid, { status: 'OPEN' });
     const ages: { oldestAt?: number } = {};
-    await readAges.run(ages, () => api.alerts.list(pid, { status: 'OPEN' }));
+    const kept = await readAges.run(ages, () => api.alerts.list(pid, { status: 'OPEN' }));
     expect(route(ALERTS)).toBe(1);
+    // The kept answer is decoded once, not per read.
+    expect(kept.results[0]).toBe(first.results[0]);
     expect(ages.oldestAt).toBeLessThanOrEqual(Date.now());
     await new Promise((r) => setTimeout(r, 350));
     const fresh: { oldestAt?: number } = {};

@@ -83,10 +83,15 @@ export type Short = (h: string) => string;
 
 /** The domain every hostname shares ("example.internal"), said once so rows can name hosts short. */
 function commonDomain(hosts: string[]): string | undefined {
-  // Replica set and cluster names (no dot) are not hosts.
-  const parts = hosts.filter((h) => h.includes('.')).map((h) => h.split('.').slice(1).join('.'));
-  if (!parts.length) return undefined;
-  return parts.every((d) => d === parts[0]) ? parts[0] : undefined;
+  let domain: string | undefined;
+  for (const h of hosts) {
+    const dot = h.indexOf('.');
+    if (dot < 0) continue; // replica set and cluster names (no dot) are not hosts
+    const d = h.slice(dot + 1);
+    if (domain === undefined) domain = d;
+    else if (d !== domain) return undefined;
+  }
+  return domain;
 }
 
 /** Hosts named short: without their port and the domain all of `hosts` share (said once by the answer). */

@@ -7,7 +7,7 @@ import { windowList } from './windows.js';
 export function windowsAcross(
   a: Across<MaintenanceWindow>,
   q: Required<PageQuery>,
-  o: { state?: string },
+  o: { state?: string; startsWithinHours?: number },
   f: FormatContext,
 ): ToolAnswer {
   return acrossAnswer(
@@ -17,8 +17,11 @@ export function windowsAcross(
       title: 'Maintenance windows',
       ...windowList,
       order: 'soonest start first',
-      filters: o.state,
-      narrow: 'state=upcoming or active, or one projectId',
+      filters:
+        [o.state, o.startsWithinHours && `starting within ${o.startsWithinHours} h`]
+          .filter(Boolean)
+          .join(', ') || undefined,
+      narrow: 'state=upcoming or active, startsWithinHours, or one projectId',
       next: 'update_maintenance_window or delete_maintenance_window with its projectId and windowId',
       empty: 'No active or upcoming maintenance windows match.',
     },
