@@ -9,7 +9,7 @@ import { configOf, fqdn, hostRec } from './data/state.js';
 import { WORLD } from './data/world.js';
 import type { EventRec, HostRec, UserRec } from './records.js';
 
-export type Actor = (user: UserRec) => Record<string, unknown>;
+type Actor = (user: UserRec) => Record<string, unknown>;
 
 function rawClass(eventTypeName: string): string {
   if (eventTypeName.startsWith('AUTOMATION_CONFIG')) return 'AutomationConfigEvent';
