@@ -6,7 +6,7 @@ import { userInfo } from 'node:os';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { type Config, ConfigError } from '../config/index.js';
 import type { Logger } from '../log.js';
-import { sameSecret } from '../policy/tokens.js';
+import { sameSecret } from '../policy/signer.js';
 import { createOAuth, type OAuth, TokenRefused } from './oauth.js';
 import { tokensFile } from './tokens.js';
 

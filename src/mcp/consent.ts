@@ -21,7 +21,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { addressOf, type Person } from '../identity/index.js';
 import type { CallEnv, ConsentAnswer, ConsentQuestion, Requester } from '../policy/guard.js';
-import type { TokenSigner } from '../policy/tokens.js';
+import type { Signer } from '../policy/signer.js';
 import { clientLabel } from '../untrusted.js';
 
 /** What the sealed requestState holds: no secret, only what the answer is bound to. */
@@ -44,7 +44,7 @@ function principal(ctx: ServerContext): string {
   return [ctx.mcpReq.method, ctx.http?.authInfo?.clientId ?? '', ctx.sessionId ?? ''].join('\0');
 }
 
-export function consentCodec(tokens: TokenSigner, ttlMs: number): RequestStateCodec<Sealed> {
+export function consentCodec(tokens: Signer, ttlMs: number): RequestStateCodec<Sealed> {
   return createRequestStateCodec<Sealed>({
     key: new Uint8Array(tokens.derive('mcp-request-state')),
     ttlSeconds: Math.max(60, Math.ceil(ttlMs / 1000)),

@@ -15,7 +15,7 @@ import { type AuditLog, createAuditLog } from '../policy/audit.js';
 import type { ApprovalChannel } from '../policy/channels/types.js';
 import { createDecisionPoint, type DecisionPoint } from '../policy/decide.js';
 import { createSecretKeeper } from '../policy/secrets.js';
-import { createTokenSigner, type TokenSigner } from '../policy/tokens.js';
+import { createSigner, type Signer } from '../policy/signer.js';
 import { memoryRecords, type RecordStore, redisRecords } from '../state/approvals.js';
 import { fileInstallation, redisInstallation } from '../state/installation.js';
 import { fileLedger, type Ledger, redisLedger } from '../state/ledger.js';
@@ -266,7 +266,7 @@ interface ApprovalParts {
   audit: AuditLog;
   identity: Identity;
   decisions: DecisionPoint;
-  tokens: TokenSigner;
+  signer: Signer;
   state: State;
 }
 
@@ -312,7 +312,7 @@ async function loadApprovalPage(
     port: config.approvalPort,
     open: options.openApproval ?? config.approvalOpen,
     identity: parts.identity,
-    key: parts.tokens.derive('approval-page'),
+    key: parts.signer.derive('approval-page'),
     decisions: parts.decisions,
     ledger: parts.state.ledger,
     records: parts.state.records,
@@ -391,9 +391,9 @@ export async function createRuntime(
     [() => client.close(), platform.closeSim],
   );
   const { identity, decisions } = whoDecides(config, logger);
-  const tokens = createTokenSigner(config.tokenSecret, undefined, state.ledger, state.installation);
+  const signer = createSigner(config.tokenSecret, undefined, state.ledger, state.installation);
   const page = await orClose(
-    () => approvalPage(config, logger, options, { audit, identity, decisions, tokens, state }),
+    () => approvalPage(config, logger, options, { audit, identity, decisions, signer, state }),
     [() => client.close(), platform.closeSim, state.redis && (() => (state.redis as RedisState).close())],
   );
   config = page.config;
@@ -408,7 +408,7 @@ export async function createRuntime(
       config,
       api: client,
       logger,
-      tokens,
+      signer,
       audit,
       secrets: createSecretKeeper(config.secretsDir, config.revealSecrets),
       approvals: page.channel,

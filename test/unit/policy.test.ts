@@ -13,7 +13,7 @@ import { argsHash, canonicalArgs } from '../../src/policy/canonical.js';
 import { registerChannel } from '../../src/policy/channels/index.js';
 import { needsConsent } from '../../src/policy/consent.js';
 import { callTool, type GuardDeps } from '../../src/policy/guard.js';
-import { createTokenSigner, TOKEN_TTL_MS } from '../../src/policy/tokens.js';
+import { CONFIRMATION_TTL_MS, createSigner } from '../../src/policy/signer.js';
 import { fileInstallation } from '../../src/state/installation.js';
 import { fileLedger } from '../../src/state/ledger.js';
 import {
@@ -52,7 +52,7 @@ describe('canonical arguments', () => {
 
 describe('confirmation tokens', async () => {
   it('redeem once for the exact tool and arguments', async () => {
-    const signer = createTokenSigner('s'.repeat(32));
+    const signer = createSigner('s'.repeat(32));
     const { token } = signer.issue('delete_maintenance_window', 'h1');
     expect(await signer.redeem(token, 'delete_maintenance_window', 'h2')).toBe('mismatch');
     expect(await signer.redeem(token, 'update_user_roles', 'h1')).toBe('mismatch');
@@ -61,15 +61,15 @@ describe('confirmation tokens', async () => {
   });
   it('expire after five minutes', async () => {
     let now = 1_000_000;
-    const signer = createTokenSigner('k'.repeat(32), () => now);
+    const signer = createSigner('k'.repeat(32), () => now);
     const { token, expiresAt } = signer.issue('t', 'h');
-    expect(expiresAt.getTime()).toBe(now + TOKEN_TTL_MS);
-    now += TOKEN_TTL_MS;
+    expect(expiresAt.getTime()).toBe(now + CONFIRMATION_TTL_MS);
+    now += CONFIRMATION_TTL_MS;
     expect(await signer.redeem(token, 't', 'h')).toBe('expired');
   });
   it('reject forged, tampered and foreign tokens', async () => {
-    const a = createTokenSigner('a'.repeat(32));
-    const b = createTokenSigner('b'.repeat(32));
+    const a = createSigner('a'.repeat(32));
+    const b = createSigner('b'.repeat(32));
     const { token } = a.issue('t', 'h');
     expect(await b.redeem(token, 't', 'h')).toBe('invalid');
     const [body, sig] = token.split('.');
@@ -81,7 +81,7 @@ describe('confirmation tokens', async () => {
     expect(await a.redeem('', 't', 'h')).toBe('invalid');
   });
   it('refuse anything but the exact format issued: trailing data, padding, whitespace', async () => {
-    const signer = createTokenSigner('p'.repeat(32));
+    const signer = createSigner('p'.repeat(32));
     const { token } = signer.issue('t', 'h');
     for (const bad of [
       `${token}.junk`,
@@ -98,9 +98,9 @@ describe('confirmation tokens', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dbops-ledger-'));
     const secret = 'r'.repeat(32);
     const installation = await fileInstallation(dir);
-    const { token } = createTokenSigner(secret, undefined, fileLedger(dir), installation).issue('t', 'h');
-    const first = createTokenSigner(secret, undefined, fileLedger(dir), await fileInstallation(dir));
-    const restarted = createTokenSigner(secret, undefined, fileLedger(dir), await fileInstallation(dir));
+    const { token } = createSigner(secret, undefined, fileLedger(dir), installation).issue('t', 'h');
+    const first = createSigner(secret, undefined, fileLedger(dir), await fileInstallation(dir));
+    const restarted = createSigner(secret, undefined, fileLedger(dir), await fileInstallation(dir));
     expect(await first.redeem(token, 't', 'h')).toBe('ok');
     expect(await restarted.redeem(token, 't', 'h')).toBe('used');
   });
@@ -114,7 +114,7 @@ describe('confirmation tokens', async () => {
   });
   it('verify across replicas that share the secret and the state store (its installation id)', async () => {
     const signer = (installation: string) =>
-      createTokenSigner('shared-secret-0123456789', undefined, undefined, installation);
+      createSigner('shared-secret-0123456789', undefined, undefined, installation);
     const { token } = signer('a'.repeat(32)).issue('t', 'h');
     expect(await signer('b'.repeat(32)).redeem(token, 't', 'h')).toBe('invalid');
     expect(await signer('a'.repeat(32)).redeem(token, 't', 'h')).toBe('ok');
@@ -149,7 +149,7 @@ describe('the preview shown before consent', () => {
     });
   const deps = (via: GuardDeps['config']['confirmVia']): GuardDeps => ({
     config: { confirm: 'destructive', confirmVia: via, approvalOpen: false, approvalWaitMs: 1000 },
-    tokens: createTokenSigner('s'.repeat(32)),
+    signer: createSigner('s'.repeat(32)),
     audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-policy-')), 'audit.log'), silentLogger),
   });
   const ctx = {
@@ -235,7 +235,7 @@ describe('a consent channel plugs in', () => {
         approvalOpen: false,
         approvalWaitMs: 1000,
       },
-      tokens: createTokenSigner('s'.repeat(32)),
+      signer: createSigner('s'.repeat(32)),
       audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-channel-')), 'audit.log'), silentLogger),
     };
     const ctx = {
