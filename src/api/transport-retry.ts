@@ -199,7 +199,9 @@ export async function sendWithRetries(
         if (err instanceof BudgetSpent) call.fail(err);
         failure = err;
       }
-      const verdict = res ? judgeResponse(call, res, attempt, refusals) : judgeFailure(call, failure, attempt);
+      const verdict = res
+        ? judgeResponse(call, res, attempt, refusals)
+        : judgeFailure(call, failure, attempt);
       if ('answer' in verdict) return verdict.answer;
       await waitToRetry(call, attempt, verdict);
     }
