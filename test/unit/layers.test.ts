@@ -196,6 +196,11 @@ describe('the layering', () => {
     expect(show(drawing)).toEqual([]);
   });
 
+  it('keeps reads across projects out of the tools: a tool calls a feed, which reads every project (everywhere.ts)', () => {
+    const reading = edges.filter((e) => under(e.from, 'tools') && e.to === 'src/feeds/everywhere.ts');
+    expect(show(reading)).toEqual([]);
+  });
+
   it("cuts the API into the toolsets' areas everywhere: tools, client areas, views and simulator routes", () => {
     const areas = ['projects', ...toolsets.map((t) => t.name)];
     const infrastructure: Record<string, string[]> = {
