@@ -261,6 +261,20 @@ describe('a consent channel plugs in', () => {
     expect(argsHash(tool.name, { name: 'x', witness: 'yes' })).toBe(argsHash(tool.name, { name: 'x' }));
     await callTool(tool, { name: 'x', witness: 'yes' }, ctx, { canElicit: false }, deps, f());
     expect(ran).toBe(1);
+    // A read passes no channel: none is asked for a proof it cannot carry (its input takes none).
+    const read = defineTool({ ...tool, name: 'stand_in_read', kind: 'read' });
+    const unregisterLoud = registerChannel<string>({
+      name: 'loud',
+      proofOf: () => {
+        throw new Error('a read asked a channel for its proof');
+      },
+      available: () => false,
+      ask: async () => ({ answer: { text: '', structured: {} } }),
+      resume: async () => ({ kind: 'declined', channel: 'loud', how: 'declined' }),
+    });
+    await callTool(read, { name: 'x' }, ctx, { canElicit: false }, deps, f());
+    expect(ran).toBe(2);
+    unregisterLoud();
     unregister();
     expect(Object.keys(z.toJSONSchema(inputSchemaFor(tool)).properties ?? {})).not.toContain('witness');
   });
