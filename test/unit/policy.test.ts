@@ -131,6 +131,28 @@ describe('consent policy', () => {
   });
 });
 
+// What the guard is called with in these tests: a person's consent policy, no platform, ids for names.
+const deps = (via: GuardDeps['config']['confirmVia']): GuardDeps => ({
+  config: { confirm: 'destructive', confirmVia: via, approvalOpen: false, approvalWaitMs: 1000 },
+  signer: createSigner('s'.repeat(32)),
+  audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-policy-')), 'audit.log'), silentLogger),
+});
+const ctx = {
+  signal: new AbortController().signal,
+  progress: async () => {},
+  names: callNames({} as ApiClient),
+  api: {},
+  defaults: {},
+  now: () => new Date(),
+} as unknown as ToolContext;
+const f = () => ({
+  fence: newFence(),
+  now: new Date(),
+  detailed: false,
+  asksFirst: () => false,
+  names: idsOnly,
+});
+
 describe('the preview shown before consent', () => {
   const key = 'sk-live-1234567890abcd';
   const rotate = (preview?: () => Promise<Preview>): AnyTool =>
@@ -147,23 +169,6 @@ describe('the preview shown before consent', () => {
       run: async () => ({}),
       format: () => ({ text: 'done', structured: {} }),
     });
-  const deps = (via: GuardDeps['config']['confirmVia']): GuardDeps => ({
-    config: { confirm: 'destructive', confirmVia: via, approvalOpen: false, approvalWaitMs: 1000 },
-    signer: createSigner('s'.repeat(32)),
-    audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-policy-')), 'audit.log'), silentLogger),
-  });
-  const ctx = {
-    signal: new AbortController().signal,
-    progress: async () => {},
-    names: callNames({} as ApiClient),
-  } as unknown as ToolContext;
-  const f = () => ({
-    fence: newFence(),
-    now: new Date(),
-    detailed: false,
-    asksFirst: () => false,
-    names: idsOnly,
-  });
 
   for (const [name, tool] of [
     ['a tool without its own preview', rotate()],
@@ -228,38 +233,14 @@ describe('a consent channel plugs in', () => {
           ? { kind: 'approved', channel: 'stand-in' }
           : { kind: 'declined', channel: 'stand-in', how: 'declined' },
     });
-    const deps: GuardDeps = {
-      config: {
-        confirm: 'destructive',
-        confirmVia: ['stand-in' as never],
-        approvalOpen: false,
-        approvalWaitMs: 1000,
-      },
-      signer: createSigner('s'.repeat(32)),
-      audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-channel-')), 'audit.log'), silentLogger),
-    };
-    const ctx = {
-      signal: new AbortController().signal,
-      progress: async () => {},
-      names: callNames({} as ApiClient),
-      api: {},
-      defaults: {},
-      now: () => new Date(),
-    } as unknown as ToolContext;
-    const f = () => ({
-      fence: newFence(),
-      now: new Date(),
-      detailed: false,
-      asksFirst: () => false,
-      names: idsOnly,
-    });
-    const asked = (await callTool(tool, { name: 'x' }, ctx, { canElicit: false }, deps, f())) as ToolAnswer;
+    const via = deps(['stand-in' as never]);
+    const asked = (await callTool(tool, { name: 'x' }, ctx, { canElicit: false }, via, f())) as ToolAnswer;
     expect(asked.text).toBe('Say "yes" as witness.');
     expect(ran).toBe(0);
     // Every change tool's input schema takes the new argument, and a consent is not bound to it.
     expect(Object.keys(z.toJSONSchema(inputSchemaFor(tool)).properties ?? {})).toContain('witness');
     expect(argsHash(tool.name, { name: 'x', witness: 'yes' })).toBe(argsHash(tool.name, { name: 'x' }));
-    await callTool(tool, { name: 'x', witness: 'yes' }, ctx, { canElicit: false }, deps, f());
+    await callTool(tool, { name: 'x', witness: 'yes' }, ctx, { canElicit: false }, via, f());
     expect(ran).toBe(1);
     // A read passes no channel: none is asked for a proof it cannot carry (its input takes none).
     const read = defineTool({ ...tool, name: 'stand_in_read', kind: 'read' });
@@ -272,7 +253,7 @@ describe('a consent channel plugs in', () => {
       ask: async () => ({ answer: { text: '', structured: {} } }),
       resume: async () => ({ kind: 'declined', channel: 'loud', how: 'declined' }),
     });
-    await callTool(read, { name: 'x' }, ctx, { canElicit: false }, deps, f());
+    await callTool(read, { name: 'x' }, ctx, { canElicit: false }, via, f());
     expect(ran).toBe(2);
     unregisterLoud();
     unregister();
