@@ -10,7 +10,7 @@ import type { ApprovalService } from '../approval/index.js';
 import { type Config, ConfigError, loadPlatforms, type PlatformSpec, settingNames } from '../config/index.js';
 import { createIdentity, type Identity, tellsPeopleApart } from '../identity/index.js';
 import type { Logger } from '../log.js';
-import { cacheReads, consentSteps, platformRequestSeconds, platformRequests } from '../metrics.js';
+import { consentSteps, platformCounters } from '../metrics.js';
 import { type AuditLog, createAuditLog } from '../policy/audit.js';
 import type { ApprovalChannel } from '../policy/channels/types.js';
 import { createDecisionPoint, type DecisionPoint } from '../policy/decide.js';
@@ -178,11 +178,7 @@ function clientFor(
     caFile: p.caFile ?? config.caFile,
     tlsInsecure: p.tlsInsecure ?? config.tlsInsecure,
     dialect: p.dialect ?? config.dialect,
-    onRead: (result) => cacheReads.inc({ result }),
-    onResponse: (method, status, ms) => {
-      platformRequests.inc({ platform: name, method, status: String(status) });
-      platformRequestSeconds.observe({ platform: name, method }, ms / 1000);
-    },
+    ...platformCounters(name),
     logger,
   });
 }
