@@ -10,7 +10,6 @@ import { redact } from '../format/redact.js';
 import type { Logger } from '../log.js';
 
 type AuditOutcome =
-  | 'previewed'
   | 'confirmation_required'
   | 'approval_pending'
   | 'confirmed'
