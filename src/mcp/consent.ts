@@ -19,10 +19,11 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { addressOf, type Person } from '../identity/index.js';
+import type { Person } from '../identity/index.js';
 import type { CallEnv, ConsentAnswer, ConsentQuestion, Requester } from '../policy/guard.js';
 import type { Signer } from '../policy/signer.js';
 import { clientLabel } from '../untrusted.js';
+import { addressOf } from './person.js';
 
 /** What the sealed requestState holds: no secret, only what the answer is bound to. */
 interface Sealed {

@@ -3,7 +3,7 @@
 // a result (src/mcp/answer.ts), or the consent question, or the error as text. Never a crash.
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { readAges } from '../api/cache.js';
-import { type Person, personOf } from '../identity/index.js';
+import type { Person } from '../identity/index.js';
 import { toolCallSeconds, toolCalls } from '../metrics.js';
 import { type ConsentFacts, kindOf } from '../policy/consent.js';
 import { callTool } from '../policy/guard.js';
@@ -16,6 +16,7 @@ import { askPerson, type consentCodec, consentEnv, type ToolResult } from './con
 import type { PlatformRuntime, ServerDeps } from './deps.js';
 import { errorMessage } from './errors.js';
 import { handling } from './logging.js';
+import { personOf } from './person.js';
 
 /** What every call on one server shares. */
 export interface CallScope {
@@ -39,7 +40,7 @@ export interface Offer {
 }
 
 /** The set of a tool this client does not see now (hidden by a setting or outside its toolsets). */
-export const unlistedSet = (o: Offer, name: string) =>
+const unlistedSet = (o: Offer, name: string) =>
   o.tools.some((x) => x.name === name) ? notListedSet(o.sets, o.clientSets, name) : undefined;
 
 /** Whether this client may call a tool through call_read_tool. */

@@ -178,7 +178,7 @@ export type Outcome =
   | { kind: 'rejected'; channel: string; error: string; message: string; approvalId?: string };
 
 /** What asking produced: an answer for the model, or a question for the client, with its audit line. */
-export interface Asked {
+interface Asked {
   answer: ToolAnswer | ConsentQuestion;
   audit?: { outcome: AuditEntry['outcome']; channel: string; approvalId?: string };
 }

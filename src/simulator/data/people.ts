@@ -93,7 +93,7 @@ interface KeySpec {
   fixture?: { name: keyof Fixtures; project?: string };
 }
 
-export const KEYS: KeySpec[] = [
+const KEYS: KeySpec[] = [
   { desc: 'Operations automation', roles: ['GLOBAL_OWNER', 'ORG_OWNER'] },
   {
     desc: 'Dashboard reader',

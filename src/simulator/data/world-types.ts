@@ -21,7 +21,7 @@ export interface ConfigRef {
 }
 
 /** A configuration publish that moves some processes to a new goal version. */
-export interface Deployment {
+interface Deployment {
   project: string;
   at: number;
   by: Person;
@@ -38,7 +38,7 @@ export interface Deployment {
 }
 
 /** A mongod unreachable from `from` (to `to`, or still): the machine (agents quiet too) or only the process. */
-export interface Outage {
+interface Outage {
   host: Host;
   from: number;
   to?: number;
@@ -47,7 +47,7 @@ export interface Outage {
 }
 
 /** An agent that stopped reporting from `from` (to `to`, or still). */
-export interface Silence {
+interface Silence {
   project: string;
   type: 'MONITORING' | 'BACKUP';
   host: Host;
