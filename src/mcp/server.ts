@@ -144,7 +144,6 @@ export function createMcpServer(deps: ServerDeps): McpServer {
     server,
     deps,
     person,
-    now: deps.now ?? (() => new Date()),
     consent: consentFacts(deps.config.confirm, tools),
     codec,
     ttlMs,

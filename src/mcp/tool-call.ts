@@ -24,7 +24,6 @@ export interface CallScope {
   deps: ServerDeps;
   /** Whom the server answers (a request's own token may narrow it). */
   person: Person;
-  now: () => Date;
   consent: ConsentFacts;
   codec: ReturnType<typeof consentCodec>;
   ttlMs: number;
@@ -57,6 +56,9 @@ interface ResolvedCall {
   api: ServerDeps['api'];
   asker: Person;
 }
+
+/** The deps' clock (tests set one), or the wall clock. */
+const clockOf = (scope: CallScope): (() => Date) => scope.deps.now ?? (() => new Date());
 
 /** The SDK handler of one tool. */
 export function toolHandler(scope: CallScope, tool: AnyTool) {
@@ -92,7 +94,7 @@ async function answerCall(
     const answer = await readAges.run(reads, () =>
       callTool(tool, call.args, ctx, env, scope.deps, {
         fence,
-        now: scope.now(),
+        now: clockOf(scope)(),
         detailed: call.args.responseFormat === 'detailed',
         asksFirst: scope.consent.asksFirst,
         names: ctx.names,
@@ -165,7 +167,7 @@ function contextFor(scope: CallScope, { api, platform }: ResolvedCall, extra: Se
     ...(platform ? { platform: platform.name } : {}),
     signal: extra.mcpReq.signal,
     req: { signal: extra.mcpReq.signal },
-    now: scope.now,
+    now: clockOf(scope),
     logger: deps.logger,
     names: callNames(api, deps.logger),
     secrets: deps.secrets,
