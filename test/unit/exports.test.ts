@@ -61,7 +61,9 @@ describe('exports', () => {
   });
 
   it('finds one that nothing imports, or only under a name another module exports too', () => {
-    const [a, b, c] = ['a.ts', 'b.ts', 'c.ts'].map((f) => join(root, f));
+    const a = join(root, 'a.ts');
+    const b = join(root, 'b.ts');
+    const c = join(root, 'c.ts');
     const all = new Map([
       [
         a,
