@@ -26,7 +26,7 @@ export const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.i
 export const ms = (iso: unknown): number => Date.parse(str(iso));
 
 /** Where the server puts an app's fuller copy of the data (src/mcp/apps.ts APP_DATA, the same string). */
-export const APP_DATA = 'dbops-mcp/view-data';
+const APP_DATA = 'dbops-mcp/view-data';
 
 /** A result's data for the app: the fuller copy when the server sent one, else structuredContent. */
 export function dataOf(r: ToolResultLike): Json {

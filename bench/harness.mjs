@@ -13,7 +13,7 @@ import { silentLogger } from '../dist/src/log.js';
 import { createMcpServer } from '../dist/src/mcp/server.js';
 import { createAuditLog } from '../dist/src/policy/audit.js';
 import { createSecretKeeper } from '../dist/src/policy/secrets.js';
-import { createTokenSigner } from '../dist/src/policy/tokens.js';
+import { createSigner } from '../dist/src/policy/signer.js';
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -65,7 +65,7 @@ export async function inProcessServer(sim, work, wrapApi = (a) => a, o = {}) {
     config,
     api: wrapApi(api),
     logger: silentLogger,
-    tokens: createTokenSigner(),
+    signer: createSigner(),
     audit: createAuditLog(config.auditLog, silentLogger),
     secrets: createSecretKeeper(config.secretsDir, false),
   });

@@ -11,7 +11,7 @@ import { silentLogger } from '../dist/src/log.js';
 import { createMcpServer } from '../dist/src/mcp/server.js';
 import { createAuditLog } from '../dist/src/policy/audit.js';
 import { createSecretKeeper } from '../dist/src/policy/secrets.js';
-import { createTokenSigner } from '../dist/src/policy/tokens.js';
+import { createSigner } from '../dist/src/policy/signer.js';
 import { baseEnv, exited, findRedis, median, round, spawnWithLine, startRedis } from './harness.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -79,7 +79,7 @@ async function server(sim, work, o = {}) {
     config,
     api,
     logger: silentLogger,
-    tokens: createTokenSigner(),
+    signer: createSigner(),
     audit: createAuditLog(config.auditLog, silentLogger),
     secrets: createSecretKeeper(config.secretsDir, false),
   });

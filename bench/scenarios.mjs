@@ -27,7 +27,7 @@ export async function runScenarios({ dist = fileURLToPath(new URL('../dist/', im
     { createMcpServer },
     audit,
     secrets,
-    tokens,
+    signerModule,
     sim,
   ] = await Promise.all([
     load('src/api/client.js'),
@@ -36,7 +36,7 @@ export async function runScenarios({ dist = fileURLToPath(new URL('../dist/', im
     load('src/mcp/server.js'),
     load('src/policy/audit.js'),
     load('src/policy/secrets.js'),
-    load('src/policy/tokens.js'),
+    load('src/policy/signer.js'),
     load('src/simulator/index.js'),
   ]);
   const work = mkdtempSync(join(tmpdir(), 'dbops-bench-scenarios-'));
@@ -58,7 +58,7 @@ export async function runScenarios({ dist = fileURLToPath(new URL('../dist/', im
     config,
     api,
     logger: silentLogger,
-    tokens: tokens.createTokenSigner(config.tokenSecret),
+    signer: signerModule.createSigner(config.tokenSecret),
     audit: audit.createAuditLog(config.auditLog, silentLogger),
     secrets: secrets.createSecretKeeper(config.secretsDir, false),
   });

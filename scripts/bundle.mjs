@@ -15,10 +15,11 @@ const root = (p) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 /**
  * What a configuration may not use, each left in chunks of its own and loaded by dynamic import(): the
  * simulator (demo mode), the HTTP transport, the approval page, the doctor, the commands other than serve,
- * the MCP client (call), OAuth (jose), metrics (prom-client), Redis, the MCP Apps' server helpers.
+ * the MCP client (call), OAuth (jose), metrics (prom-client), Redis, the MCP Apps' server helpers, and the
+ * file lock (proper-lockfile: HTTP's claim on the state directory, an audit log's rotation).
  */
 const LAZY =
-  /\/simulator\/|\/src\/mcp\/http\/|\/src\/mcp\/cli\/(call|tools|token|doctor|serve-http)\.js$|\/src\/approval\/|\/src\/doctor|\/src\/state\/redis\.js$|node_modules\/(@modelcontextprotocol\/(client|node|ext-apps)|hono|@hono|jose|prom-client|@opentelemetry|tdigest|bintrees|pkce-challenge|@redis)\//;
+  /\/simulator\/|\/src\/mcp\/http\/|\/src\/mcp\/cli\/(call|tools|token|doctor|serve-http)\.js$|\/src\/approval\/|\/src\/doctor|\/src\/state\/(redis|owner)\.js$|node_modules\/(@modelcontextprotocol\/(client|node|ext-apps)|hono|@hono|jose|prom-client|@opentelemetry|tdigest|bintrees|pkce-challenge|@redis|proper-lockfile|graceful-fs|retry|signal-exit)\//;
 // The catalog's tools/list entries, computed here once from the build being bundled (src/mcp/schemas.ts reads
 // them as PREBUILT_LISTINGS): converting the tools' zod schemas at every start was ~9 % of start-up.
 const { listingOf } = await import(root('dist/src/mcp/schemas.js'));

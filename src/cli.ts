@@ -34,8 +34,8 @@ async function help(): Promise<number> {
   return 0;
 }
 
-/** What answers by itself, not being an option of `serve`. */
-const answers: Record<string, () => Promise<number>> = {
+/** The words that stand alone (the version, help), not being an option of `serve`. */
+const standalone: Record<string, () => Promise<number>> = {
   '--version': version,
   '-v': version,
   version,
@@ -51,8 +51,8 @@ async function main(argv: string[]): Promise<number> {
   const args = command === first ? rest : argv;
   const run = Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (run) return run(args);
-  const answer = Object.hasOwn(answers, command) ? answers[command] : undefined;
-  if (answer) return answer();
+  const alone = Object.hasOwn(standalone, command) ? standalone[command] : undefined;
+  if (alone) return alone();
   process.stderr.write(`dbops-mcp: unknown command "${command}"\n\n${usage}\n`);
   return 2;
 }

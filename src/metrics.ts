@@ -34,6 +34,15 @@ interface Live {
 
 /** In the order they are registered (the order of the scraped text). */
 const specs: Spec[] = [];
+/** What an installation's client counts: its reads through the cache, and its requests by method and status. */
+export const platformCounters = (platform: string) => ({
+  onRead: (result: 'hit' | 'coalesced' | 'miss') => cacheReads.inc({ result }),
+  onResponse: (method: string, status: number | string, ms: number) => {
+    platformRequests.inc({ platform, method, status: String(status) });
+    platformRequestSeconds.observe({ platform, method }, ms / 1000);
+  },
+});
+
 /** Gauges read when scraped, by name: registered at once when live, else when metrics are enabled. */
 const gaugeSpecs = new Map<string, { help: string; read: () => number }>();
 let live: Live | undefined;
@@ -74,19 +83,19 @@ export const consentSteps = counter(
   ['channel', 'outcome'] as const,
 );
 
-export const platformRequests = counter(
+const platformRequests = counter(
   'dbops_platform_requests_total',
   'HTTP requests to the platform by installation, method and status (digest challenges included)',
   ['platform', 'method', 'status'] as const,
 );
 
-export const platformRequestSeconds = histogram(
+const platformRequestSeconds = histogram(
   'dbops_platform_request_duration_seconds',
   'Platform request latency by installation',
   ['platform', 'method'] as const,
 );
 
-export const cacheReads = counter(
+const cacheReads = counter(
   'dbops_cache_requests_total',
   'Reads through the shared read cache: hit (kept answer), coalesced (joined a request in flight), miss',
   ['result'] as const,

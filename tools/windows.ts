@@ -3,11 +3,9 @@ import { z } from 'zod';
 import type { MaintenanceWindow } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
 import { windowsEverywhere } from '../src/feeds/everywhere-lists.js';
+import { whatGoesQuiet, windowsNextTo } from '../src/feeds/windows.js';
 import { listAnswer } from '../src/format/answers.js';
-import { conditionWords } from '../src/format/views/alerts.js';
 import {
-  type Quiet,
-  type Silenced,
   windowAnswer,
   windowCreatedAnswer,
   windowCreatePreview,
@@ -18,8 +16,7 @@ import {
   windowUpdatePreview,
 } from '../src/format/views/windows.js';
 import { windowsAcross } from '../src/format/views/windows-all.js';
-import { alertWhat, alertWhere, loadOpenAlerts, loadWindows } from '../src/model/index.js';
-import { alertTypeOf, pagingServices, windowNeighbours, windowState } from '../src/rules/index.js';
+import { windowState } from '../src/rules/index.js';
 import { ids, isoTime, page, text, typeName, upTo } from '../src/tool/ids.js';
 import {
   ALL_PROJECTS,
@@ -57,54 +54,6 @@ async function readWindow(ctx: ToolContext, projectId: string, windowId: string)
       );
     throw e;
   }
-}
-
-/**
- * What a window muting these alert types silences in the project: its enabled configurations of those types
- * and its open alerts of them, each with the paging services it notifies. Windows have no hosts: every host
- * of the project is in scope.
- */
-async function whatGoesQuiet(ctx: ToolContext, projectId: string, types: string[]): Promise<Quiet> {
-  let r: Awaited<ReturnType<typeof loadOpenAlerts>>;
-  try {
-    r = await loadOpenAlerts(ctx.api, projectId, { signal: ctx.signal });
-  } catch (e) {
-    if (ctx.signal.aborted) throw e;
-    ctx.logger.debug('alert configurations not readable for a window preview', { error: String(e) });
-    // Not known what goes quiet, pages included: the preview says so, and the change asks first.
-    return { configs: [] as Silenced[], pagingConfigs: [] as string[], unread: true };
-  }
-  const muted = (eventTypeName: string | undefined) => types.includes(alertTypeOf(eventTypeName) ?? '');
-  const global = new Set(r.globalAlertIds);
-  const configs = r.configs.filter((c) => c.enabled !== false && muted(c.eventTypeName));
-  const open = r.alerts.filter((a) => !global.has(a.id ?? '') && muted(a.eventTypeName));
-  const silenced: Silenced[] = configs.map((c) => ({
-    label: conditionWords(c),
-    pages: pagingServices(c),
-    open: open.filter((a) => a.alertConfigId === c.id).map(alertWhere),
-  }));
-  // Open alerts of a configuration not listed (disabled since, or unreadable) still go quiet.
-  const listed = new Set(configs.map((c) => c.id));
-  for (const a of open.filter((x) => !listed.has(x.alertConfigId ?? '')))
-    silenced.push({ label: alertWhat(a), pages: [], open: [alertWhere(a)] });
-  return {
-    configs: silenced,
-    pagingConfigs: configs.filter((c) => pagingServices(c).length).map((c) => c.id),
-    unread: false,
-  };
-}
-
-/** The project's windows that overlap this span or adjoin it (none when the list cannot be read). */
-async function nextTo(
-  ctx: ToolContext,
-  projectId: string,
-  span: { id?: string; startDate?: string; endDate?: string },
-) {
-  const windows = await loadWindows(ctx.api, projectId, ctx.signal).catch((e: unknown) => {
-    if (ctx.signal.aborted) throw e;
-    return null;
-  });
-  return windowNeighbours(span, windows ?? []);
 }
 
 /** Silencing pages is a risk whatever the verb: such a window asks the person first (their own consent). */
@@ -203,7 +152,7 @@ export const createMaintenanceWindow = defineTool({
     const now = ctx.now();
     const [quiet, next] = await Promise.all([
       whatGoesQuiet(ctx, args.projectId, args.alertTypeNames),
-      nextTo(ctx, args.projectId, args),
+      windowsNextTo(ctx, args.projectId, args),
     ]);
     return windowCreatePreview(args, quiet, ctx.names.project(args.projectId), now, next);
   },
@@ -218,7 +167,7 @@ export const createMaintenanceWindow = defineTool({
       },
       ctx.req,
     );
-    return { w, next: await nextTo(ctx, args.projectId, w) };
+    return { w, next: await windowsNextTo(ctx, args.projectId, w) };
   },
   format: ({ w, next }, _args, f) => windowCreatedAnswer(w, f, next),
 });
@@ -260,7 +209,7 @@ export const updateMaintenanceWindow = defineTool({
     const types = body.alertTypeNames ?? w.alertTypeNames ?? [];
     const [quiet, next] = await Promise.all([
       whatGoesQuiet(ctx, projectId, types),
-      nextTo(ctx, projectId, { id: w.id, startDate: start, endDate: end }),
+      windowsNextTo(ctx, projectId, { id: w.id, startDate: start, endDate: end }),
     ]);
     // Widening: new types, an earlier start or a later end. Pages it silences that it did not before, or
     // silences for longer, ask first; narrowing never does.
@@ -278,7 +227,7 @@ export const updateMaintenanceWindow = defineTool({
       updateBody(args),
       ctx.req,
     );
-    return { w, next: await nextTo(ctx, args.projectId, { ...w, id: args.maintenanceWindowId }) };
+    return { w, next: await windowsNextTo(ctx, args.projectId, { ...w, id: args.maintenanceWindowId }) };
   },
   format: ({ w, next }, args, f) => windowUpdatedAnswer(w, args.maintenanceWindowId, f, next),
 });

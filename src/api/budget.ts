@@ -46,7 +46,7 @@ export function createBudget(o: BudgetOptions): Budget {
   const maxWait = o.maxWaitMs ?? 2_000;
   const rate = o.ratePerMinute;
   const perMs = rate / 60_000;
-  let tokens = rate;
+  let left = rate;
   let refilled = now();
   let pausedUntil = 0;
   let inFlight = 0;
@@ -54,7 +54,7 @@ export function createBudget(o: BudgetOptions): Budget {
 
   const refill = () => {
     const t = now();
-    tokens = Math.min(rate, tokens + (t - refilled) * perMs);
+    left = Math.min(rate, left + (t - refilled) * perMs);
     refilled = t;
   };
 
@@ -102,7 +102,7 @@ export function createBudget(o: BudgetOptions): Budget {
     spare() {
       if (rate <= 0) return true;
       refill();
-      return tokens >= rate / 2 && pausedUntil <= now();
+      return left >= rate / 2 && pausedUntil <= now();
     },
     pause(untilMs) {
       pausedUntil = Math.max(pausedUntil, untilMs);
@@ -116,8 +116,8 @@ export function createBudget(o: BudgetOptions): Budget {
       if (pause > 0) await sleep(pause, signal);
       if (rate > 0) {
         refill();
-        if (tokens < 1) {
-          const needMs = (1 - tokens) / perMs;
+        if (left < 1) {
+          const needMs = (1 - left) / perMs;
           if (needMs > maxWait)
             throw spent(
               method,
@@ -128,7 +128,7 @@ export function createBudget(o: BudgetOptions): Budget {
           await sleep(needMs, signal);
           refill();
         }
-        tokens -= 1;
+        left -= 1;
       }
       await slot(signal);
       let done = false;

@@ -72,7 +72,7 @@ function ttlFor(target: string, ttlMs: number, slowTtlMs = ttlMs * SLOW_FACTOR):
  * The reads a write may change: everything of the project for a write under /groups/{id}/…, everything of
  * the key otherwise (a global alert, a user, the project itself: their effects reach across lists).
  */
-export function scopeOf(path: string): string {
+function scopeOf(path: string): string {
   const m = /^\/groups\/([^/?]+)\/[^?]/.exec(path);
   return m ? `/groups/${m[1]}/` : '';
 }

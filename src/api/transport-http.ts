@@ -132,9 +132,9 @@ export function createSender(o: SenderOptions): Send {
         body,
         signal,
       });
-      const answer = { status: res.statusCode, headers: res.headers, body: await res.body.text() };
-      o.onResponse?.(method, answer.status, performance.now() - started);
-      return answer;
+      const response = { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+      o.onResponse?.(method, response.status, performance.now() - started);
+      return response;
     } catch (error) {
       o.onResponse?.(method, 'error', performance.now() - started);
       throw error;

@@ -117,7 +117,7 @@ class Call {
 type Verdict = { answer: RawResponse | undefined } | { last: ApiError; waitMs: number; reason: string };
 
 /** Judges an HTTP answer: success, a kept refusal, a retryable status (with its wait), or a thrown error. */
-function judgeAnswer(call: Call, res: RawResponse, attempt: number, refusals: boolean): Verdict {
+function judgeResponse(call: Call, res: RawResponse, attempt: number, refusals: boolean): Verdict {
   const { method, path } = call.req;
   if (res.status < 400 || (refusals && KEPT_REFUSALS.has(res.status))) return { answer: res };
   if (res.status === 404 && method === 'DELETE' && call.maybeApplied) {
@@ -199,7 +199,9 @@ export async function sendWithRetries(
         if (err instanceof BudgetSpent) call.fail(err);
         failure = err;
       }
-      const verdict = res ? judgeAnswer(call, res, attempt, refusals) : judgeFailure(call, failure, attempt);
+      const verdict = res
+        ? judgeResponse(call, res, attempt, refusals)
+        : judgeFailure(call, failure, attempt);
       if ('answer' in verdict) return verdict.answer;
       await waitToRetry(call, attempt, verdict);
     }

@@ -62,7 +62,7 @@ export interface TransportConfig {
   maxConcurrent?: number;
 }
 
-export const API_PREFIX = '/api/public/v1.0';
+const API_PREFIX = '/api/public/v1.0';
 
 /** Accepts the host root or the full API prefix, with or without a trailing slash. */
 export function normaliseBaseUrl(raw: string): string {
@@ -91,7 +91,7 @@ export function normaliseBaseUrl(raw: string): string {
   return `${u.origin}${path}${API_PREFIX}`;
 }
 
-export interface Transport {
+interface Transport {
   readonly baseUrl: string;
   readonly stats: TransportStats;
   readonly cache: ReadCache;

@@ -2,7 +2,7 @@
 // (src/policy/decide.ts), asked again on every request. A browser's decision carries the approval's form
 // secret twice — a hidden field and a SameSite=Strict HttpOnly cookie scoped to the approval's path — so only
 // a page served to the person's own browser can post it; a script's bearer header needs neither.
-import { sameSecret } from '../policy/tokens.js';
+import { sameSecret } from '../policy/signer.js';
 import { approvalJson, approvalPage, type Looker, messagePage } from './page.js';
 import {
   CSRF_COOKIE,
@@ -87,7 +87,7 @@ export async function decideApproval(c: Ctx, seen: Seen): Promise<boolean> {
     return c.send(400, approvalPage(a, store.now(), c.o, 'Choose Approve or Decline.', look));
   }
   const result = await store.decide(a.id, decision, secret, seen);
-  return answerDecision(c, seen, found, decision, result);
+  return replyToDecision(c, seen, found, decision, result);
 }
 
 /**
@@ -115,7 +115,7 @@ async function readDecision(
 }
 
 /** What the store said to the decision, as JSON for a script and as a page for a browser. */
-async function answerDecision(
+async function replyToDecision(
   c: Ctx,
   seen: Seen,
   { a, look }: Found,

@@ -52,7 +52,7 @@ export interface PageOptions {
   nonce: string;
 }
 
-export function layout(title: string, body: string, o: PageOptions): string {
+function layout(title: string, body: string, o: PageOptions): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -8,7 +8,7 @@
 // from, and a person removed from the tokens file is no longer recognised, whatever cookie they hold.
 import { createHmac, randomBytes } from 'node:crypto';
 import { type Identity, type Person, TokenRefused } from '../identity/index.js';
-import { sameSecret } from '../policy/tokens.js';
+import { sameSecret } from '../policy/signer.js';
 import { bouncePage, loginPage } from './page.js';
 import {
   AUTH_COOKIE,

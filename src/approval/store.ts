@@ -18,7 +18,7 @@ import {
   type RiskCategory,
 } from '../policy/decide.js';
 import type { ApprovalChannel, ApprovalState, PendingApproval, Requester } from '../policy/guard.js';
-import { sameSecret } from '../policy/tokens.js';
+import { sameSecret } from '../policy/signer.js';
 import { memoryRecords, type RecordStore, type StoredRecord } from '../state/approvals.js';
 import { type Ledger, memoryLedger } from '../state/ledger.js';
 import { ToolInputError } from '../tool/errors.js';

@@ -4,7 +4,7 @@ import type { Integration } from '../api/client.js';
 import { fetchAll } from '../api/paging.js';
 import { conditionWords } from '../format/views/alerts.js';
 import type { Keyed, KeyedNotification } from '../format/views/integrations.js';
-import { keyEnding } from '../rules/index.js';
+import { keyEnding, sameKey } from '../rules/index.js';
 import type { ToolContext } from '../tool/index.js';
 import {
   fieldNameIn,
@@ -26,7 +26,8 @@ export async function keyedNotifications(
 ): Promise<Keyed | undefined> {
   const k = NOTIFICATION_KEY_FIELDS[type];
   if (!k || settings[k.key] === undefined) return undefined;
-  const oldEnding = keyEnding(current?.[fieldNameIn(k.key, ctx.api.dialect.current())]);
+  const oldKey = current?.[fieldNameIn(k.key, ctx.api.dialect.current())];
+  const oldEnding = keyEnding(oldKey);
   const configs = await fetchAll((q) => ctx.api.alertConfigs.list(projectId, q, ctx.req), {
     signal: ctx.signal,
     maxItems: 2_000,
@@ -41,8 +42,8 @@ export async function keyedNotifications(
         alertConfigId: c.id ?? '?',
         condition: conditionWords(c),
         ...(ending ? { ending } : {}),
-        // Without an ending on either side it cannot be told: it may well hold the old key.
-        usesOld: !ending || !oldEnding || ending === oldEnding,
+        // What cannot be told may well hold the old key.
+        usesOld: sameKey(held, oldKey) !== false,
       });
     }
   return { ...(oldEnding ? { oldEnding } : {}), found };

@@ -216,7 +216,7 @@ export function executedAnswer(answer: ToolAnswer, unasked?: { why: string; quie
   };
 }
 
-export function tokenProblem(check: string, tool: string): string {
+export function confirmationProblem(check: string, tool: string): string {
   const ask = `Call ${tool} again without confirmationToken to get a new preview and token, and ask the person again.`;
   switch (check) {
     case 'expired':

@@ -3,10 +3,9 @@
 // is the operating-system user running the server. The same answer serves /mcp, /metrics, /readyz and the
 // approval page, so a person is the same person everywhere.
 import { userInfo } from 'node:os';
-import type { AuthInfo } from '@modelcontextprotocol/server';
 import { type Config, ConfigError } from '../config/index.js';
 import type { Logger } from '../log.js';
-import { sameSecret } from '../policy/tokens.js';
+import { sameSecret } from '../policy/signer.js';
 import { createOAuth, type OAuth, TokenRefused } from './oauth.js';
 import { tokensFile } from './tokens.js';
 
@@ -206,26 +205,4 @@ function oneTokenIdentity(expected: string, where: Where): Identity {
     },
     challenge: plain,
   };
-}
-
-/**
- * The person as the MCP SDK carries it to handlers (ctx.http.authInfo), with the address the request came
- * from; consent state is bound to clientId.
- */
-export function authInfoOf(person: Person, address?: string): AuthInfo {
-  return {
-    token: '',
-    clientId: `person:${person.id}`,
-    scopes: [],
-    extra: { person, ...(address ? { address } : {}) },
-  };
-}
-
-export function personOf(auth: AuthInfo | undefined): Person | undefined {
-  return auth?.extra?.person as Person | undefined;
-}
-
-/** The caller's network address as the server saw it (HTTP). */
-export function addressOf(auth: AuthInfo | undefined): string | undefined {
-  return auth?.extra?.address as string | undefined;
 }

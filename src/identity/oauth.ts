@@ -33,7 +33,7 @@ interface OAuthOptions {
 }
 
 /** A verified token: who, and what the token allows. */
-export interface Verified {
+interface Verified {
   /** The identity: the issuer and the token's sub. */
   person: string;
   /** How the person is shown: the person claim, a verified email, else the sub. */

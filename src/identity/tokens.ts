@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { ConfigError } from '../config/index.js';
-import { sameSecret } from '../policy/tokens.js';
+import { sameSecret } from '../policy/signer.js';
 
 const LINE = /^([A-Za-z0-9._@+-]{1,100})\s+sha256:([A-Za-z0-9_-]{43})$/;
 

@@ -132,9 +132,9 @@ export function resultOf(answer: ToolAnswer, a: Answering): ToolResult {
   const structuredContent = bound(budget.structured(size));
   // A host's app draws the whole bounded answer even where the model's share had to be shorter.
   // Its copy is cut in its own order: today's urgent alerts and the newest changes are kept first.
-  const app = appOf(tool);
+  const app = structuredContent.leftOut ? appOf(tool) : undefined;
   const full =
-    app && structuredContent.leftOut && showsApps(capabilitiesOf(a.server, a.extra))
+    app && showsApps(capabilitiesOf(a.server, a.extra))
       ? bound(undefined, forApp(app, aged.structured))
       : undefined;
   return {

@@ -19,10 +19,11 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { addressOf, type Person } from '../identity/index.js';
+import type { Person } from '../identity/index.js';
 import type { CallEnv, ConsentAnswer, ConsentQuestion, Requester } from '../policy/guard.js';
-import type { TokenSigner } from '../policy/tokens.js';
+import type { Signer } from '../policy/signer.js';
 import { clientLabel } from '../untrusted.js';
+import { addressOf } from './person.js';
 
 /** What the sealed requestState holds: no secret, only what the answer is bound to. */
 interface Sealed {
@@ -44,9 +45,9 @@ function principal(ctx: ServerContext): string {
   return [ctx.mcpReq.method, ctx.http?.authInfo?.clientId ?? '', ctx.sessionId ?? ''].join('\0');
 }
 
-export function consentCodec(tokens: TokenSigner, ttlMs: number): RequestStateCodec<Sealed> {
+export function consentCodec(signer: Signer, ttlMs: number): RequestStateCodec<Sealed> {
   return createRequestStateCodec<Sealed>({
-    key: new Uint8Array(tokens.derive('mcp-request-state')),
+    key: new Uint8Array(signer.derive('mcp-request-state')),
     ttlSeconds: Math.max(60, Math.ceil(ttlMs / 1000)),
     bind: principal,
   });

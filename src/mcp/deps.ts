@@ -9,7 +9,7 @@ import type { AuditLog } from '../policy/audit.js';
 import type { DecisionPoint } from '../policy/decide.js';
 import type { ApprovalChannel } from '../policy/guard.js';
 import type { createSecretKeeper } from '../policy/secrets.js';
-import type { TokenSigner } from '../policy/tokens.js';
+import type { Signer } from '../policy/signer.js';
 import type { Toolsets } from '../policy/toolsets.js';
 import type { AnyTool } from '../tool/index.js';
 
@@ -17,7 +17,7 @@ export interface ServerDeps {
   config: Config;
   api: ApiClient;
   logger: Logger;
-  tokens: TokenSigner;
+  signer: Signer;
   audit: AuditLog;
   secrets: ReturnType<typeof createSecretKeeper>;
   approvals?: ApprovalChannel;

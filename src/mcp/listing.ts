@@ -4,7 +4,6 @@
 // turns notes into tools. tools/list is answered here from listings built once per process.
 import type { McpServer, Tool } from '@modelcontextprotocol/server';
 import { catalog, toolsets as catalogToolsets } from '../catalog.js';
-import { personOf } from '../identity/index.js';
 import { type ConsentSettings, describedAs } from '../policy/consent.js';
 import {
   ALL,
@@ -24,6 +23,7 @@ import {
 import type { AnyTool } from '../tool/index.js';
 import { withApp } from './apps.js';
 import type { ServerDeps } from './deps.js';
+import { personOf } from './person.js';
 import { annotationsFor, listingOf, wireSchemas } from './schemas.js';
 import { type CallScope, type Offer, toolHandler } from './tool-call.js';
 import { discoveryListings, registerDiscovery } from './toolsets.js';

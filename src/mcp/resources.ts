@@ -13,7 +13,7 @@ import { type Feed, type FeedMatch, feeds, feedUri, matchFeed } from '../feeds/i
 import { type Choice, completeIds, globalAlertConfigChoices, projectChoices } from '../feeds/lookup.js';
 import { MAX_SUBSCRIPTIONS, SubscriptionRefused } from '../feeds/subscriptions.js';
 import { capText } from '../format/markdown.js';
-import { osPerson, personOf } from '../identity/index.js';
+import { osPerson } from '../identity/index.js';
 import { consentFacts } from '../policy/consent.js';
 import { enabledTools } from '../policy/toolsets.js';
 import { callNames } from '../tool/names.js';
@@ -22,6 +22,7 @@ import { isAppUri, readApp } from './apps.js';
 import { errorMessage } from './errors.js';
 import { endings, watchFeed } from './listen.js';
 import { reachableFor } from './listing.js';
+import { personOf } from './person.js';
 import type { ServerDeps } from './server.js';
 
 /** The protocol's "resource not found". */

@@ -10,12 +10,12 @@ import type { ApprovalService } from '../approval/index.js';
 import { type Config, ConfigError, loadPlatforms, type PlatformSpec, settingNames } from '../config/index.js';
 import { createIdentity, type Identity, tellsPeopleApart } from '../identity/index.js';
 import type { Logger } from '../log.js';
-import { cacheReads, consentSteps, platformRequestSeconds, platformRequests } from '../metrics.js';
+import { consentSteps, platformCounters } from '../metrics.js';
 import { type AuditLog, createAuditLog } from '../policy/audit.js';
 import type { ApprovalChannel } from '../policy/channels/types.js';
 import { createDecisionPoint, type DecisionPoint } from '../policy/decide.js';
 import { createSecretKeeper } from '../policy/secrets.js';
-import { createTokenSigner, type TokenSigner } from '../policy/tokens.js';
+import { createSigner, type Signer } from '../policy/signer.js';
 import { memoryRecords, type RecordStore, redisRecords } from '../state/approvals.js';
 import { fileInstallation, redisInstallation } from '../state/installation.js';
 import { fileLedger, type Ledger, redisLedger } from '../state/ledger.js';
@@ -178,11 +178,7 @@ function clientFor(
     caFile: p.caFile ?? config.caFile,
     tlsInsecure: p.tlsInsecure ?? config.tlsInsecure,
     dialect: p.dialect ?? config.dialect,
-    onRead: (result) => cacheReads.inc({ result }),
-    onResponse: (method, status, ms) => {
-      platformRequests.inc({ platform: name, method, status: String(status) });
-      platformRequestSeconds.observe({ platform: name, method }, ms / 1000);
-    },
+    ...platformCounters(name),
     logger,
   });
 }
@@ -266,7 +262,7 @@ interface ApprovalParts {
   audit: AuditLog;
   identity: Identity;
   decisions: DecisionPoint;
-  tokens: TokenSigner;
+  signer: Signer;
   state: State;
 }
 
@@ -312,7 +308,7 @@ async function loadApprovalPage(
     port: config.approvalPort,
     open: options.openApproval ?? config.approvalOpen,
     identity: parts.identity,
-    key: parts.tokens.derive('approval-page'),
+    key: parts.signer.derive('approval-page'),
     decisions: parts.decisions,
     ledger: parts.state.ledger,
     records: parts.state.records,
@@ -391,9 +387,9 @@ export async function createRuntime(
     [() => client.close(), platform.closeSim],
   );
   const { identity, decisions } = whoDecides(config, logger);
-  const tokens = createTokenSigner(config.tokenSecret, undefined, state.ledger, state.installation);
+  const signer = createSigner(config.tokenSecret, undefined, state.ledger, state.installation);
   const page = await orClose(
-    () => approvalPage(config, logger, options, { audit, identity, decisions, tokens, state }),
+    () => approvalPage(config, logger, options, { audit, identity, decisions, signer, state }),
     [() => client.close(), platform.closeSim, state.redis && (() => (state.redis as RedisState).close())],
   );
   config = page.config;
@@ -408,7 +404,7 @@ export async function createRuntime(
       config,
       api: client,
       logger,
-      tokens,
+      signer,
       audit,
       secrets: createSecretKeeper(config.secretsDir, config.revealSecrets),
       approvals: page.channel,

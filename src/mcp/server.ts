@@ -11,7 +11,7 @@ import type { Config } from '../config/index.js';
 import { osPerson, type Person } from '../identity/index.js';
 import { consentFacts, consentInstruction } from '../policy/consent.js';
 import { type FourEyesSettings, riskWords } from '../policy/decide.js';
-import type { TokenSigner } from '../policy/tokens.js';
+import type { Signer } from '../policy/signer.js';
 import { enabledTools, type ToolFilters } from '../policy/toolsets.js';
 import type { AnyTool } from '../tool/index.js';
 import { sanitize } from '../untrusted.js';
@@ -78,12 +78,12 @@ function platformTool(tool: AnyTool, names: string[], byDefault: string): AnyToo
 }
 
 /** One requestState codec per token signer (its key is derived from the signer's secret). */
-const codecs = new WeakMap<TokenSigner, ReturnType<typeof consentCodec>>();
-function codecFor(tokens: TokenSigner, ttlMs: number): ReturnType<typeof consentCodec> {
-  let codec = codecs.get(tokens);
+const codecs = new WeakMap<Signer, ReturnType<typeof consentCodec>>();
+function codecFor(signer: Signer, ttlMs: number): ReturnType<typeof consentCodec> {
+  let codec = codecs.get(signer);
   if (!codec) {
-    codec = consentCodec(tokens, ttlMs);
-    codecs.set(tokens, codec);
+    codec = consentCodec(signer, ttlMs);
+    codecs.set(signer, codec);
   }
   return codec;
 }
@@ -124,7 +124,7 @@ function allowedTools(filters: ToolFilters, catalog: AnyTool[], deps: ServerDeps
 
 export function createMcpServer(deps: ServerDeps): McpServer {
   const ttlMs = deps.config.approvalWaitMs || 120_000;
-  const codec = codecFor(deps.tokens, ttlMs);
+  const codec = codecFor(deps.signer, ttlMs);
   const server = sdkServer(deps, codec, ttlMs);
   const person = deps.person ?? osPerson();
   const filters = filtersFor(person, deps.config);
@@ -144,7 +144,6 @@ export function createMcpServer(deps: ServerDeps): McpServer {
     server,
     deps,
     person,
-    now: deps.now ?? (() => new Date()),
     consent: consentFacts(deps.config.confirm, tools),
     codec,
     ttlMs,

@@ -3,7 +3,7 @@
 // a result (src/mcp/answer.ts), or the consent question, or the error as text. Never a crash.
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { readAges } from '../api/cache.js';
-import { type Person, personOf } from '../identity/index.js';
+import type { Person } from '../identity/index.js';
 import { toolCallSeconds, toolCalls } from '../metrics.js';
 import { type ConsentFacts, kindOf } from '../policy/consent.js';
 import { callTool } from '../policy/guard.js';
@@ -16,6 +16,7 @@ import { askPerson, type consentCodec, consentEnv, type ToolResult } from './con
 import type { PlatformRuntime, ServerDeps } from './deps.js';
 import { errorMessage } from './errors.js';
 import { handling } from './logging.js';
+import { personOf } from './person.js';
 
 /** What every call on one server shares. */
 export interface CallScope {
@@ -23,7 +24,6 @@ export interface CallScope {
   deps: ServerDeps;
   /** Whom the server answers (a request's own token may narrow it). */
   person: Person;
-  now: () => Date;
   consent: ConsentFacts;
   codec: ReturnType<typeof consentCodec>;
   ttlMs: number;
@@ -39,7 +39,7 @@ export interface Offer {
 }
 
 /** The set of a tool this client does not see now (hidden by a setting or outside its toolsets). */
-export const unlistedSet = (o: Offer, name: string) =>
+const unlistedSet = (o: Offer, name: string) =>
   o.tools.some((x) => x.name === name) ? notListedSet(o.sets, o.clientSets, name) : undefined;
 
 /** Whether this client may call a tool through call_read_tool. */
@@ -56,6 +56,9 @@ interface ResolvedCall {
   api: ServerDeps['api'];
   asker: Person;
 }
+
+/** The deps' clock (tests set one), or the wall clock. */
+const clockOf = (scope: CallScope): (() => Date) => scope.deps.now ?? (() => new Date());
 
 /** The SDK handler of one tool. */
 export function toolHandler(scope: CallScope, tool: AnyTool) {
@@ -91,7 +94,7 @@ async function answerCall(
     const answer = await readAges.run(reads, () =>
       callTool(tool, call.args, ctx, env, scope.deps, {
         fence,
-        now: scope.now(),
+        now: clockOf(scope)(),
         detailed: call.args.responseFormat === 'detailed',
         asksFirst: scope.consent.asksFirst,
         names: ctx.names,
@@ -164,7 +167,7 @@ function contextFor(scope: CallScope, { api, platform }: ResolvedCall, extra: Se
     ...(platform ? { platform: platform.name } : {}),
     signal: extra.mcpReq.signal,
     req: { signal: extra.mcpReq.signal },
-    now: scope.now,
+    now: clockOf(scope),
     logger: deps.logger,
     names: callNames(api, deps.logger),
     secrets: deps.secrets,

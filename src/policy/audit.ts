@@ -5,12 +5,10 @@
 // process racing the rename appends to the file it opened, which is then audit.log.1: no line is lost.
 import { appendFile, mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { lock } from 'proper-lockfile';
 import { redact } from '../format/redact.js';
 import type { Logger } from '../log.js';
 
 type AuditOutcome =
-  | 'previewed'
   | 'confirmation_required'
   | 'approval_pending'
   | 'confirmed'
@@ -51,6 +49,8 @@ const ignoreMissing = (e: NodeJS.ErrnoException) => {
 };
 
 async function rotate(file: string, keep: number, maxBytes: number): Promise<void> {
+  // Loaded when a log first fills up, not at every start.
+  const { lock } = await import('proper-lockfile');
   const release = await lock(file, {
     realpath: false,
     lockfilePath: join(dirname(file), `.${basename(file)}.lock`),

@@ -16,7 +16,7 @@ import {
 } from '../format/consent.js';
 import { HOST_ID } from '../rules/index.js';
 import type { AnyTool, FormatContext, ToolAnswer, ToolContext } from '../tool/index.js';
-import { ALL_PROJECTS, type CallArgs, ToolInputError, withDefaults } from '../tool/index.js';
+import { ALL_PROJECTS, type CallArgs, maxKindOf, ToolInputError, withDefaults } from '../tool/index.js';
 import { withProjectIds } from '../tool/roles.js';
 import type { AuditEntry } from './audit.js';
 import { argsHash } from './canonical.js';
@@ -68,14 +68,20 @@ export async function callTool(
   deps: GuardDeps,
   f: FormatContext,
 ): Promise<ToolAnswer | ConsentQuestion> {
-  // null and "" were dropped at the boundary (src/mcp/schemas.ts): a proof argument here is a real value.
-  // A proof the call brings back belongs to one channel; the tool's own arguments are the rest.
-  const proof = channels()
-    .map((channel) => ({ channel, value: channel.proofOf(rawArgs, env) }))
-    .find((p) => p.value !== undefined);
-  const given = Object.fromEntries(
-    Object.entries(rawArgs).filter(([k]) => !proofArguments().some((a) => a.name === k)),
-  );
+  // A read asks nobody, and its input takes no proof (src/mcp/schemas.ts): the channels are for changes.
+  const reads = maxKindOf(tool) === 'read';
+  // null and "" were dropped at the boundary: a proof argument here is a real value. A proof the call brings
+  // back belongs to one channel; the tool's own arguments are the rest.
+  const proof = reads
+    ? undefined
+    : channels()
+        .map((channel) => ({ channel, value: channel.proofOf(rawArgs, env) }))
+        .find((p) => p.value !== undefined);
+  const given = reads
+    ? rawArgs
+    : Object.fromEntries(
+        Object.entries(rawArgs).filter(([k]) => !proofArguments().some((a) => a.name === k)),
+      );
   // Defaults first, then the tool's own checks, once: every later step sees the same, checked arguments.
   const args = withDefaults(tool, await hostProject(tool, given, ctx), ctx.defaults);
   // A project given by name becomes its id here: consent, audit and the platform all see the id. "all" is
@@ -95,7 +101,7 @@ export async function callTool(
   if (Array.isArray(args.roles) && args.roles.some((r) => typeof r === 'object'))
     args.roles = await withProjectIds(ctx, args.roles as RoleAssignment[]);
   tool.check?.(args, ctx.now());
-  const kind = kindOf(tool, args);
+  const kind = reads ? 'read' : kindOf(tool, args);
   if (kind === 'read') return execute(tool, args, ctx, f);
   // What a change is previewed and made from is read from the platform, never from kept answers.
   return freshReads(() => guarded(tool, args, kind, proof, ctx, env, deps, f));

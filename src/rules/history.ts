@@ -4,7 +4,7 @@
 // pairs are what servers are seen to write, and answers say which were read. Loading: src/feeds/history.ts.
 import { hostName, shortName } from './names.js';
 
-export interface EventFields {
+interface EventFields {
   id: string;
   created?: string;
   eventTypeName?: string;

@@ -61,16 +61,21 @@ const KEY_FIELDS: Record<string, { notification: string[]; integration: string }
 
 /**
  * The last four visible characters of a partly masked key ("******1a2b" → "1a2b"), or undefined when fewer
- * than three show: what a replaced key's copies are matched by.
+ * than three show: the one way keys are read here, since the platform returns them partly masked.
  */
 export function keyEnding(v: unknown): string | undefined {
   if (typeof v !== 'string' || !v) return undefined;
-  const tail = visible(v);
+  const tail = v.slice(v.lastIndexOf('*') + 1);
   return tail.length >= 3 ? tail.slice(-4) : undefined;
 }
 
-/** The visible end of a partly masked key ("******3f9a" → "3f9a"); empty when all of it is masked. */
-const visible = (key: string): string => key.slice(key.lastIndexOf('*') + 1);
+/** Whether two partly masked keys are one key, by their endings; undefined when too little shows to tell. */
+export function sameKey(a: unknown, b: unknown): boolean | undefined {
+  const [x, y] = [keyEnding(a), keyEnding(b)];
+  if (x === undefined || y === undefined) return undefined;
+  const len = Math.min(x.length, y.length);
+  return x.slice(-len) === y.slice(-len);
+}
 
 export interface KeyDifference {
   /** The integration type in the spec's words. */
@@ -94,9 +99,7 @@ export function differentKey(
   const integration = integrations.find((i) => specIntegrationType(i.type) === spec);
   const mine = fields.notification.map((f) => n[f]).find((v) => typeof v === 'string') as string | undefined;
   const theirs = integration?.[fields.integration];
-  if (typeof mine !== 'string' || typeof theirs !== 'string') return undefined;
-  const [a, b] = [visible(mine), visible(theirs)];
-  const len = Math.min(a.length, b.length);
-  if (len === 0 || a.slice(-len) === b.slice(-len)) return undefined;
+  if (typeof mine !== 'string' || typeof theirs !== 'string' || sameKey(mine, theirs) !== false)
+    return undefined;
   return { integrationType: spec, notificationKey: mine, integrationKey: theirs };
 }

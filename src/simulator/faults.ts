@@ -90,14 +90,14 @@ export function losesResponse(f: Faults, method: string, rand: () => number = Ma
   return f.loseResponseRate > 0 && f.loseResponseMethods.includes(method) && rand() < f.loseResponseRate;
 }
 
-interface InjectedAnswer {
+interface InjectedReply {
   status: number;
   headers: Record<string, string>;
   body: string;
 }
 
 /** The answer for an injected error: JSON error bodies, except 502 which mimics a proxy's HTML page. */
-export function injectedAnswer(status: FaultStatus, f: Faults, resource: string): InjectedAnswer {
+export function injectedReply(status: FaultStatus, f: Faults, resource: string): InjectedReply {
   const json = (errorCode: string, detail: string, headers: Record<string, string> = {}) => ({
     status,
     headers: { 'Content-Type': 'application/json', ...headers },

@@ -2,14 +2,14 @@
 // parameters, JSON bodies, paging links, envelope/pretty, the platform's headers and error bodies, fault
 // injection and statistics. Routes (the data layer) only see a SimRequest and return a SimResponse.
 // One request goes through the steps of handleApi; matching is server-routing.ts, reading the query and
-// body server-request.ts, the answers' shape server-answers.ts.
+// body server-request.ts, the answers' shape server-replies.ts.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import type { DigestVerifier } from './digest-server.js';
-import { decideFault, type Faults, faultDelayMs, injectedAnswer, losesResponse } from './faults.js';
+import { decideFault, type Faults, faultDelayMs, injectedReply, losesResponse } from './faults.js';
 import type { KeyRecord } from './records.js';
-import { createReplies, payloadOf, type Replies } from './server-answers.js';
+import { createReplies, payloadOf, type Replies } from './server-replies.js';
 import { parseQuery, readJsonBody } from './server-request.js';
 import { type Compiled, compile, findRoute } from './server-routing.js';
 import { bump, type Stats } from './stats.js';
@@ -110,26 +110,26 @@ function injectFault(h: Http, req: IncomingMessage, res: ServerResponse, route: 
   }
   if (fault?.kind === 'error') {
     stats.injectedErrors++;
-    const answer = injectedAnswer(fault.status, faults, route.path);
-    h.reply.send(res, answer.status, answer.headers, answer.body);
+    const reply = injectedReply(fault.status, faults, route.path);
+    h.reply.send(res, reply.status, reply.headers, reply.body);
     return true;
   }
   return false;
 }
 
-/** The route itself; a change is saved after a 2xx answer, under the data file's lock when it is shared. */
+/** The route itself; a change is saved after a 2xx reply, under the data file's lock when it is shared. */
 function runRoute(h: Http, route: SimRoute, simReq: SimRequest): SimResponse {
   const { ctx, persist, shared } = h.opts;
   const apply = (): SimResponse => {
-    let answer: SimResponse;
+    let reply: SimResponse;
     try {
-      answer = route.handle(simReq, ctx);
+      reply = route.handle(simReq, ctx);
     } finally {
       // Even a refused change may have touched a record: per-project views are rebuilt.
       if (route.mutates) ctx.store.changed();
     }
-    if (route.mutates && answer.status >= 200 && answer.status < 300) persist?.();
-    return answer;
+    if (route.mutates && reply.status >= 200 && reply.status < 300) persist?.();
+    return reply;
   };
   return route.mutates && shared ? shared(apply) : apply();
 }
@@ -204,7 +204,7 @@ async function handleApi(
 }
 
 /** Anything a step threw: its SimError as the platform's error body, else a logged 500. */
-function answerFailure(
+function replyFailure(
   h: Http,
   req: IncomingMessage,
   res: ServerResponse,
@@ -251,7 +251,7 @@ export function createSimServer(opts: SimServerOptions): Server {
       return void h.reply.error(res, e);
     }
     handleApi(h, req, res, rawPath, rawQuery).catch((error: unknown) =>
-      answerFailure(h, req, res, rawPath, error),
+      replyFailure(h, req, res, rawPath, error),
     );
   });
 }

@@ -22,7 +22,7 @@ const OWNER_FILE = 'server.owner';
 const RENEW_MS = 10_000;
 const STALE_MS = 30_000;
 
-export interface Owner {
+interface Owner {
   pid: number;
   host: string;
   /** What the owner serves (its MCP URL), for the message that names it. */

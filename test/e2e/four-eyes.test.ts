@@ -74,7 +74,7 @@ describe('finding 1: four eyes on every channel', () => {
       // A token minted for exactly these arguments (as a server without approvers would hand out) is refused.
       const { argsHash } = await import('../../src/policy/canonical.js');
       const withProject = { ...args, projectId: sim.projectIds[0] };
-      const token = s.t.deps.tokens.issue(
+      const token = s.t.deps.signer.issue(
         'create_project_api_key',
         argsHash('create_project_api_key', withProject),
         'alice',

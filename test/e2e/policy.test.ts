@@ -1,7 +1,7 @@
 // The policy layer end to end: SDK client ↔ server ↔ API client ↔ simulator over loopback with digest.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenSigner, TOKEN_TTL_MS } from '../../src/policy/tokens.js';
+import { CONFIRMATION_TTL_MS, createSigner } from '../../src/policy/signer.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { routes } from '../../src/simulator/routes/index.js';
 import { until } from '../helpers/eras.js';
@@ -133,11 +133,11 @@ describe('confirmation tokens for clients without elicitation', () => {
 
   it('refuses an expired token', async () => {
     let clock = Date.now();
-    await withServer({ tokens: createTokenSigner(undefined, () => clock) }, async (t) => {
+    await withServer({ signer: createSigner(undefined, () => clock) }, async (t) => {
       const id = await enabledConfig(t);
       const first = await t.call('set_alert_config_enabled', { alertConfigId: id, enabled: false });
       const token = (first.structured!.confirmation as { confirmationToken: string }).confirmationToken;
-      clock += TOKEN_TTL_MS + 1;
+      clock += CONFIRMATION_TTL_MS + 1;
       const late = await t.call('set_alert_config_enabled', {
         alertConfigId: id,
         enabled: false,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentCodec } from '../../src/mcp/consent.js';
-import { createTokenSigner } from '../../src/policy/tokens.js';
+import { createSigner } from '../../src/policy/signer.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { fileInstallation } from '../../src/state/installation.js';
 import { fileLedger } from '../../src/state/ledger.js';
@@ -54,7 +54,7 @@ describe('finding 5: proofs are bound to the person and the installation', () =>
     const [dirA, dirB] = [mkdtempSync(join(tmpdir(), 'proofs-a-')), mkdtempSync(join(tmpdir(), 'proofs-b-'))];
     // Two replicas on store A (the installation id is created once, read by both), one server on store B.
     const signer = async (dir: string) =>
-      createTokenSigner(secret, undefined, fileLedger(join(dir, 'ledger')), await fileInstallation(dir));
+      createSigner(secret, undefined, fileLedger(join(dir, 'ledger')), await fileInstallation(dir));
     const [a1, a2, b] = [await signer(dirA), await signer(dirA), await signer(dirB)];
     expect(a1.installation).toBe(a2.installation);
     expect(b.installation).not.toBe(a1.installation);

@@ -1,6 +1,7 @@
 // What a configuration does not use is not loaded: over stdio with a real DBOPS_BASE_URL the installed command
 // never loads the embedded simulator's code, a client that does not show MCP Apps never makes it read an
-// app's HTML, and the approval page (a consent channel by default) loads when a change first asks, not before. Each check has its counterpart (demo mode loads the simulator; reading ui:// reads the page),
+// app's HTML, the approval page (a consent channel by default) loads when a change first asks, not before, and
+// the file lock only where a lock is taken. Each check has its counterpart (demo mode loads the simulator; reading ui:// reads the page),
 // so the log it reads is known to see what it looks for.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -90,6 +91,7 @@ async function loadsOf(
 const simulatorCode = (lines: string[]) => lines.filter((l) => /^load .*\/simulator[^/]*\.js$/.test(l));
 const appPages = (lines: string[]) => lines.filter((l) => /^read .*\.html$/.test(l));
 const approvalCode = (lines: string[]) => lines.filter((l) => /^load .*\/approval[^/]*\.js$/.test(l));
+const lockCode = (lines: string[]) => lines.filter((l) => /^load .*\/proper-lockfile[^/]*\.js$/.test(l));
 
 describe('start-up loads only what the configuration uses', () => {
   it('with a real DBOPS_BASE_URL: no simulator code; a client without MCP Apps: no app page read', async () => {
@@ -110,6 +112,8 @@ describe('start-up loads only what the configuration uses', () => {
     expect(simulatorCode(lines)).toEqual([]);
     expect(appPages(lines)).toEqual([]);
     expect(approvalCode(lines)).toEqual([]);
+    // The file lock is for HTTP's claim on the state directory and an audit log's rotation: a stdio start never takes it.
+    expect(lockCode(lines)).toEqual([]);
   }, 60_000);
 
   it('the counterparts: demo mode loads the simulator (once the client is past its handshake: test/e2e/no-orphans), and reading an app reads its page', async () => {
@@ -128,5 +132,7 @@ describe('start-up loads only what the configuration uses', () => {
     expect(simulatorCode(lines).length).toBeGreaterThan(0);
     expect(appPages(lines)).toHaveLength(1);
     expect(approvalCode(lines).length).toBeGreaterThan(0);
+    // The simulator locks its data file: the lock's chunk, seen loading.
+    expect(lockCode(lines).length).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -20,7 +20,7 @@ import { createMcpServer, type ServerDeps } from '../../src/mcp/server.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import type { ApprovalChannel } from '../../src/policy/guard.js';
 import { createSecretKeeper } from '../../src/policy/secrets.js';
-import { createTokenSigner, type TokenSigner } from '../../src/policy/tokens.js';
+import { createSigner, type Signer } from '../../src/policy/signer.js';
 import { startSimulator } from '../../src/simulator/index.js';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -33,7 +33,7 @@ export interface TestServerOptions {
   approvals?: ApprovalChannel;
   extensions?: ServerDeps['extensions'];
   now?: () => Date;
-  tokens?: TokenSigner;
+  signer?: Signer;
   /** More client capabilities (e.g. the MCP Apps extension a host with views declares). */
   capabilities?: Record<string, unknown>;
   /** The API client's own settings (a rate limit, a read cache): config alone does not reach the client here. */
@@ -75,7 +75,7 @@ export async function startTestServer(opts: TestServerOptions = {}) {
     config,
     api,
     logger,
-    tokens: opts.tokens ?? createTokenSigner(config.tokenSecret),
+    signer: opts.signer ?? createSigner(config.tokenSecret),
     audit: createAuditLog(config.auditLog, logger),
     secrets: createSecretKeeper(config.secretsDir, config.revealSecrets),
     approvals: opts.approvals,

@@ -12,7 +12,7 @@ import { silentLogger } from '../../src/log.js';
 import { redisBus } from '../../src/mcp/listen.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import { createDecisionPoint } from '../../src/policy/decide.js';
-import { createTokenSigner } from '../../src/policy/tokens.js';
+import { createSigner } from '../../src/policy/signer.js';
 import { redisRecords } from '../../src/state/approvals.js';
 import { redisInstallation } from '../../src/state/installation.js';
 import { type Ledger, redisLedger, StateError } from '../../src/state/ledger.js';
@@ -92,12 +92,12 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
 
   it('a token redeemed through one replica is refused by the others, also when they race', async () => {
     const [a, b, c] = await replicas(3, 'tok:');
-    const signers = [a, b, c].map((r) => createTokenSigner(SECRET, undefined, r!.ledger, r!.installation));
+    const signers = [a, b, c].map((r) => createSigner(SECRET, undefined, r!.ledger, r!.installation));
     const { token } = signers[0]!.issue('delete_maintenance_window', 'h1');
     // A server with the same secret on another store (another installation id) refuses it first.
     const [other] = await replicas(1, 'tok-other:');
     expect(other!.installation).not.toBe(a!.installation);
-    const elsewhere = createTokenSigner(SECRET, undefined, other!.ledger, other!.installation);
+    const elsewhere = createSigner(SECRET, undefined, other!.ledger, other!.installation);
     expect(await elsewhere.redeem(token, 'delete_maintenance_window', 'h1')).toBe('invalid');
     const results = await Promise.all(signers.map((s) => s.redeem(token, 'delete_maintenance_window', 'h1')));
     expect(results.sort()).toEqual(['ok', 'used', 'used']);
@@ -191,7 +191,7 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
       const c = await connectRedis(own.url, silentLogger, 'down:');
       conns.push(c);
       const ledger = await redisLedger(c);
-      const signer = createTokenSigner(SECRET, undefined, ledger);
+      const signer = createSigner(SECRET, undefined, ledger);
       await own.stop();
       const { token } = signer.issue('delete_maintenance_window', 'h1');
       const err = await signer.redeem(token, 'delete_maintenance_window', 'h1').catch((e) => e);
@@ -219,7 +219,7 @@ describe.skipIf(noRedis)('shared state in Redis', () => {
     try {
       const c = await connectRedis(own.url, silentLogger, 'back:');
       conns.push(c);
-      const signer = createTokenSigner(SECRET, undefined, await redisLedger(c));
+      const signer = createSigner(SECRET, undefined, await redisLedger(c));
       await own.restart();
       // Back: a command that claims nothing answers again.
       await expect.poll(() => c.eval('return 1', [], []).catch(() => 'down'), { timeout: 10_000 }).toBe(1);

@@ -9,7 +9,7 @@ import { type Logger, silentLogger } from '../../src/log.js';
 import type { ServerDeps } from '../../src/mcp/server.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 import { createSecretKeeper } from '../../src/policy/secrets.js';
-import { createTokenSigner } from '../../src/policy/tokens.js';
+import { createSigner } from '../../src/policy/signer.js';
 import type { Simulator } from '../../src/simulator/index.js';
 
 export function buildDeps(
@@ -37,7 +37,7 @@ export function buildDeps(
     config,
     api,
     logger,
-    tokens: createTokenSigner(),
+    signer: createSigner(),
     audit: createAuditLog(config.auditLog, logger),
     secrets: createSecretKeeper(config.secretsDir, false),
     async close() {

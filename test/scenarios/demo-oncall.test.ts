@@ -1,4 +1,4 @@
-// The on-call questions of DESIGN.md, asked of the demo world (docs/demo-world.md) through the real path
+// The on-call questions (docs/oncall.md), asked of the demo world (docs/demo-world.md) through the real path
 // (MCP client → server → digest → simulator): each answer must hold the facts the world makes true, by the
 // names and ids a person acts on. The ten questions with their calls and sizes: oncall.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

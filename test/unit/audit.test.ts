@@ -6,6 +6,22 @@ import { createLogger } from '../../src/log.js';
 import { createAuditLog } from '../../src/policy/audit.js';
 
 describe('audit log', () => {
+  it('has each outcome it can write in the table of docs/approval.md, and no other', () => {
+    const root = new URL('../..', import.meta.url).pathname;
+    const type = readFileSync(join(root, 'src/policy/audit.ts'), 'utf8').match(
+      /type AuditOutcome =([^;]+);/,
+    )?.[1];
+    const outcomes = [...(type ?? '').matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
+    const section = readFileSync(join(root, 'docs/approval.md'), 'utf8')
+      .split('## Audit log')[1]
+      ?.split('\n## ')[0];
+    const documented = [...(section ?? '').matchAll(/^\| (.+?) \|/gm)].flatMap((m) =>
+      [...(m[1] ?? '').matchAll(/`([a-z_]+)`/g)].map((x) => x[1]),
+    );
+    expect(outcomes.length).toBeGreaterThan(5);
+    expect([...documented].sort()).toEqual([...outcomes].sort());
+  });
+
   it('rotates by size (DBOPS_AUDIT_MAX_BYTES, DBOPS_AUDIT_KEEP) and loses no line to writers racing the rotation', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'audit-rotate-'));
     const file = join(dir, 'audit.log');

@@ -5,7 +5,8 @@
 // derived them — so a datum that nothing explains fails here, whoever put it there.
 import { describe, expect, it } from 'vitest';
 import { assertWorld, buildDemoDataset, WorldError } from '../../src/simulator/data/index.js';
-import { WORLD, type World } from '../../src/simulator/data/world.js';
+import { WORLD } from '../../src/simulator/data/world.js';
+import type { World } from '../../src/simulator/data/world-types.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import type {
   AlertConfigRec,

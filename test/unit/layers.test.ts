@@ -196,6 +196,21 @@ describe('the layering', () => {
     expect(show(drawing)).toEqual([]);
   });
 
+  it('imports the MCP SDK in the entry points only (src/mcp/, src/cli.ts, src/index.ts), types included', () => {
+    const sdk = sources.filter(
+      (f) =>
+        !under(f, 'src/mcp') &&
+        !['src/cli.ts', 'src/index.ts'].includes(f) &&
+        /from\s+'@modelcontextprotocol\/(?!ext-apps)/.test(readFileSync(join(root, f), 'utf8')),
+    );
+    expect(sdk).toEqual([]);
+  });
+
+  it('keeps reads across projects out of the tools: a tool calls a feed, which reads every project (everywhere.ts)', () => {
+    const reading = edges.filter((e) => under(e.from, 'tools') && e.to === 'src/feeds/everywhere.ts');
+    expect(show(reading)).toEqual([]);
+  });
+
   it("cuts the API into the toolsets' areas everywhere: tools, client areas, views and simulator routes", () => {
     const areas = ['projects', ...toolsets.map((t) => t.name)];
     const infrastructure: Record<string, string[]> = {

@@ -13,7 +13,7 @@ import { argsHash, canonicalArgs } from '../../src/policy/canonical.js';
 import { registerChannel } from '../../src/policy/channels/index.js';
 import { needsConsent } from '../../src/policy/consent.js';
 import { callTool, type GuardDeps } from '../../src/policy/guard.js';
-import { createTokenSigner, TOKEN_TTL_MS } from '../../src/policy/tokens.js';
+import { CONFIRMATION_TTL_MS, createSigner } from '../../src/policy/signer.js';
 import { fileInstallation } from '../../src/state/installation.js';
 import { fileLedger } from '../../src/state/ledger.js';
 import {
@@ -52,7 +52,7 @@ describe('canonical arguments', () => {
 
 describe('confirmation tokens', async () => {
   it('redeem once for the exact tool and arguments', async () => {
-    const signer = createTokenSigner('s'.repeat(32));
+    const signer = createSigner('s'.repeat(32));
     const { token } = signer.issue('delete_maintenance_window', 'h1');
     expect(await signer.redeem(token, 'delete_maintenance_window', 'h2')).toBe('mismatch');
     expect(await signer.redeem(token, 'update_user_roles', 'h1')).toBe('mismatch');
@@ -61,15 +61,15 @@ describe('confirmation tokens', async () => {
   });
   it('expire after five minutes', async () => {
     let now = 1_000_000;
-    const signer = createTokenSigner('k'.repeat(32), () => now);
+    const signer = createSigner('k'.repeat(32), () => now);
     const { token, expiresAt } = signer.issue('t', 'h');
-    expect(expiresAt.getTime()).toBe(now + TOKEN_TTL_MS);
-    now += TOKEN_TTL_MS;
+    expect(expiresAt.getTime()).toBe(now + CONFIRMATION_TTL_MS);
+    now += CONFIRMATION_TTL_MS;
     expect(await signer.redeem(token, 't', 'h')).toBe('expired');
   });
   it('reject forged, tampered and foreign tokens', async () => {
-    const a = createTokenSigner('a'.repeat(32));
-    const b = createTokenSigner('b'.repeat(32));
+    const a = createSigner('a'.repeat(32));
+    const b = createSigner('b'.repeat(32));
     const { token } = a.issue('t', 'h');
     expect(await b.redeem(token, 't', 'h')).toBe('invalid');
     const [body, sig] = token.split('.');
@@ -81,7 +81,7 @@ describe('confirmation tokens', async () => {
     expect(await a.redeem('', 't', 'h')).toBe('invalid');
   });
   it('refuse anything but the exact format issued: trailing data, padding, whitespace', async () => {
-    const signer = createTokenSigner('p'.repeat(32));
+    const signer = createSigner('p'.repeat(32));
     const { token } = signer.issue('t', 'h');
     for (const bad of [
       `${token}.junk`,
@@ -98,9 +98,9 @@ describe('confirmation tokens', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dbops-ledger-'));
     const secret = 'r'.repeat(32);
     const installation = await fileInstallation(dir);
-    const { token } = createTokenSigner(secret, undefined, fileLedger(dir), installation).issue('t', 'h');
-    const first = createTokenSigner(secret, undefined, fileLedger(dir), await fileInstallation(dir));
-    const restarted = createTokenSigner(secret, undefined, fileLedger(dir), await fileInstallation(dir));
+    const { token } = createSigner(secret, undefined, fileLedger(dir), installation).issue('t', 'h');
+    const first = createSigner(secret, undefined, fileLedger(dir), await fileInstallation(dir));
+    const restarted = createSigner(secret, undefined, fileLedger(dir), await fileInstallation(dir));
     expect(await first.redeem(token, 't', 'h')).toBe('ok');
     expect(await restarted.redeem(token, 't', 'h')).toBe('used');
   });
@@ -114,7 +114,7 @@ describe('confirmation tokens', async () => {
   });
   it('verify across replicas that share the secret and the state store (its installation id)', async () => {
     const signer = (installation: string) =>
-      createTokenSigner('shared-secret-0123456789', undefined, undefined, installation);
+      createSigner('shared-secret-0123456789', undefined, undefined, installation);
     const { token } = signer('a'.repeat(32)).issue('t', 'h');
     expect(await signer('b'.repeat(32)).redeem(token, 't', 'h')).toBe('invalid');
     expect(await signer('a'.repeat(32)).redeem(token, 't', 'h')).toBe('ok');
@@ -129,6 +129,28 @@ describe('consent policy', () => {
     expect(needsConsent('write', 'write')).toBe(true);
     expect(needsConsent('destructive', 'never')).toBe(false);
   });
+});
+
+// What the guard is called with in these tests: a person's consent policy, no platform, ids for names.
+const deps = (via: GuardDeps['config']['confirmVia']): GuardDeps => ({
+  config: { confirm: 'destructive', confirmVia: via, approvalOpen: false, approvalWaitMs: 1000 },
+  signer: createSigner('s'.repeat(32)),
+  audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-policy-')), 'audit.log'), silentLogger),
+});
+const ctx = {
+  signal: new AbortController().signal,
+  progress: async () => {},
+  names: callNames({} as ApiClient),
+  api: {},
+  defaults: {},
+  now: () => new Date(),
+} as unknown as ToolContext;
+const f = () => ({
+  fence: newFence(),
+  now: new Date(),
+  detailed: false,
+  asksFirst: () => false,
+  names: idsOnly,
 });
 
 describe('the preview shown before consent', () => {
@@ -147,23 +169,6 @@ describe('the preview shown before consent', () => {
       run: async () => ({}),
       format: () => ({ text: 'done', structured: {} }),
     });
-  const deps = (via: GuardDeps['config']['confirmVia']): GuardDeps => ({
-    config: { confirm: 'destructive', confirmVia: via, approvalOpen: false, approvalWaitMs: 1000 },
-    tokens: createTokenSigner('s'.repeat(32)),
-    audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-policy-')), 'audit.log'), silentLogger),
-  });
-  const ctx = {
-    signal: new AbortController().signal,
-    progress: async () => {},
-    names: callNames({} as ApiClient),
-  } as unknown as ToolContext;
-  const f = () => ({
-    fence: newFence(),
-    now: new Date(),
-    detailed: false,
-    asksFirst: () => false,
-    names: idsOnly,
-  });
 
   for (const [name, tool] of [
     ['a tool without its own preview', rotate()],
@@ -228,39 +233,29 @@ describe('a consent channel plugs in', () => {
           ? { kind: 'approved', channel: 'stand-in' }
           : { kind: 'declined', channel: 'stand-in', how: 'declined' },
     });
-    const deps: GuardDeps = {
-      config: {
-        confirm: 'destructive',
-        confirmVia: ['stand-in' as never],
-        approvalOpen: false,
-        approvalWaitMs: 1000,
-      },
-      tokens: createTokenSigner('s'.repeat(32)),
-      audit: createAuditLog(join(mkdtempSync(join(tmpdir(), 'dbops-channel-')), 'audit.log'), silentLogger),
-    };
-    const ctx = {
-      signal: new AbortController().signal,
-      progress: async () => {},
-      names: callNames({} as ApiClient),
-      api: {},
-      defaults: {},
-      now: () => new Date(),
-    } as unknown as ToolContext;
-    const f = () => ({
-      fence: newFence(),
-      now: new Date(),
-      detailed: false,
-      asksFirst: () => false,
-      names: idsOnly,
-    });
-    const asked = (await callTool(tool, { name: 'x' }, ctx, { canElicit: false }, deps, f())) as ToolAnswer;
+    const via = deps(['stand-in' as never]);
+    const asked = (await callTool(tool, { name: 'x' }, ctx, { canElicit: false }, via, f())) as ToolAnswer;
     expect(asked.text).toBe('Say "yes" as witness.');
     expect(ran).toBe(0);
     // Every change tool's input schema takes the new argument, and a consent is not bound to it.
     expect(Object.keys(z.toJSONSchema(inputSchemaFor(tool)).properties ?? {})).toContain('witness');
     expect(argsHash(tool.name, { name: 'x', witness: 'yes' })).toBe(argsHash(tool.name, { name: 'x' }));
-    await callTool(tool, { name: 'x', witness: 'yes' }, ctx, { canElicit: false }, deps, f());
+    await callTool(tool, { name: 'x', witness: 'yes' }, ctx, { canElicit: false }, via, f());
     expect(ran).toBe(1);
+    // A read passes no channel: none is asked for a proof it cannot carry (its input takes none).
+    const read = defineTool({ ...tool, name: 'stand_in_read', kind: 'read' });
+    const unregisterLoud = registerChannel<string>({
+      name: 'loud',
+      proofOf: () => {
+        throw new Error('a read asked a channel for its proof');
+      },
+      available: () => false,
+      ask: async () => ({ answer: { text: '', structured: {} } }),
+      resume: async () => ({ kind: 'declined', channel: 'loud', how: 'declined' }),
+    });
+    await callTool(read, { name: 'x' }, ctx, { canElicit: false }, via, f());
+    expect(ran).toBe(2);
+    unregisterLoud();
     unregister();
     expect(Object.keys(z.toJSONSchema(inputSchemaFor(tool)).properties ?? {})).not.toContain('witness');
   });

@@ -20,6 +20,7 @@ import {
   paging,
   pagingServices,
   projectTier,
+  sameKey,
   severity,
   silenceThreshold,
   stillDone,
@@ -144,6 +145,17 @@ describe('paging', () => {
         { type: 'OPS_GENIE', apiKey: '******1111' },
       ]),
     ).toMatchObject({ integrationType: 'INCIDENT_PAGING_B' });
+  });
+
+  it('reads a masked key one way: by its ending, and only when at least three characters show', () => {
+    expect(sameKey('******ab12', '****b12')).toBe(true);
+    expect(sameKey('******ab12', '******ab13')).toBe(false);
+    expect(sameKey('******1a', '******ff00')).toBeUndefined();
+    // The notification's key shows too little to tell it from the integration's: not flagged as different.
+    const integrations = [{ type: 'INCIDENT_PAGING_A', serviceKey: '******ff00' }];
+    expect(
+      differentKey({ typeName: 'INCIDENT_PAGING_A', serviceKey: '******1a' }, integrations),
+    ).toBeUndefined();
   });
 });
 

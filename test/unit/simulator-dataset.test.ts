@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { WORKED_OUT } from '../../src/simulator/data/hashes.js';
 import { buildDemoDataset } from '../../src/simulator/data/index.js';
 import { DEMO_IDENTITY } from '../../src/simulator/on-demand.js';
 import { createStore } from '../../src/simulator/store.js';
@@ -47,6 +48,14 @@ describe('demo dataset names and ids', () => {
 });
 
 describe('demo dataset digest', () => {
+  // The digest above pins the worked-out hashes too: one wrong in the table fails it.
+  it('runs no scrypt at the default seed: each person has a password hash worked out (data/hashes.ts)', () => {
+    const known = new Set(Object.values(WORKED_OUT));
+    const missing = buildDemoDataset(20260101, NOW).users.filter(
+      (u) => !known.has(u.passwordHash.split('$')[2]!),
+    );
+    expect(missing.map((u) => u.username)).toEqual([]);
+  });
   it('is byte for byte the dataset of the default seed', () => {
     expect(digest(20260101)).toBe('c2a793ce9b27b3d26479f97f3e9df8b6b815d5b5a70498c50f904481841f2e6d');
   });

@@ -26,7 +26,7 @@ interface WhereView {
 }
 
 /** A host's state in words (the rule: src/rules/hosts.ts), its disagreeing records both named. */
-export function stateWords(h: Host, alerts: Alert[], now: Date): string {
+function stateWords(h: Host, alerts: Alert[], now: Date): string {
   return hostStateWords(hostState(h as HostFields, alerts, now), now);
 }
 

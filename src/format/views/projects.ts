@@ -14,22 +14,3 @@ export const projectList: ListView<Project> = {
     stamp(p.created, now),
   ],
 };
-
-/** One project's line in an installation-wide triage: how much is on fire, and the call that looks closer. */
-interface ProjectAlarm {
-  projectId: string;
-  name?: string;
-  open: number;
-  unacknowledged: number;
-  /** When the oldest open alert began. */
-  since?: string;
-  /** Why the project could not be read, when it could not. */
-  error?: string;
-}
-
-/** Most urgent first: unacknowledged alerts, then open ones, then the oldest; unreadable projects after. */
-export const byUrgency = (a: ProjectAlarm, b: ProjectAlarm) =>
-  Number(Boolean(a.error)) - Number(Boolean(b.error)) ||
-  b.unacknowledged - a.unacknowledged ||
-  b.open - a.open ||
-  (Date.parse(a.since ?? '') || Infinity) - (Date.parse(b.since ?? '') || Infinity);

@@ -1,11 +1,12 @@
 // How a maintenance window looks to a person: its state (upcoming, active, ended) and its fields.
-import type { MaintenanceWindow } from '../../api/types.js';
+import type { Alert, AlertConfig, MaintenanceWindow } from '../../api/types.js';
+import { alertWhat } from '../../model/index.js';
 import { windowState } from '../../rules/index.js';
 import { cell, named } from '../../untrusted.js';
 import { type FormatContext, type ListView, recordAnswer, type ToolAnswer } from '../answers.js';
 import type { Preview } from '../consent.js';
 import { stamp, utc, when } from '../markdown.js';
-import { windowCalled } from './alerts.js';
+import { conditionWords, windowCalled } from './alerts.js';
 import { type NeighbourView, neighbourLines, neighboursData } from './windows-neighbours.js';
 
 function windowPairs(w: MaintenanceWindow, now: Date): Array<[string, unknown]> {
@@ -65,9 +66,13 @@ export function mutedBy(w: Pick<MaintenanceWindow, 'id' | 'description' | 'alert
   return `muted by ${windowCalled(w)} (window mutes ${types} project-wide)`;
 }
 
-/** A configuration a window would silence: its words, the paging services it notifies, where it is open now. */
+/**
+ * A configuration a window would silence, or an open alert whose configuration is not listed (disabled since,
+ * or unreadable): the paging services it notifies, where it is open now.
+ */
 export interface Silenced {
-  label: string;
+  config?: AlertConfig;
+  alert?: Alert;
   pages: string[];
   /** Where its open alerts are (hosts, replica sets): they go quiet too. */
   open: string[];
@@ -75,12 +80,15 @@ export interface Silenced {
 
 const MAX_LISTED = 8;
 
+const label = (x: Silenced): string =>
+  x.config ? conditionWords(x.config) : x.alert ? alertWhat(x.alert) : 'an alert';
+
 /** One line per configuration: "`Connections > 4000` — pages via PagerDuty — open on `db-1:27017`, …". */
 function silencedLine(x: Silenced): string {
   const where = x.open.slice(0, 3).map((w) => `\`${cell(w, 60).replace(/`/g, "'")}\``);
   const more = x.open.length > 3 ? ` and ${x.open.length - 3} more` : '';
   return [
-    `\`${cell(x.label, 100).replace(/`/g, "'")}\``,
+    `\`${cell(label(x), 100).replace(/`/g, "'")}\``,
     ...(x.pages.length ? [`pages via ${x.pages.join(', ')}`] : []),
     ...(x.open.length ? [`${x.open.length} open: ${where.join(', ')}${more}`] : []),
   ].join(' — ');

@@ -27,7 +27,7 @@ export function readiness(
   };
   const kept = new Map<string, { at: number; result: Promise<Result> }>();
   /** One probe per installation at a time, its answer kept keepMs (fresh: a kept read says nothing). */
-  const answers = (name: string, api: ServerDeps['api']) => {
+  const reads = (name: string, api: ServerDeps['api']) => {
     const k = kept.get(name);
     if (k && now() - k.at < keepMs) return k.result;
     const result = check(() =>
@@ -42,9 +42,9 @@ export function readiness(
     const several = runtime.deps.platforms?.all;
     const platforms: Record<string, Result> = several
       ? Object.fromEntries(
-          await Promise.all(several.map(async (p) => [`platform:${p.name}`, await answers(p.name, p.api)])),
+          await Promise.all(several.map(async (p) => [`platform:${p.name}`, await reads(p.name, p.api)])),
         )
-      : { platform: await answers('', runtime.deps.api) };
+      : { platform: await reads('', runtime.deps.api) };
     return {
       ...platforms,
       ...(runtime.redis

@@ -30,7 +30,7 @@ function httpOptions(config: Config, runtime: Runtime, newServer: NewServer, log
     onListen: listenOn(deps, bus),
     publicUrl: config.publicUrl,
     directory: redis ? redisSessions(redis) : undefined,
-    forwardKey: redis ? deps.tokens.derive('replica-forward') : undefined,
+    forwardKey: redis ? deps.signer.derive('replica-forward') : undefined,
     routes: runtime.approvals?.routes,
     ready: readiness(runtime),
   };

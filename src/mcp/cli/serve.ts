@@ -8,7 +8,6 @@ import { type Config, loadConfig, settingsHelp, unknownSettings } from '../../co
 import type { Person } from '../../identity/index.js';
 import { createLogger, type Logger } from '../../log.js';
 import { checkToolFilters } from '../../policy/toolsets.js';
-import { claimStateDir, StateDirInUse } from '../../state/owner.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { type ClientToolsets, createMcpServer } from '../server.js';
 import { fail, loadExtensions } from './common.js';
@@ -26,8 +25,10 @@ ${settingsHelp()}`;
  * one client, whose approvals no other client can name, so they share a directory freely. Returns the exit
  * code when the directory is taken.
  */
-function claimForHttp(config: Config): { release(): void } | number | undefined {
+async function claimForHttp(config: Config): Promise<{ release(): void } | number | undefined> {
   if (config.transport !== 'http' || config.stateUrl) return undefined;
+  // Loaded for HTTP only (with its file lock): a stdio start never claims the directory.
+  const { claimStateDir, StateDirInUse } = await import('../../state/owner.js');
   let owned: { release(): void };
   try {
     owned = claimStateDir(config.stateDir, `http://${config.host}:${config.port}/mcp`);
@@ -108,7 +109,7 @@ export async function runServe(args: string[]): Promise<number> {
     process.once(signal, () => void stop.shutdown());
   const logger = createLogger(config.logLevel);
   for (const warning of unknownSettings()) logger.warn(warning);
-  const owned = claimForHttp(config);
+  const owned = await claimForHttp(config);
   if (typeof owned === 'number') return owned;
   const release = () => owned?.release();
   stop.opened(release);

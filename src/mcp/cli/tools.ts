@@ -17,7 +17,7 @@ import { fail, quietOnClosedPipe } from './common.js';
  * A description's first sentence, for one line per tool: it ends at ". " outside parentheses and not after an
  * abbreviation ("e.g. ", "i.e. "), so "(e.g. …)" is never cut in half.
  */
-export function firstSentence(text: string): string {
+function firstSentence(text: string): string {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];

@@ -12,7 +12,7 @@ import {
   legacyStatelessFallback,
   type McpServer,
 } from '@modelcontextprotocol/server';
-import { personOf } from '../../identity/index.js';
+import { personOf } from '../person.js';
 import { type HttpOptions, MAX_BODY } from './options.js';
 
 /** What the transport knows of the request being served: its X-MCP-Toolsets. */

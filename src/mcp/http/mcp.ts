@@ -5,9 +5,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import { toolsets } from '../../catalog.js';
-import { authInfoOf, type Person } from '../../identity/index.js';
+import type { Person } from '../../identity/index.js';
 import { headerNames, unknownToolsets } from '../../policy/toolsets.js';
 import { listenedUris } from '../listen.js';
+import { authInfoOf } from '../person.js';
 import type { HttpCore } from './core.js';
 import { asked } from './eras.js';
 import { MAX_BODY, rpcError, sendJson } from './options.js';

@@ -3,7 +3,7 @@
 // (signed with the replicas' shared key) plus the request's own path, with a signed hand-over header.
 import { createHmac } from 'node:crypto';
 import { type IncomingMessage, request, type ServerResponse } from 'node:http';
-import { sameSecret } from '../../policy/tokens.js';
+import { sameSecret } from '../../policy/signer.js';
 
 /** Marks a request passed on by another replica (never passed on again): `<unix seconds>.<HMAC>`. */
 export const FORWARDED = 'x-dbops-forwarded';

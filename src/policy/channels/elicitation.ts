@@ -3,7 +3,7 @@
 // to the tool and arguments. Never for a four-eyes change: it would ask the person who asked.
 import { previewText } from '../../format/consent.js';
 import { ToolInputError } from '../../tool/index.js';
-import { asker } from './token.js';
+import { asker } from './confirmation.js';
 import type { Channel, ConsentAnswer } from './types.js';
 
 export const elicitationChannel: Channel<ConsentAnswer> = {
@@ -44,7 +44,7 @@ export const elicitationChannel: Channel<ConsentAnswer> = {
         `The person's answer expired; nothing changed. Call ${name} again to ask the person again.`,
       );
     // A replayed round (same sealed state, same answer) must not apply the change a second time.
-    if (!(await call.deps.tokens.consume(`consent:${a.nonce}`, a.expiresAtMs, a.askedAtMs)))
+    if (!(await call.deps.signer.consume(`consent:${a.nonce}`, a.expiresAtMs, a.askedAtMs)))
       return rejected(
         'answer already used',
         `This consent was already used once; nothing changed now. Call ${name} again to ask the person again.`,

@@ -2,13 +2,15 @@
 // schema takes the arguments they read back (src/mcp/schemas.ts). A new channel is a module plus one line here;
 // it is off until DBOPS_CONFIRM_VIA names it.
 import { approvalPageChannel } from './approval-page.js';
+import { confirmationChannel } from './confirmation.js';
 import { elicitationChannel } from './elicitation.js';
-import { tokenChannel } from './token.js';
 import type { Channel } from './types.js';
 
-const registered: Array<Channel<never>> = [elicitationChannel, approvalPageChannel, tokenChannel] as Array<
-  Channel<never>
->;
+const registered: Array<Channel<never>> = [
+  elicitationChannel,
+  approvalPageChannel,
+  confirmationChannel,
+] as Array<Channel<never>>;
 
 /** The channels in the order they were registered. */
 export const channels = (): readonly Channel<never>[] => registered;

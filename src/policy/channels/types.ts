@@ -6,7 +6,7 @@ import type { Preview } from '../../format/consent.js';
 import type { AnyTool, CallArgs, FormatContext, ToolAnswer, ToolContext } from '../../tool/index.js';
 import type { AuditEntry, AuditLog } from '../audit.js';
 import type { DecisionPoint, RiskCategory } from '../decide.js';
-import type { TokenSigner } from '../tokens.js';
+import type { Signer } from '../signer.js';
 
 export type ApprovalState =
   | 'pending'
@@ -121,7 +121,7 @@ export interface GuardDeps {
     fourEyes?: Config['fourEyes'];
     longWindowHours?: Config['longWindowHours'];
   };
-  tokens: TokenSigner;
+  signer: Signer;
   audit: AuditLog;
   approvals?: ApprovalChannel;
   /**
@@ -178,7 +178,7 @@ export type Outcome =
   | { kind: 'rejected'; channel: string; error: string; message: string; approvalId?: string };
 
 /** What asking produced: an answer for the model, or a question for the client, with its audit line. */
-export interface Asked {
+interface Asked {
   answer: ToolAnswer | ConsentQuestion;
   audit?: { outcome: AuditEntry['outcome']; channel: string; approvalId?: string };
 }

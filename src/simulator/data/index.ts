@@ -7,6 +7,8 @@
 // dataset is identical on every start for a given seed (test/unit/simulator-dataset.test.ts pins the
 // bytes); timestamps are offsets from the `now` at creation.
 
+import { checkWorld } from '../derive-check.js';
+import { buildEvents } from '../derive-events.js';
 import { emptyData, type StoreData } from '../records.js';
 import { applyOutages, buildAgents } from './agents.js';
 import {
@@ -17,14 +19,14 @@ import {
 } from './alert-configs.js';
 import { buildAlerts, buildGlobalAlerts } from './alerts.js';
 import { buildAutomation } from './automation.js';
-import { buildEvents } from './events.js';
 import { Build } from './gen.js';
 import { growInstallation } from './installation.js';
 import { buildIntegrations } from './integrations.js';
 import { buildKeys, buildUsers } from './people.js';
 import { buildTopology } from './topology.js';
 import { buildWindows } from './windows.js';
-import { checkWorld, WORLD, type World } from './world.js';
+import { WORLD } from './world.js';
+import type { World } from './world-types.js';
 
 /**
  * Draws that agents and automation took before users when the demo was drawn at random: skipped, so the ids

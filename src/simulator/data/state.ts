@@ -4,7 +4,7 @@
 import type { AlertConfigRec, GlobalAlertConfigRec, HostRec, MatcherRec } from '../records.js';
 import type { Build } from './gen.js';
 import { DOMAIN, TOPOLOGY } from './topology.js';
-import type { ConfigRef, World } from './world.js';
+import type { ConfigRef, World } from './world-types.js';
 
 export const fqdn = (short: string): string => `${short}.${DOMAIN}`;
 export const shortName = (hostname: string): string => hostname.split('.')[0]!;

@@ -5,7 +5,7 @@ import type { EventRec } from '../records.js';
 import type { SimContext, SimRequest } from '../types.js';
 import { newObjectId, timestamp } from '../values.js';
 
-export interface Link {
+interface Link {
   href: string;
   rel: string;
 }

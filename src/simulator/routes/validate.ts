@@ -3,7 +3,7 @@
 
 import { SimError } from '../types.js';
 
-export type Kind = 'string' | 'boolean' | 'number' | 'integer' | 'date' | 'strings' | 'objects';
+type Kind = 'string' | 'boolean' | 'number' | 'integer' | 'date' | 'strings' | 'objects';
 
 interface KindTypes {
   string: string;
@@ -30,7 +30,7 @@ export type BodySpec = Record<string, FieldSpec>;
 
 type Required<S extends BodySpec> = { [K in keyof S as S[K]['required'] extends true ? K : never]: S[K] };
 type Optional<S extends BodySpec> = { [K in keyof S as S[K]['required'] extends true ? never : K]: S[K] };
-export type Parsed<S extends BodySpec> = { [K in keyof Required<S>]: KindTypes[S[K]['kind']] } & {
+type Parsed<S extends BodySpec> = { [K in keyof Required<S>]: KindTypes[S[K]['kind']] } & {
   [K in keyof Optional<S>]?: KindTypes[S[K]['kind']];
 };
 

@@ -1,4 +1,5 @@
-// Confirmation tokens for clients that cannot elicit: an HMAC over tool, canonical arguments, expiry and the
+// The signer: keys derived from DBOPS_TOKEN_SECRET and the installation, single-use claims in the ledger, and
+// the confirmation tokens of the `token` channel for clients that cannot elicit: an HMAC over tool, canonical arguments, expiry and the
 // person who was asked. Verified by signature (so replicas sharing DBOPS_TOKEN_SECRET and the state store
 // accept each other's), single use through the ledger (a file store by default, so a used token stays used
 // across processes and restarts), bound to the exact arguments, to the person asked and to the installation
@@ -7,9 +8,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Ledger, memoryLedger } from '../state/ledger.js';
 
-export const TOKEN_TTL_MS = 5 * 60_000;
+export const CONFIRMATION_TTL_MS = 5 * 60_000;
 
-type TokenCheck = 'ok' | 'invalid' | 'expired' | 'mismatch' | 'used' | 'not-yours';
+type ConfirmationCheck = 'ok' | 'invalid' | 'expired' | 'mismatch' | 'used' | 'not-yours';
 
 /** Compares a secret someone sent with the expected one in constant time. */
 export function sameSecret(given: string, expected: string): boolean {
@@ -32,7 +33,7 @@ const personTag = (person: string) =>
  * `installation`: the id created once in the state store (src/state/installation.ts); every key is bound to
  * it with the secret, so replicas sharing the store derive the same keys and a server with another does not.
  */
-export function createTokenSigner(
+export function createSigner(
   secret: string = randomBytes(32).toString('hex'),
   now = () => Date.now(),
   ledger: Ledger = memoryLedger(now),
@@ -50,7 +51,7 @@ export function createTokenSigner(
       ledger.claim(key, expiresAtMs, issuedAtMs),
     /** A token for `person` (the one asked) to confirm this tool with these arguments. */
     issue(tool: string, hash: string, person = ''): { token: string; expiresAt: Date } {
-      const exp = now() + TOKEN_TTL_MS;
+      const exp = now() + CONFIRMATION_TTL_MS;
       const payload = `${tool}.${hash}.${exp}.${randomBytes(9).toString('base64url')}.${personTag(person)}`;
       return {
         token: `${Buffer.from(payload).toString('base64url')}.${mac(payload)}`,
@@ -58,7 +59,7 @@ export function createTokenSigner(
       };
     },
     /** Checks and, when valid, consumes the token (once across every process sharing the ledger). */
-    async redeem(token: string, tool: string, hash: string, person = ''): Promise<TokenCheck> {
+    async redeem(token: string, tool: string, hash: string, person = ''): Promise<ConfirmationCheck> {
       const shape = TOKEN_SHAPE.exec(token);
       if (!shape) return 'invalid';
       const [, body, sig] = shape as unknown as [string, string, string];
@@ -72,9 +73,9 @@ export function createTokenSigner(
       if (parts[1] !== tool || parts[2] !== hash) return 'mismatch';
       if (parts[5] !== personTag(person)) return 'not-yours';
       if (exp <= now()) return 'expired';
-      return (await ledger.claim(`token:${payload}`, exp, exp - TOKEN_TTL_MS)) ? 'ok' : 'used';
+      return (await ledger.claim(`token:${payload}`, exp, exp - CONFIRMATION_TTL_MS)) ? 'ok' : 'used';
     },
   };
 }
 
-export type TokenSigner = ReturnType<typeof createTokenSigner>;
+export type Signer = ReturnType<typeof createSigner>;
