@@ -3,11 +3,10 @@
 // answer's facts are computed from the simulator's own records (windows, configurations and their disabling
 // events, alerts with their configurations and windows), never from the answer's shape. Prints per question the
 // calls and characters it took. Goal: ≤ 2 calls each, median ≤ 2,500 characters.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { alertTypeOf, pagesOf, windowState } from '../../src/rules/index.js';
 import type { StoreData } from '../../src/simulator/records.js';
-import { startTestServer, type TestServer } from '../helpers/mcp.js';
-import { startTestSimulator } from '../helpers/sim.js';
+import { eachWorld } from './worlds.js';
 
 const DAY = 86_400_000;
 const ms = (iso: string | undefined) => Date.parse(iso ?? '') || 0;
@@ -136,33 +135,22 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-for (const projects of [4, 500]) {
-  describe(`across the installation: ${projects} projects`, () => {
-    let sim: Awaited<ReturnType<typeof startTestSimulator>>;
-    let t: TestServer;
+// The questions only read: a read cache lets the big world's cold reads happen once.
+eachWorld(
+  'across the installation',
+  (world) => {
     const measured: Array<{ name: string; calls: number; chars: number }> = [];
-
-    beforeAll(async () => {
-      sim = await startTestSimulator({ projects });
-      // A cold read of 500 projects on a shared machine: the time limit is the test's, not the default.
-      t = await startTestServer({
-        sim,
-        config: { installationReadMs: 120_000 },
-        apiOptions: { cacheTtlMs: 60_000 },
-      });
-    }, 60_000);
-    afterAll(async () => {
+    afterAll(() => {
       console.log(
-        `cross-project questions (${projects} projects): median ${median(measured.map((m) => m.chars))} chars\n${measured
+        `cross-project questions (${world.projects} projects): median ${median(measured.map((m) => m.chars))} chars\n${measured
           .map((m) => `  ${m.name.padEnd(18)} ${m.calls} call(s) ${String(m.chars).padStart(6)} chars`)
           .join('\n')}`,
       );
-      await t?.close();
-      await sim?.close();
     });
 
     for (const q of questions)
-      it(`${q.name}: ${q.question}`, { timeout: 150_000 }, async () => {
+      it(`${q.name}: ${q.question}`, async () => {
+        const { sim, t } = world;
         const texts: string[] = [];
         for (const [name, args] of q.calls) {
           const r = await t.call(name, args);
@@ -183,5 +171,6 @@ for (const projects of [4, 500]) {
       expect(measured.length).toBe(questions.length);
       expect(median(measured.map((m) => m.chars))).toBeLessThanOrEqual(2_500);
     });
-  });
-}
+  },
+  { apiOptions: { cacheTtlMs: 60_000 } },
+);

@@ -1,18 +1,10 @@
 // Questions no tool was shaped for (issue 43): hosts by the name a person types, and "did it happen before".
-// Each is answered end to end (MCP client → our server → HTTP digest → simulator) in at most two calls; the
-// facts checked come from the simulator's records, never from the answer. Median text ≤ 2,500 characters.
-import { afterAll, describe, expect, it } from 'vitest';
-import type { startSimulator } from '../../src/simulator/index.js';
-import { type TestServer, withDemoServer } from '../helpers/mcp.js';
-
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-type Data = Sim['store']['data'];
-let sim: Sim;
-let t: TestServer;
-withDemoServer((s, server) => {
-  sim = s;
-  t = server;
-});
+// Each is answered end to end (MCP client → our server → HTTP digest → simulator) in at most two calls, on the
+// demo and on an installation of 500 projects (worlds.ts); the facts checked come from that world's records,
+// never from the answer. Median text ≤ 2,500 characters on each.
+import { afterAll, expect, it } from 'vitest';
+import type { StoreData as Data } from '../../src/simulator/records.js';
+import { eachWorld } from './worlds.js';
 
 const host = (d: Data, short: string) => d.hosts.find((h) => h.hostname.startsWith(`${short}.`))!;
 const projectName = (d: Data, short: string) => d.projects.find((p) => p.id === host(d, short).groupId)!.name;
@@ -91,14 +83,16 @@ const questions: Question[] = [
   },
 ];
 
-const measured: number[] = [];
-afterAll(() => {
-  if (measured.length) console.log(`unwritten (names, history): ${measured.join(', ')} chars`);
-});
+eachWorld('unwritten questions: names and history', (world) => {
+  const measured: number[] = [];
+  afterAll(() => {
+    if (measured.length)
+      console.log(`unwritten (names, history; ${world.projects} projects): ${measured.join(', ')} chars`);
+  });
 
-describe('unwritten questions: names and history', () => {
   for (const q of questions)
     it(q.question, async () => {
+      const { sim, t } = world;
       expect(q.calls.length).toBeLessThanOrEqual(2);
       const texts: string[] = [];
       for (const [name, args] of q.calls) {

@@ -69,6 +69,40 @@ function staleKeys(data) {
   return out;
 }
 
+/** Open alerts that page someone now: the configuration pages, and no window in force or acknowledgement stops it. */
+const pagingNow = (data, now) =>
+  openAlerts(data).filter((a) => pagesOf(a.config).length && !mutedNow(data, a, now) && !ackedNow(a, now));
+
+/** The projects an installation's triage draws in full, by id: each one's lines, heading to next heading. */
+function drawn(text) {
+  const out = new Map();
+  let id;
+  for (const line of text.split('\n')) {
+    const head = /^## \d+\. .* \(([0-9a-f]{24})\) — /.exec(line);
+    if (head) {
+      id = head[1];
+      out.set(id, []);
+    } else if (!line.startsWith('- ')) id = undefined;
+    else if (id) out.get(id).push(line);
+  }
+  return new Map([...out].map(([k, lines]) => [k, lines.join('\n')]));
+}
+
+/**
+ * Projects the answer leaves out that page someone now: how many must be said, with where to see their alerts.
+ * An installation of hundreds cannot be drawn whole; a paging project behind "N more projects" must not hide.
+ */
+function pagingLeftOut(text, data, now) {
+  const shown = drawn(text);
+  const left = new Set(pagingNow(data, now).flatMap((a) => (shown.has(a.groupId) ? [] : [a.groupId])));
+  if (!left.size) return [];
+  const said = /(\d+) of them paging/.exec(text);
+  const lacks = Number(said?.[1]) === left.size ? [] : [`${left.size} projects left out page someone now`];
+  if (!text.includes('list_open_alerts with projectId "all" and paging true'))
+    lacks.push('where to see every paging alert');
+  return lacks;
+}
+
 const hostDownGlobal = (data) => data.globalAlertConfigs.find((c) => c.eventTypeName === 'HOST_DOWN');
 
 /**
@@ -83,14 +117,15 @@ export const questions = [
     calls: () => [['triage_installation', {}]],
     check([text], data, now) {
       const lacks = [];
-      for (const a of openAlerts(data)) {
-        const pages = pagesOf(a.config);
-        if (!pages.length || mutedNow(data, a, now) || ackedNow(a, now)) continue;
+      // Each paging alert of a project drawn in full on a line of its project; the others counted.
+      const shown = drawn(text);
+      for (const a of pagingNow(data, now).filter((x) => shown.has(x.groupId))) {
         const where = short(a.hostnameAndPort) || a.replicaSetName;
-        for (const p of pages)
-          if (!onOneLine(text, a.eventTypeName, where, p))
+        for (const p of pagesOf(a.config))
+          if (!onOneLine(shown.get(a.groupId), a.eventTypeName, where, p))
             lacks.push(`${a.eventTypeName} on ${where} pages ${p}`);
       }
+      lacks.push(...pagingLeftOut(text, data, now));
       if (!lacks.length && !/pages (PagerDuty|OpsGenie|VictorOps|SMS)/.test(text))
         lacks.push('someone paged');
       return lacks;
@@ -100,11 +135,14 @@ export const questions = [
     name: 'paging-not-hidden',
     question: 'is a paging cause hidden anywhere in the installation?',
     calls: () => [['triage_installation', {}]],
-    check([text]) {
+    check([text], data, now) {
       const hidden = text
         .split('\n')
         .filter((l) => /\+\d+ more unmuted cause/.test(l) && !/none pages/.test(l));
-      return hidden.map((l) => `a "+N more" that may hide a paging cause: ${l}`);
+      return [
+        ...hidden.map((l) => `a "+N more" that may hide a paging cause: ${l}`),
+        ...pagingLeftOut(text, data, now),
+      ];
     },
   },
   {

@@ -19,8 +19,11 @@ import {
   type Short,
 } from './triage-projects.js';
 
-/** Projects drawn in full; the rest get a line each. The answer must stay under 4,000 characters. */
+/** Projects drawn in full at most; past the first, only while the answer stays within BUDGET characters. */
 const SHOWN = 6;
+
+/** The answer must stay under 4,000 characters, with room for the age of cached data said after it. */
+const BUDGET = 3_700;
 
 /** Projects past the ones drawn in full that are still named; the rest are counted by tier. */
 const NAMED = 12;
@@ -80,21 +83,33 @@ function changesSince(views: ProjectView[], from: number, f: FormatContext, shor
   return out.sort((a, b) => (Date.parse(a.time) || 0) - (Date.parse(b.time) || 0));
 }
 
-/** The projects ranked, the first in full (one fence around them all), the rest by name, and the legend. */
-function rankedLines(views: ProjectView[], f: FormatContext, short: Short): string[] {
+/** A project with a cause that pages someone now: unmuted, not acknowledged, past its delay. */
+const pagesNow = (v: ProjectView) => v.causes.some((c) => c.paging && c.loud > 0 && !c.tracking);
+
+/** The projects ranked, the first drawn in full (one fence around them all), the rest by name, and the legend. */
+function rankedLines(views: ProjectView[], blocks: string[], f: FormatContext): string[] {
   const lines: string[] = [];
   // One fence around every project: the causes, errors and window descriptions are the platform's text.
-  const blocks = views.slice(0, SHOWN).flatMap((v, i) => projectBlock(v, i + 1, f, short));
   lines.push(f.fence.wrap(blocks.join('\n')));
-  const rest = views.slice(SHOWN);
-  // Hundreds of projects: the next ones by name, the quiet tail counted by tier.
+  const rest = views.slice(blocks.length);
+  // Hundreds of projects: the next ones by name, the quiet tail counted by tier; those that page are counted
+  // with where to see whom they page, so no page hides behind "N more".
   const named = rest.slice(0, NAMED);
   const tiers = new Map<string, number>();
   for (const v of rest.slice(NAMED)) tiers.set(v.tier, (tiers.get(v.tier) ?? 0) + 1);
   const counted = [...tiers].map(([tier, n]) => `${n} ${tier}`);
+  // The named ones by tier (they come ranked), each tier said once.
+  const byTier = new Map<string, string[]>();
+  for (const v of named)
+    byTier.set(v.tier, [...(byTier.get(v.tier) ?? []), nameOf(v.read.project.name, v.read.project.id)]);
+  const paging = rest.filter(pagesNow).length;
   if (rest.length)
     lines.push(
-      `${plural(rest.length, 'more project')}: ${named.map((v) => `${nameOf(v.read.project.name, v.read.project.id)} (${v.tier})`).join(', ')}${counted.length ? `; and ${counted.join(', ')}` : ''}.`,
+      `${plural(rest.length, 'more project')}${paging ? `, ${paging} of them paging` : ''} — ${[...byTier].map(([tier, names]) => `${tier}: ${names.join(', ')}`).join('; ')}${counted.length ? `; and ${counted.join(', ')}` : ''}.`,
+    );
+  if (paging)
+    lines.push(
+      'Every paging alert, in every project: list_open_alerts with projectId "all" and paging true.',
     );
   const states = new Set(views.flatMap((v) => (v.agents?.checks ?? []).map((c) => c.agent.stateName ?? '')));
   const legend = ['STANDBY', 'NO_PROCESSES']
@@ -173,15 +188,19 @@ function installationText(r: Installation, f: FormatContext): string {
       (domain ? ` Hosts: *.${cell(domain, 60)}.` : ''),
     f.fence.notice,
   );
-  lines.push(...(r.hours === undefined ? rankedLines(views, f, short) : changedLines(r, f, short)));
-  const notes = [...new Set(views.map((v) => v.read.alerts?.globalNote).filter(Boolean))];
-  for (const n of notes) lines.push(n!);
+  const tail = [...new Set(views.map((v) => v.read.alerts?.globalNote).filter((n): n is string => !!n))];
   const next = ['triage_project'];
   if (views.some((v) => v.behind.length)) next.push('get_automation_status');
   if (views.some((v) => v.agents && (v.agents.downAlerts.length || v.agents.checks.some((c) => c.silent))))
     next.push('list_agents (agentType)');
-  lines.push(`Next: ${next.join(', ')} with a projectId.`);
-  return lines.join('\n');
+  tail.push(`Next: ${next.join(', ')} with a projectId.`);
+  if (r.hours !== undefined) return [...lines, ...changedLines(r, f, short), ...tail].join('\n');
+  const blocks = views.slice(0, SHOWN).map((v, i) => projectBlock(v, i + 1, f, short).join('\n'));
+  const draw = (n: number) => [...lines, ...rankedLines(views, blocks.slice(0, n), f), ...tail].join('\n');
+  // Hundreds of projects: fewer drawn in full (the most urgent always) so that the answer stays within budget.
+  let text = draw(blocks.length);
+  for (let n = blocks.length - 1; n >= 1 && text.length > BUDGET; n--) text = draw(n);
+  return text;
 }
 
 /** One project in the structured answer: its causes, automation and agents as data. */
