@@ -1,4 +1,15 @@
-// Abort helpers shared by the digest cache (waiting for a challenge) and the transport (backoff sleeps).
+// Abort helpers shared by the digest cache (waiting for a challenge), the transport (backoff sleeps) and every
+// fan-out of reads.
+import { setMaxListeners } from 'node:events';
+
+/**
+ * Marks a signal that many reads listen to at once — a tool call's, a fan-out's — so Node does not take more
+ * than ten listeners for a leak: each read removes its own when it settles.
+ */
+export function fanOut(signal: AbortSignal): AbortSignal {
+  setMaxListeners(1_000, signal);
+  return signal;
+}
 
 /** Resolves with `p`, or rejects with the signal's abort reason as soon as it fires. */
 export function abortable<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {

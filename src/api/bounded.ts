@@ -1,10 +1,6 @@
 // Fan-out with a bound: at most `limit` calls in flight, none started once the caller's signal fired, and the
 // first failure aborts the calls still running (their answers would be thrown away anyway).
-import { setMaxListeners } from 'node:events';
-import { abortError } from './abort.js';
-
-/** Listeners one fan-out's signal may carry before Node warns of a leak. */
-const FAN_OUT_LISTENERS = 1_000;
+import { abortError, fanOut } from './abort.js';
 
 export async function mapBounded<T, R>(
   items: readonly T[],
@@ -13,8 +9,8 @@ export async function mapBounded<T, R>(
   fn: (item: T, signal: AbortSignal) => Promise<R>,
 ): Promise<R[]> {
   const inner = new AbortController();
-  // Each of the `limit` calls may read several things at once, all listening here: no leak, a fan-out.
-  setMaxListeners(FAN_OUT_LISTENERS, inner.signal);
+  // Each of the `limit` calls may read several things at once, all listening here.
+  fanOut(inner.signal);
   const onAbort = () => inner.abort(signal?.reason);
   if (signal?.aborted) throw abortError(signal);
   signal?.addEventListener('abort', onAbort, { once: true });

@@ -3,7 +3,7 @@
 // (so identical reads in flight, and on other replicas, cost the platform one request). A read that runs past
 // the time limit (DBOPS_INSTALLATION_READ_MS) or meets a spent request budget (DBOPS_RATE_LIMIT) does not
 // fail the answer: the projects read are answered, the others named as missing with why.
-import { setMaxListeners } from 'node:events';
+import { fanOut } from '../api/abort.js';
 import { mapBounded } from '../api/bounded.js';
 import type { Project } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
@@ -82,8 +82,8 @@ export async function everywhere<T>(
       : [await ctx.api.projects.get(scope, ctx.req)];
   const limitMs = ctx.installationReadMs ?? READ_MS;
   const limit = new AbortController();
-  // Every read in flight listens here (each project reads several lists at once): a fan-out, not a leak.
-  setMaxListeners(1_000, limit.signal);
+  // Every read in flight listens here (each project reads several lists at once).
+  fanOut(limit.signal);
   const timer = setTimeout(() => limit.abort(), limitMs);
   const onAbort = () => limit.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });

@@ -2,6 +2,7 @@
 // scope, a read-only installation) → the call's context → the guard (consent, then the tool) → the answer as
 // a result (src/mcp/answer.ts), or the consent question, or the error as text. Never a crash.
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { fanOut } from '../api/abort.js';
 import { readAges } from '../api/cache.js';
 import type { Person } from '../identity/index.js';
 import { toolCallSeconds, toolCalls } from '../metrics.js';
@@ -161,12 +162,14 @@ function refusal(scope: CallScope, { tool, args, asker, platform }: ResolvedCall
 function contextFor(scope: CallScope, { api, platform }: ResolvedCall, extra: ServerContext): ToolContext {
   const { deps } = scope;
   const progressToken = extra.mcpReq._meta?.progressToken;
+  // A call reads its parts at once (a triage: a dozen lists, some paged), each listening on this signal.
+  const signal = fanOut(extra.mcpReq.signal);
   return {
     api,
     defaults: platform ? platform.defaults : { projectId: deps.config.projectId, orgId: deps.config.orgId },
     ...(platform ? { platform: platform.name } : {}),
-    signal: extra.mcpReq.signal,
-    req: { signal: extra.mcpReq.signal },
+    signal,
+    req: { signal },
     now: clockOf(scope),
     logger: deps.logger,
     names: callNames(api, deps.logger),

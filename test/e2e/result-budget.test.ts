@@ -48,6 +48,22 @@ describe('the whole result on the wire at 100× the demo data', () => {
     await sim?.close();
   });
 
+  // A call reads its parts at once, dozens of paged lists at 100×, each listening on the call's signal: Node
+  // took that for a leak (MaxListenersExceededWarning) and said so on the server's stderr.
+  it('reads a whole triage at 100× without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      for (const name of ['triage_project', 'triage_installation']) await t.call(name, {});
+      await t.call('list_open_alerts', { projectId: 'all' });
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   for (const era of ['pinned', 'auto-2025'] as const)
     it(`stays within ${BUDGET} characters, server information included (${era})`, async () => {
       const results: Array<Record<string, unknown>> = [];
