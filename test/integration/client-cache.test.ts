@@ -109,9 +109,11 @@ describe('reads in flight and kept', () => {
     // A warm answer across 500 projects makes ~5,000 such reads: each layer's await is paid per read.
     let kept: typeof first | undefined;
     const ages: { oldestAt?: number } = {};
-    readAges.run(ages, () => api.alerts.list(pid, { status: 'OPEN' })).then((p) => {
-      kept = p;
-    });
+    readAges
+      .run(ages, () => api.alerts.list(pid, { status: 'OPEN' }))
+      .then((p) => {
+        kept = p;
+      });
     for (let i = 0; i < 4; i++) await Promise.resolve();
     expect(kept?.results[0]).toBe(first.results[0]);
     expect(reads).toEqual(['hit']);
