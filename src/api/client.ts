@@ -16,6 +16,7 @@ import { clampPage, normalisePage, type PageQuery } from './paging.js';
 import { createShapeChecker, pageOf } from './schemas.js';
 import {
   createTransport,
+  MISS,
   type Query,
   type TransportConfig,
   type TransportRequest,
@@ -60,18 +61,32 @@ export function createApiClient(cfg: ApiClientConfig) {
   const logger = cfg.logger ?? silentLogger;
   const transport = createTransport({ ...cfg, logger });
   const check = createShapeChecker(logger);
+  // A kept read is answered at once (one promise for the caller, none per layer); others go to the transport.
+  function answer<T, R = T>(
+    schema: z.ZodType<T> | undefined,
+    name: string,
+    req: TransportRequest,
+    o?: CallOptions,
+    then: (value: T) => R = (v) => v as unknown as R,
+  ): Promise<R> {
+    const checked = (data: unknown) => then(schema ? check(schema, name, data) : (data as T));
+    try {
+      const data = transport.kept(req, o);
+      if (data !== MISS) return Promise.resolve(checked(data));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return transport.request(req, o).then(checked);
+  }
   const ctx: AreaContext = {
-    async call(schema, name, req, o) {
-      const data = await transport.request(req, o);
-      return schema ? check(schema, name, data) : (data as never);
-    },
-    async page(item, name, req, o) {
+    call: (schema, name, req, o) => answer(schema, name, req, o),
+    page(item, name, req, o) {
       let schema = pageSchemas.get(item);
       if (!schema) {
         schema = pageOf(item);
         pageSchemas.set(item, schema);
       }
-      return normalisePage(await ctx.call(schema, `Page<${name}>`, req, o));
+      return answer(schema, `Page<${name}>`, req, o, (v) => normalisePage<z.infer<typeof item>>(v));
     },
     list(item, name, path, query = {}, o) {
       const q = { ...(query as Query), ...clampPage(query as PageQuery) };

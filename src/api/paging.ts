@@ -101,7 +101,7 @@ export async function fetchAll<T>(
           const page = await fetchPage({ pageNum, itemsPerPage: pageSize }, signal);
           return page.results ?? [];
         });
-  const all = [firstItems, ...more].flat();
+  const all = more.length ? [firstItems, ...more].flat() : firstItems.slice();
   const items = all.length > wanted ? all.slice(0, wanted) : all;
   return { items, totalCount, truncated: items.length < totalCount };
 }

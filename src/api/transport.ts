@@ -91,12 +91,20 @@ export function normaliseBaseUrl(raw: string): string {
   return `${u.origin}${path}${API_PREFIX}`;
 }
 
+/** What `kept` answers when nothing fresh is kept. */
+export const MISS: unique symbol = Symbol('not kept');
+
 interface Transport {
   readonly baseUrl: string;
   readonly stats: TransportStats;
   readonly cache: ReadCache;
   readonly budget: Budget;
   request<T = unknown>(req: TransportRequest, opts?: { signal?: AbortSignal }): Promise<T>;
+  /**
+   * What `request` would answer from a kept read, at once (a kept refusal throws its error); MISS when it
+   * would ask the platform (or join a read in flight) — then call `request`.
+   */
+  kept<T = unknown>(req: TransportRequest, opts?: { signal?: AbortSignal }): T | typeof MISS;
   close(): Promise<void>;
 }
 
@@ -137,13 +145,26 @@ export function createTransport(cfg: TransportConfig): Transport {
     return sendWithRetries(retry, attempted, signal, refusals);
   }
 
+  function kept<T>(req: TransportRequest, opts: { signal?: AbortSignal } = {}): T | typeof MISS {
+    if (req.method !== 'GET' || req.auth === false || opts.signal?.aborted) return MISS;
+    const k = cache.peek(req.path + queryString(req.query));
+    return k ? answerOf<T>(k, req) : MISS;
+  }
+
+  /** A kept read's answer: its value (decoded once), or the refusal it keeps thrown as the error it was. */
+  function answerOf<T>(k: Kept, { method, path }: TransportRequest): T {
+    // A refusal was kept like an answer (a name nobody may read costs one request, not one per call).
+    if (k.status >= 400) throw errorFromResponse({ status: k.status, body: k.body, method, path });
+    return decodeShared<T>(k, method, path);
+  }
+
   async function request<T>(req: TransportRequest, opts: { signal?: AbortSignal } = {}): Promise<T> {
     const { method, path } = req;
     const relative = path + queryString(req.query);
     if (method === 'GET' && req.auth !== false) {
       // Shared with identical reads: fetched under a signal of its own, so one caller cancelling does not fail
       // the others (the last one leaving cancels it).
-      const kept = await cache.read(
+      const got = await cache.read(
         relative,
         async (signal) => {
           const res = await withRetries(req, relative, signal, true);
@@ -151,9 +172,7 @@ export function createTransport(cfg: TransportConfig): Transport {
         },
         opts.signal,
       );
-      // A refusal was kept like an answer (a name nobody may read costs one request, not one per call).
-      if (kept.status >= 400) throw errorFromResponse({ status: kept.status, body: kept.body, method, path });
-      return decodeShared<T>(kept, method, path);
+      return answerOf<T>(got, req);
     }
     try {
       const res = await withRetries(req, relative, opts.signal);
@@ -170,6 +189,7 @@ export function createTransport(cfg: TransportConfig): Transport {
     cache,
     budget,
     request,
+    kept,
     async close() {
       await dispatcher.close();
     },

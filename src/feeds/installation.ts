@@ -10,7 +10,7 @@ import {
   alertContext,
   globalAlertsOnce,
   groupByCause,
-  joinProject,
+  joinDeployment,
   type Part,
   readProject,
   type SharedGlobalAlerts,
@@ -96,8 +96,9 @@ function viewProject(r: ProjectRead, now: Date): ProjectView {
         y.loud - x.loud ||
         (Date.parse(x.group.oldest ?? '') || 0) - (Date.parse(y.group.oldest ?? '') || 0),
     );
-  // The facts of the model's join: processes behind their goal (failing ones), agents with their silence.
-  const facts = joinProject({ ...r, projectId: r.project.id, events: undefined, failed: [] }, now);
+  // The facts of the model's join: processes behind their goal (failing ones), agents with their silence (the
+  // alerts' own facts are not drawn here: the causes above are).
+  const facts = joinDeployment({ ...r, projectId: r.project.id, events: undefined, failed: [] }, now);
   const behind = facts.processes.flatMap((p) => (p.behind ? [p.process] : []));
   const failingOnes = facts.processes.flatMap((p) => (p.behind?.failing ? [p.process] : []));
   const agents = facts.agents;

@@ -170,6 +170,75 @@ function keyLength(k: string): number {
   return n;
 }
 
+/** The sums weigh keeps per array path. */
+interface Weights {
+  own: Map<string, number>;
+  kept: Map<string, number>;
+  full: Map<string, number>;
+}
+
+/**
+ * What shape then weigh would make of a value, without building the shaped copy: the same cuts noted, the same
+ * weights summed, and in `json` the shaped value's exact JSON length (sanitized values hold no undefined field).
+ * Each attempt that does not fit is measured only: a 500-project triage tries eleven levels.
+ */
+function measure(
+  value: unknown,
+  level: Level,
+  path: string,
+  depth: number,
+  cuts: Map<string, Cut>,
+  w: Weights,
+): number {
+  if (typeof value === 'string') {
+    if (value.length <= level.chars || WHOLE.has(path.slice(path.lastIndexOf('.') + 1)))
+      return weigh(value, path, w.own, w.kept, w.full);
+    const kept = `${value.slice(0, level.chars - 1)}…`;
+    note(cuts, `${path} (characters)`, kept.length, value.length);
+    return weigh(kept, path, w.own, w.kept, w.full);
+  }
+  if (value === null || typeof value !== 'object') return weigh(value, path, w.own, w.kept, w.full);
+  if (Array.isArray(value)) {
+    const limit = depth >= level.depth ? 0 : (level.items.get(path) ?? value.length);
+    if (value.length > limit) note(cuts, path, limit, value.length);
+    const n = Math.min(limit, value.length);
+    let size = 2;
+    let inner = 0;
+    let exact = n ? 1 + n : 2;
+    const items = `${path}[]`;
+    for (let i = 0; i < n; i++) {
+      size += measure(value[i], level, items, depth + 1, cuts, w) + 1;
+      exact += value[i] === undefined ? 4 : json;
+      inner += arrays;
+    }
+    w.own.set(path, (w.own.get(path) ?? 0) + size - inner);
+    w.full.set(path, (w.full.get(path) ?? 0) + size);
+    w.kept.set(path, Math.max(w.kept.get(path) ?? 0, n));
+    json = exact;
+    arrays = exact;
+    return size;
+  }
+  const keys = Object.keys(value);
+  if (depth >= level.depth && keys.length > 0) {
+    note(cuts, `${path} (fields)`, 0, keys.length);
+    json = 2;
+    arrays = 0;
+    return 2;
+  }
+  let size = 2;
+  let exact = keys.length ? 1 + keys.length : 2;
+  let inner = 0;
+  for (const k of keys) {
+    const v = (value as Record<string, unknown>)[k];
+    size += k.length + 4 + measure(v, level, path ? `${path}.${k}` : k, depth + 1, cuts, w);
+    exact += keyLength(k) + 1 + json;
+    inner += arrays;
+  }
+  json = exact;
+  arrays = inner;
+  return size;
+}
+
 function note(cuts: Map<string, Cut>, path: string, kept: number, of: number): void {
   const c = cuts.get(path);
   if (c) {
@@ -197,15 +266,35 @@ export function boundStructured(value: Record<string, unknown>, o: BoundOptions)
   const whole = { ...clean, nextStep: own ?? o.nextStep };
   if (JSON.stringify(whole).length <= max) return whole;
 
+  // An attempt is measured without being built (its cuts, weights and JSON length: see measure); only the one
+  // that fits is built. The JSON length of `{...body, leftOut, nextStep}` is the body's plus the tail's, less
+  // the body's own string nextStep (which the tail's replaces); any other body is built to be counted.
+  const hasNext = Object.hasOwn(clean, 'nextStep');
+  const countable =
+    !Object.hasOwn(clean, 'leftOut') &&
+    (!hasNext || typeof clean['nextStep'] === 'string') &&
+    Object.keys(clean).length > (hasNext ? 1 : 0);
+  const replaced = hasNext ? 1 + 11 + JSON.stringify(clean['nextStep']).length : 0; // ,"nextStep":…
+  const build = (level: Level) => shape(clean, level, '', 0, new Map()) as Record<string, unknown>;
   const attempt = (level: Level) => {
     const cuts = new Map<string, Cut>();
-    const body = shape(clean, level, '', 0, cuts) as Record<string, unknown>;
+    const w = {
+      own: new Map<string, number>(),
+      kept: new Map<string, number>(),
+      full: new Map<string, number>(),
+    };
+    keyLengths.clear();
+    measure(clean, level, '', 0, cuts, w);
+    const bodyJson = json;
     const list = [...cuts.values()];
     const shown = list.slice(0, 8).map((c) => `${c.path}: ${c.kept} of ${c.of}`);
     if (list.length > 8) shown.push(`and ${list.length - 8} more places`);
     const step = `This structured result was shortened to ${max} characters (${shown.join('; ')}). ${o.more}`;
-    const out = { ...body, leftOut: list.slice(0, 8), nextStep: own ? `${own} ${step}` : step };
-    return { out, size: JSON.stringify(out).length, body };
+    const tail = { leftOut: list.slice(0, 8), nextStep: own ? `${own} ${step}` : step };
+    const size = countable
+      ? bodyJson - replaced + JSON.stringify(tail).length - 1
+      : JSON.stringify({ ...build(level), ...tail }).length;
+    return { size, tail, ...w };
   };
   // Long strings are shortened, then the array heaviest on its own loses as many items as the excess needs
   // (the alert objects inside each group go before the groups), until the whole fits; only then are
@@ -219,13 +308,10 @@ export function boundStructured(value: Record<string, unknown>, o: BoundOptions)
     [60, 2],
   ] as const) {
     for (;;) {
-      const tried = attempt({ chars, depth, items });
-      if (tried.size <= max) return tried.out;
-      const own = new Map<string, number>();
-      const kept = new Map<string, number>();
-      const full = new Map<string, number>();
-      keyLengths.clear();
-      weigh(tried.body, '', own, kept, full);
+      const level = { chars, depth, items };
+      const tried = attempt(level);
+      if (tried.size <= max) return { ...build(level), ...tried.tail };
+      const { own, kept, full } = tried;
       const heaviest = [...own.entries()]
         .filter(([path]) => (kept.get(path) ?? 0) > 0)
         .sort((x, y) => y[1] - x[1])[0];

@@ -83,6 +83,7 @@ export function groupByCause(
   now: Date,
   context: AlertContext = {},
 ): AlertGroup[] {
+  if (!alerts.length) return []; // a quiet project of hundreds: no index of its configurations
   const global = new Set(context.globalAlertIds ?? []);
   const byConfig = new Map<string, AlertConfig>(
     [...configs, ...((context.globalConfigs ?? []) as AlertConfig[])].map((c) => [c.id, c]),

@@ -20,6 +20,14 @@ const ms = (e: ApiEvent) => Date.parse(e.created ?? '') || 0;
 /** The API does not state an order: sort here, newest first (ties by id, so the order is stable). */
 export const newestFirst = (a: ApiEvent, b: ApiEvent) => ms(b) - ms(a) || b.id.localeCompare(a.id);
 
+/** Sorted as newestFirst does, each time parsed once (not per comparison: hundreds of projects a call). */
+function byNewest(events: ApiEvent[]): ApiEvent[] {
+  return events
+    .map((e) => ({ e, t: ms(e) }))
+    .sort((a, b) => b.t - a.t || b.e.id.localeCompare(a.e.id))
+    .map((x) => x.e);
+}
+
 export async function loadRecentEvents(
   api: ApiClient,
   scope: EventScope,
@@ -38,7 +46,7 @@ export async function loadRecentEvents(
     { signal, maxItems: MAX_EVENTS },
   );
   // A server that ignores minDate must not flood the window with older events.
-  const events = r.items.filter((e) => ms(e) >= since.getTime()).sort(newestFirst);
+  const events = byNewest(r.items.filter((e) => ms(e) >= since.getTime()));
   return { since: minDate, events, totalCount: r.totalCount, truncated: r.truncated };
 }
 
@@ -59,5 +67,5 @@ export async function loadPublishes(
     (q) => api.events.listForProject(projectId, { ...q, eventType: [PUBLISHED], minDate }, { signal }),
     { signal, maxItems: o.maxItems },
   );
-  return items.filter((e) => e.eventTypeName === PUBLISHED).sort(newestFirst);
+  return byNewest(items.filter((e) => e.eventTypeName === PUBLISHED));
 }

@@ -122,7 +122,7 @@ function hostFacts(r: ProjectRecords, now: Date): { hosts: HostFacts[]; sets: Se
 
 function contradictions(
   r: ProjectRecords,
-  f: Omit<ProjectFacts, 'contradictions'>,
+  f: Pick<ProjectFacts, 'hosts' | 'sets'>,
   now: Date,
 ): Contradiction[] {
   const out: Contradiction[] = [];
@@ -157,11 +157,18 @@ function contradictions(
 
 /** The project's records joined once; what was not read is empty (or undefined), never guessed. */
 export function joinProject(r: ProjectRecords, now: Date): ProjectFacts {
+  return { alerts: alertFacts(r, now), ...joinDeployment(r, now) };
+}
+
+/**
+ * The join without each alert's own facts: hosts and sets, processes behind their goal, agents, contradictions.
+ * Enough for a ranking across hundreds of projects, which groups the alerts by cause itself.
+ */
+export function joinDeployment(r: ProjectRecords, now: Date): Omit<ProjectFacts, 'alerts'> {
   const a = r.alerts;
   const s = r.automation;
   const publish = r.publishes?.[0];
   const facts = {
-    alerts: alertFacts(r, now),
     ...hostFacts(r, now),
     processes: (s?.processes ?? []).map((process) => {
       const behind = behindGoal(process, s!.goalVersion, publish);

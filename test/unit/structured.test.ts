@@ -79,6 +79,20 @@ describe('boundStructured', () => {
     expect(out.nextStep).toContain(opts.more);
   });
 
+  it('counts what it measures without building to the character: at every cap, never a character over', () => {
+    // The attempts that do not fit are measured, not built: an error of a few characters would pass a cap.
+    const row = (i: number) => ({ id: `id-${i}`, tags: ['a', 'bb'], note: 'n'.repeat(i % 7) });
+    const results = Array.from({ length: 300 }, (_, i) => row(i));
+    const ownStep = { results, nextStep: 'Ask again with a narrower filter.' };
+    const withLeftOut = { results, leftOut: ['as the tool said'] };
+    for (const input of [{ totalCount: 300, results }, ownStep, withLeftOut])
+      for (let max = 2000; max < 2300; max++) {
+        const out = boundStructured(input, { ...opts, max });
+        expect(JSON.stringify(out).length, `max ${max}`).toBeLessThanOrEqual(max);
+        expect((out['results'] as unknown[]).length).toBeGreaterThan(10);
+      }
+  });
+
   it('keeps the nextStep and consent handles a guarded outcome already carries', () => {
     const token = `t.${'x'.repeat(900)}`;
     const pending = {

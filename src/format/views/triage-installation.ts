@@ -86,37 +86,44 @@ function changesSince(views: ProjectView[], from: number, f: FormatContext, shor
 /** A project with a cause that pages someone now: unmuted, not acknowledged, past its delay. */
 const pagesNow = (v: ProjectView) => v.causes.some((c) => c.paging && c.loud > 0 && !c.tracking);
 
-/** The projects ranked, the first drawn in full (one fence around them all), the rest by name, and the legend. */
-function rankedLines(views: ProjectView[], blocks: string[], f: FormatContext): string[] {
-  const lines: string[] = [];
-  // One fence around every project: the causes, errors and window descriptions are the platform's text.
-  lines.push(f.fence.wrap(blocks.join('\n')));
-  const rest = views.slice(blocks.length);
-  // Hundreds of projects: the next ones by name, the quiet tail counted by tier; those that page are counted
-  // with where to see whom they page, so no page hides behind "N more".
-  const named = rest.slice(0, NAMED);
-  const tiers = new Map<string, number>();
-  for (const v of rest.slice(NAMED)) tiers.set(v.tier, (tiers.get(v.tier) ?? 0) + 1);
-  const counted = [...tiers].map(([tier, n]) => `${n} ${tier}`);
-  // The named ones by tier (they come ranked), each tier said once.
-  const byTier = new Map<string, string[]>();
-  for (const v of named)
-    byTier.set(v.tier, [...(byTier.get(v.tier) ?? []), nameOf(v.read.project.name, v.read.project.id)]);
-  const paging = rest.filter(pagesNow).length;
-  if (rest.length)
-    lines.push(
-      `${plural(rest.length, 'more project')}${paging ? `, ${paging} of them paging` : ''} — ${[...byTier].map(([tier, names]) => `${tier}: ${names.join(', ')}`).join('; ')}${counted.length ? `; and ${counted.join(', ')}` : ''}.`,
-    );
-  if (paging)
-    lines.push(
-      'Every paging alert, in every project: list_open_alerts with projectId "all" and paging true.',
-    );
+/**
+ * The projects ranked, the first drawn in full (one fence around them all), the rest by name, and the legend.
+ * What does not depend on how many are drawn in full is found once: the answer may be drawn six times to fit.
+ */
+function rankedLines(views: ProjectView[], f: FormatContext): (blocks: string[]) => string[] {
+  const paging = views.map(pagesNow);
   const states = new Set(views.flatMap((v) => (v.agents?.checks ?? []).map((c) => c.agent.stateName ?? '')));
   const legend = ['STANDBY', 'NO_PROCESSES']
     .filter((s) => states.has(s))
     .map((s) => `${s.toLowerCase().replace('_', ' ')} = ${AGENT_LEGEND[s]}`);
-  if (legend.length) lines.push(`Agents: ${legend.join('; ')}.`);
-  return lines;
+  return (blocks) => {
+    const lines: string[] = [];
+    // One fence around every project: the causes, errors and window descriptions are the platform's text.
+    lines.push(f.fence.wrap(blocks.join('\n')));
+    const rest = views.slice(blocks.length);
+    // Hundreds of projects: the next ones by name, the quiet tail counted by tier; those that page are counted
+    // with where to see whom they page, so no page hides behind "N more".
+    const named = rest.slice(0, NAMED);
+    const tiers = new Map<string, number>();
+    for (const v of rest.slice(NAMED)) tiers.set(v.tier, (tiers.get(v.tier) ?? 0) + 1);
+    const counted = [...tiers].map(([tier, n]) => `${n} ${tier}`);
+    // The named ones by tier (they come ranked), each tier said once.
+    const byTier = new Map<string, string[]>();
+    for (const v of named)
+      byTier.set(v.tier, [...(byTier.get(v.tier) ?? []), nameOf(v.read.project.name, v.read.project.id)]);
+    let pagingRest = 0;
+    for (let i = blocks.length; i < views.length; i++) if (paging[i]) pagingRest++;
+    if (rest.length)
+      lines.push(
+        `${plural(rest.length, 'more project')}${pagingRest ? `, ${pagingRest} of them paging` : ''} — ${[...byTier].map(([tier, names]) => `${tier}: ${names.join(', ')}`).join('; ')}${counted.length ? `; and ${counted.join(', ')}` : ''}.`,
+      );
+    if (pagingRest)
+      lines.push(
+        'Every paging alert, in every project: list_open_alerts with projectId "all" and paging true.',
+      );
+    if (legend.length) lines.push(`Agents: ${legend.join('; ')}.`);
+    return lines;
+  };
 }
 
 /** Over a time window: the state in a line per project, then the changes, oldest first. */
@@ -196,7 +203,8 @@ function installationText(r: Installation, f: FormatContext): string {
   tail.push(`Next: ${next.join(', ')} with a projectId.`);
   if (r.hours !== undefined) return [...lines, ...changedLines(r, f, short), ...tail].join('\n');
   const blocks = views.slice(0, SHOWN).map((v, i) => projectBlock(v, i + 1, f, short).join('\n'));
-  const draw = (n: number) => [...lines, ...rankedLines(views, blocks.slice(0, n), f), ...tail].join('\n');
+  const ranked = rankedLines(views, f);
+  const draw = (n: number) => [...lines, ...ranked(blocks.slice(0, n)), ...tail].join('\n');
   // Hundreds of projects: fewer drawn in full (the most urgent always) so that the answer stays within budget.
   let text = draw(blocks.length);
   for (let n = blocks.length - 1; n >= 1 && text.length > BUDGET; n--) text = draw(n);
