@@ -156,7 +156,13 @@ export const questions = [
       if (!/nothing has changed yet/i.test(text)) lacks.push('asks first (pages go quiet)');
       if (data.maintenanceWindows.some((w) => w.description === 'Kernel patching tonight'))
         lacks.push('nothing created before the person agrees');
-      for (const fact of ['Project-wide', 'Pages go quiet', 'Disk alerts cannot be muted alone', 'HOST_DOWN'])
+      for (const fact of [
+        'Project-wide',
+        'Pages go quiet',
+        'still open',
+        'Disk alerts cannot be muted alone',
+        'HOST_DOWN',
+      ])
         if (!text.includes(fact)) lacks.push(`says "${fact}"`);
       if (!/Disk space used on data partition > \d+ %/.test(text)) lacks.push('names the disk configuration');
       return lacks;

@@ -113,7 +113,7 @@ function silenceNotes(s: {
   const notes: string[] = [];
   if (paging.length)
     notes.push(
-      `⚠ Pages go quiet: ${paging.length} paging configuration${paging.length === 1 ? '' : 's'} (${open(paging)} open alert${open(paging) === 1 ? '' : 's'}) notify nobody while the window is in force.`,
+      `⚠ Pages go quiet: ${paging.length} paging configuration${paging.length === 1 ? '' : 's'} (${open(paging)} open alert${open(paging) === 1 ? '' : 's'}) notify nobody while the window is in force (alerts still open).`,
     );
   notes.push(
     // The action line above names the project.
@@ -138,11 +138,13 @@ function silenceNotes(s: {
       notes.push(`and ${ordered.length - MAX_LISTED} more (list_alert_configs lists them).`);
   }
   // A new window's times are its preview's startDate and endDate, just above; a changed one's are said here.
-  notes.push(
-    s.from && s.to
-      ? `Notifications for ${s.types.join(', ')} alerts are muted from ${s.from} to ${s.to}; alerts still open, but nobody is told.`
-      : `While it is in force, ${s.types.join(', ')} alerts still open but notify nobody.`,
-  );
+  // With pages going quiet, the warning above has already said that alerts still open but notify nobody.
+  if (s.from && s.to)
+    notes.push(
+      `Notifications for ${s.types.join(', ')} alerts are muted from ${s.from} to ${s.to}; alerts still open, but nobody is told.`,
+    );
+  else if (!paging.length)
+    notes.push(`While it is in force, ${s.types.join(', ')} alerts still open but notify nobody.`);
   return notes;
 }
 
