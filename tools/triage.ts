@@ -18,6 +18,7 @@ import {
   alertContext,
   fateOf,
   groupByCause,
+  inTrouble,
   loadFateRecords,
   loadOpenAlerts,
   OPEN_STATUSES,
@@ -293,6 +294,11 @@ export const listAgents = defineTool({
       q,
       alertsError,
       globalNote: read?.globalNote,
+      ...(args.silent === undefined
+        ? {}
+        : {
+            only: { silent: args.silent, checks: report.checks.filter((c) => inTrouble(c) === args.silent) },
+          }),
     };
     return agentsAnswer(r, report, f);
   },

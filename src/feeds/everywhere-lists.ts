@@ -11,6 +11,7 @@ import {
   createdMs,
   globalAlertsOnce,
   groupByCause,
+  inTrouble,
   loadOpenAlerts,
   type OpenStatus,
   reconcileAgents,
@@ -252,7 +253,7 @@ export async function agentsEverywhere(
     }).checks;
   });
   const a = across(e, (checks) => checks);
-  const trouble = (c: AgentCheck) => Number(c.silent || c.alerts.length > 0);
+  const trouble = (c: AgentCheck) => Number(inTrouble(c));
   a.rows = a.rows.filter(({ item }) => o.silent === undefined || trouble(item) === Number(o.silent));
   a.rows.sort((x, y) => trouble(y.item) - trouble(x.item));
   return a;

@@ -38,6 +38,9 @@ export interface AgentCheck {
   alerts: AgentDownAlert[];
 }
 
+/** Silent past its threshold or with an open agent-down alert: what list_agents' `silent: true` keeps. */
+export const inTrouble = (c: AgentCheck): boolean => c.silent || c.alerts.length > 0;
+
 export interface AgentReport {
   /** Types read, with their agents checked. */
   checks: AgentCheck[];

@@ -71,6 +71,25 @@ describe('agents and automation', () => {
     expect(links.structured!.agentTypes).toEqual(['MONITORING', 'BACKUP', 'AUTOMATION']);
   });
 
+  // Found asking "which monitoring agents are silent?": with one project the filter was dropped, so the answer
+  // listed the agent that pings beside the silent one, while the same question across projects did not.
+  it('filters by silent with one project as across projects', async () => {
+    const one = await t.call('list_agents', { agentType: 'MONITORING', silent: true });
+    const all = await t.call('list_agents', { agentType: 'MONITORING', silent: true, projectId: 'all' });
+    const payments = sim.store.data.agents.filter(
+      (a) => a.groupId === sim.projectIds[0] && a.typeName === 'MONITORING',
+    );
+    const heard = payments.filter((a) => Date.now() - Date.parse(a.lastPing ?? '') < 5 * 60_000);
+    expect(heard.length).toBeGreaterThan(0);
+    for (const a of heard) {
+      expect(all.text).not.toContain(a.hostname);
+      expect(one.text).not.toContain(`| ${a.hostname} |`);
+    }
+    expect(one.text).toContain('silent or alerting');
+    const reporting = await t.call('list_agents', { agentType: 'MONITORING', silent: false });
+    for (const a of heard) expect(reporting.text).toContain(`| ${a.hostname} |`);
+  });
+
   it('refuses an unknown agent type at the schema', async () => {
     const r = await t.call('list_agents', { agentType: 'SPY' });
     expect(r.isError).toBe(true);

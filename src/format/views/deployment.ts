@@ -319,6 +319,8 @@ interface AgentsRead {
   /** Why the open alerts could not be read, when they could not. */
   alertsError?: string;
   globalNote?: string;
+  /** list_agents' `silent`: the agents it keeps — in trouble (true) or reporting (false). */
+  only?: { silent: boolean; checks: AgentReportView['checks'] };
 }
 
 /** The heading's verdict: open agent-down alerts, silent agents. */
@@ -351,18 +353,23 @@ export function agentsAnswer(r: AgentsRead, report: AgentReportView, f: FormatCo
   const threshold = report.thresholds[type]!;
   const first = (q.pageNum - 1) * q.itemsPerPage + 1;
   const shown = agents.results.length;
+  // The verdict counts every agent read; the table keeps those the `silent` filter asks for.
+  const checks = r.only?.checks ?? report.checks;
+  const only = r.only
+    ? `; listed: ${r.only.silent ? 'silent or alerting' : 'reporting'} only (${checks.length})`
+    : '';
   const lines = [
-    `# ${type} agents of project ${f.names.project(r.projectId)} — ${agents.totalCount} total${shown ? `, showing ${first}–${first + shown - 1}` : ''}; ${agentsVerdict(report, type)}`,
+    `# ${type} agents of project ${f.names.project(r.projectId)} — ${agents.totalCount} total${shown ? `, showing ${first}–${first + shown - 1}` : ''}; ${agentsVerdict(report, type)}${only}`,
   ];
   const body: string[] = [];
-  if (shown)
+  if (checks.length)
     body.push(
       table(
         reconciledColumns,
-        report.checks.map((c) => reconciledRow(c, f.now)),
+        checks.map((c) => reconciledRow(c, f.now)),
       ),
     );
-  for (const c of report.checks) for (const d of c.alerts) body.push(`- ${unmatchedLine(d, f.now, true)}`);
+  for (const c of checks) for (const d of c.alerts) body.push(`- ${unmatchedLine(d, f.now, true)}`);
   for (const d of report.unmatched) body.push(`- ${unmatchedLine(d, f.now)}`);
   if (body.length) lines.push(f.fence.notice, f.fence.wrap(body.join('\n')));
   if (!shown)
