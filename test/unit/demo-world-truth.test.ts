@@ -3,6 +3,7 @@
 // inside the window that mutes it; an invitation the world records is an event the API answers. Read from the
 // built records, the way the answers read them, not from the code that derived them.
 import { describe, expect, it } from 'vitest';
+import { alertTypeOf } from '../../src/rules/index.js';
 import { buildDemoDataset } from '../../src/simulator/data/index.js';
 import { WORLD } from '../../src/simulator/data/world.js';
 
@@ -13,16 +14,6 @@ const projectName = (id?: string): string => d.projects.find((p) => p.id === id)
 /** The secret-looking values of a record (keys, tokens, hook URLs): long strings. */
 const secrets = (r: object): string[] =>
   Object.values(r).filter((v): v is string => typeof v === 'string' && v.length >= 20);
-
-/** Alert types (what a window mutes) of the world's alert event types, as the API reference groups them. */
-const WINDOW_TYPE: Record<string, string> = {
-  HOST_DOWN: 'HOST',
-  OUTSIDE_METRIC_THRESHOLD: 'HOST',
-  REPLICATION_OPLOG_WINDOW_RUNNING_OUT: 'REPLICA_SET',
-  NO_PRIMARY: 'REPLICA_SET',
-  MONITORING_AGENT_DOWN: 'AGENT',
-  BACKUP_AGENT_DOWN: 'BACKUP',
-};
 
 describe('the demo world keeps the platform rules', () => {
   it('gives every notification its integration’s current key, except those a rotation left behind', () => {
@@ -55,7 +46,7 @@ describe('the demo world keeps the platform rules', () => {
       if (a.status !== 'OPEN' || a.lastNotified === undefined) continue;
       for (const w of d.maintenanceWindows.filter((x) => x.groupId === a.groupId)) {
         const [from, to, at] = [Date.parse(w.startDate), Date.parse(w.endDate), Date.parse(a.lastNotified)];
-        if (w.alertTypeNames.includes(WINDOW_TYPE[a.eventTypeName] ?? '?') && at > from && at < to)
+        if (w.alertTypeNames.includes(alertTypeOf(a.eventTypeName) ?? '?') && at > from && at < to)
           wrong.push(`${a.eventTypeName} ${a.id} notified ${a.lastNotified} inside window ${w.description}`);
       }
     }
